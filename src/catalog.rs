@@ -1,0 +1,476 @@
+//! The kind catalogue: which kinds exist, in which group and versions, whether they are
+//! namespaced, and which API versions a Kubernetes release no longer serves.
+//!
+//! Built-in kinds and removed APIs come from `data/scopes.tsv` and `data/removed-apis.tsv`
+//! (kube-apiserver 1.34, with their sources), compiled into the binary. CustomResourceDefinitions
+//! in the input or in `--crds` add their own kinds. A kind of unknown scope stays unknown.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+use crate::model::CrdInfo;
+
+const SCOPES_TSV: &str = include_str!("../data/scopes.tsv");
+const REMOVED_TSV: &str = include_str!("../data/removed-apis.tsv");
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Scope {
+    Namespaced,
+    Cluster,
+}
+
+/// A Kubernetes minor release, `1.34`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct KubeVersion {
+    pub major: u32,
+    pub minor: u32,
+}
+
+impl KubeVersion {
+    /// Parse `1.34`, `v1.34` or `1.34.2`.
+    pub fn parse(text: &str) -> Option<KubeVersion> {
+        let text = text.trim().trim_start_matches("<=").trim_start_matches('v');
+        let mut parts = text.split('.');
+        let major = parts.next()?.trim().parse().ok()?;
+        let minor_text: String = parts
+            .next()?
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        Some(KubeVersion {
+            major,
+            minor: minor_text.parse().ok()?,
+        })
+    }
+}
+
+impl fmt::Display for KubeVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct BuiltinKind {
+    pub group: &'static str,
+    pub kind: &'static str,
+    pub served: Vec<&'static str>,
+    pub off_by_default: Vec<&'static str>,
+    pub scope: Scope,
+    /// False for create-only and computed kinds, which are never stored and so never an owner.
+    pub persisted: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct RemovedApi {
+    pub group: &'static str,
+    pub version: &'static str,
+    pub kind: &'static str,
+    pub removed_in: KubeVersion,
+    pub replacement: &'static str,
+}
+
+/// Where the catalogue learned about a custom kind.
+#[derive(Clone, Debug)]
+pub struct CustomKind {
+    pub group: String,
+    pub kind: String,
+    pub scope: Option<Scope>,
+    pub served_versions: Vec<String>,
+}
+
+/// Whether a Kubernetes release serves an apiVersion/kind, and if not, why not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApiStatus {
+    Served,
+    /// An alpha or beta version that exists but is off unless enabled with `--runtime-config`.
+    OffByDefault,
+    Removed {
+        removed_in: KubeVersion,
+        replacement: String,
+    },
+    /// The kind exists in the group, but not at this version.
+    UnknownVersion {
+        served: Vec<String>,
+    },
+    /// The kind exists in the group with other letter case.
+    MisCased {
+        kind: String,
+    },
+    /// A built-in group that has no such kind; `elsewhere` lists apiVersions that have it.
+    NotInGroup {
+        elsewhere: Vec<String>,
+    },
+    /// Neither built in nor declared by a CRD or configuration.
+    UnknownKind,
+}
+
+#[derive(Clone, Debug)]
+pub struct Catalog {
+    pub kube_version: KubeVersion,
+    builtin: Vec<BuiltinKind>,
+    builtin_groups: HashSet<&'static str>,
+    removed: Vec<RemovedApi>,
+    custom: HashMap<(String, String), CustomKind>,
+}
+
+/// Kinds that moved between groups are one resource: an object served as
+/// `extensions/v1beta1 ReplicaSet` is the `apps/v1 ReplicaSet` a reference names.
+pub fn canonical_group<'a>(group: &'a str, kind: &str) -> &'a str {
+    match (group, kind) {
+        ("extensions", "Deployment" | "DaemonSet" | "ReplicaSet") => "apps",
+        ("extensions", "Ingress" | "NetworkPolicy") => "networking.k8s.io",
+        ("extensions", "PodSecurityPolicy") => "policy",
+        ("events.k8s.io", "Event") => "",
+        _ => group,
+    }
+}
+
+impl Default for Catalog {
+    fn default() -> Self {
+        Catalog::builtin()
+    }
+}
+
+impl Catalog {
+    /// The built-in catalogue, for the newest release the removed-API table knows.
+    pub fn builtin() -> Catalog {
+        let builtin: Vec<BuiltinKind> = data_rows(SCOPES_TSV)
+            .filter_map(|cols| {
+                let [group, served, kind, namespaced, off, persisted, ..] = cols[..] else {
+                    return None;
+                };
+                Some(BuiltinKind {
+                    group,
+                    kind,
+                    served: version_list(served),
+                    off_by_default: version_list(off),
+                    scope: if namespaced == "true" {
+                        Scope::Namespaced
+                    } else {
+                        Scope::Cluster
+                    },
+                    persisted: persisted != "false",
+                })
+            })
+            .collect();
+        let removed: Vec<RemovedApi> = data_rows(REMOVED_TSV)
+            .filter_map(|cols| {
+                let [
+                    group,
+                    version,
+                    kind,
+                    _deprecated,
+                    removed_in,
+                    replacement,
+                    ..,
+                ] = cols[..]
+                else {
+                    return None;
+                };
+                Some(RemovedApi {
+                    group,
+                    version,
+                    kind,
+                    removed_in: KubeVersion::parse(removed_in)?,
+                    replacement,
+                })
+            })
+            .collect();
+        let mut builtin_groups: HashSet<&'static str> = builtin.iter().map(|k| k.group).collect();
+        builtin_groups.extend(removed.iter().map(|r| r.group));
+        let kube_version = Catalog::latest_known_release_of(&removed);
+        Catalog {
+            kube_version,
+            builtin,
+            builtin_groups,
+            removed,
+            custom: HashMap::new(),
+        }
+    }
+
+    fn latest_known_release_of(removed: &[RemovedApi]) -> KubeVersion {
+        removed
+            .iter()
+            .map(|r| r.removed_in)
+            .max()
+            .unwrap_or(KubeVersion {
+                major: 1,
+                minor: 34,
+            })
+    }
+
+    /// The release `--kube-version` defaults to: the newest one the removed-API table knows.
+    pub fn latest_known_release() -> KubeVersion {
+        Catalog::builtin().kube_version
+    }
+
+    pub fn builtin_kinds(&self) -> &[BuiltinKind] {
+        &self.builtin
+    }
+
+    /// Add the kind a CustomResourceDefinition defines.
+    pub fn add_crd(&mut self, crd: &CrdInfo) {
+        let scope = match crd.scope.as_deref() {
+            Some("Namespaced") => Some(Scope::Namespaced),
+            Some("Cluster") => Some(Scope::Cluster),
+            _ => None,
+        };
+        let entry = self
+            .custom
+            .entry((crd.group.clone(), crd.kind.clone()))
+            .or_insert_with(|| CustomKind {
+                group: crd.group.clone(),
+                kind: crd.kind.clone(),
+                scope,
+                served_versions: Vec::new(),
+            });
+        entry.scope = entry.scope.or(scope);
+        for v in &crd.served_versions {
+            if !entry.served_versions.contains(v) {
+                entry.served_versions.push(v.clone());
+            }
+        }
+    }
+
+    fn builtin_kind(&self, group: &str, kind: &str) -> Option<&BuiltinKind> {
+        let group = canonical_group(group, kind);
+        self.builtin
+            .iter()
+            .find(|k| k.group == group && k.kind == kind)
+    }
+
+    /// The scope of a kind, if the catalogue knows it.
+    pub fn scope(&self, group: &str, kind: &str) -> Option<Scope> {
+        if let Some(b) = self.builtin_kind(group, kind) {
+            return Some(b.scope);
+        }
+        self.custom
+            .get(&(group.to_string(), kind.to_string()))
+            .and_then(|c| c.scope)
+    }
+
+    /// False for kinds that are never stored (Binding, TokenReview, …).
+    pub fn is_persisted(&self, group: &str, kind: &str) -> bool {
+        self.builtin_kind(group, kind).is_none_or(|k| k.persisted)
+    }
+
+    pub fn is_builtin_group(&self, group: &str) -> bool {
+        self.builtin_groups.contains(group)
+    }
+
+    pub fn is_builtin_kind(&self, group: &str, kind: &str) -> bool {
+        self.builtin_kind(group, kind).is_some()
+    }
+
+    /// Whether the configured release serves `group/version kind`.
+    pub fn api_status(&self, group: &str, version: &str, kind: &str) -> ApiStatus {
+        if let Some(r) = self
+            .removed
+            .iter()
+            .find(|r| r.group == group && r.version == version && r.kind == kind)
+        {
+            return if r.removed_in <= self.kube_version {
+                ApiStatus::Removed {
+                    removed_in: r.removed_in,
+                    replacement: r.replacement.to_string(),
+                }
+            } else {
+                ApiStatus::Served
+            };
+        }
+        if self.is_builtin_group(group) {
+            let in_group: Vec<&BuiltinKind> =
+                self.builtin.iter().filter(|k| k.group == group).collect();
+            if let Some(k) = in_group.iter().find(|k| k.kind == kind) {
+                return if k.served.contains(&version) {
+                    ApiStatus::Served
+                } else if k.off_by_default.contains(&version) {
+                    ApiStatus::OffByDefault
+                } else {
+                    ApiStatus::UnknownVersion {
+                        served: k.served.iter().map(|v| v.to_string()).collect(),
+                    }
+                };
+            }
+            if let Some(k) = in_group.iter().find(|k| k.kind.eq_ignore_ascii_case(kind)) {
+                return ApiStatus::MisCased {
+                    kind: k.kind.to_string(),
+                };
+            }
+            if self
+                .removed
+                .iter()
+                .any(|r| r.group == group && r.kind == kind)
+            {
+                // e.g. extensions/v1beta2 Deployment: the kind was in the group, never at this version.
+                return ApiStatus::UnknownVersion { served: Vec::new() };
+            }
+            let elsewhere = self
+                .builtin
+                .iter()
+                .filter(|k| k.kind == kind || k.kind.eq_ignore_ascii_case(kind))
+                .filter_map(|k| {
+                    let v = k.served.first()?;
+                    Some(if k.group.is_empty() {
+                        format!("{v} {}", k.kind)
+                    } else {
+                        format!("{}/{v} {}", k.group, k.kind)
+                    })
+                })
+                .collect();
+            return ApiStatus::NotInGroup { elsewhere };
+        }
+        if let Some(c) = self.custom.get(&(group.to_string(), kind.to_string())) {
+            return if c.served_versions.is_empty() || c.served_versions.iter().any(|v| v == version)
+            {
+                ApiStatus::Served
+            } else {
+                ApiStatus::UnknownVersion {
+                    served: c.served_versions.clone(),
+                }
+            };
+        }
+        if let Some(c) = self
+            .custom
+            .values()
+            .find(|c| c.group == group && c.kind.eq_ignore_ascii_case(kind))
+        {
+            return ApiStatus::MisCased {
+                kind: c.kind.clone(),
+            };
+        }
+        ApiStatus::UnknownKind
+    }
+}
+
+fn data_rows(tsv: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
+    tsv.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|cols| cols.first() != Some(&"group"))
+}
+
+fn version_list(field: &'static str) -> Vec<&'static str> {
+    if field == "-" {
+        Vec::new()
+    } else {
+        field.split(',').map(str::trim).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_table_is_read() {
+        let c = Catalog::builtin();
+        assert_eq!(c.scope("apps", "Deployment"), Some(Scope::Namespaced));
+        assert_eq!(c.scope("", "Node"), Some(Scope::Cluster));
+        assert_eq!(c.scope("extensions", "ReplicaSet"), Some(Scope::Namespaced));
+        assert_eq!(c.scope("example.com", "Widget"), None);
+        assert!(!c.is_persisted("authentication.k8s.io", "TokenReview"));
+        assert!(c.builtin_kinds().len() > 60);
+        assert_eq!(
+            c.kube_version,
+            KubeVersion {
+                major: 1,
+                minor: 35
+            }
+        );
+    }
+
+    #[test]
+    fn api_status_follows_the_release() {
+        let mut c = Catalog::builtin();
+        assert_eq!(c.api_status("apps", "v1", "ReplicaSet"), ApiStatus::Served);
+        assert!(matches!(
+            c.api_status("extensions", "v1beta1", "ReplicaSet"),
+            ApiStatus::Removed { .. }
+        ));
+        assert_eq!(
+            c.api_status("apps", "v1", "replicaset"),
+            ApiStatus::MisCased {
+                kind: "ReplicaSet".into()
+            }
+        );
+        assert_eq!(
+            c.api_status("", "v1", "Deployment"),
+            ApiStatus::NotInGroup {
+                elsewhere: vec!["apps/v1 Deployment".into()]
+            }
+        );
+        assert!(matches!(
+            c.api_status("apps", "v2", "Deployment"),
+            ApiStatus::UnknownVersion { .. }
+        ));
+        assert_eq!(
+            c.api_status("", "apps", "Pod"),
+            ApiStatus::UnknownVersion {
+                served: vec!["v1".into()]
+            }
+        );
+        assert_eq!(
+            c.api_status("resource.k8s.io", "v1beta1", "ResourceClaim"),
+            ApiStatus::OffByDefault
+        );
+        assert_eq!(
+            c.api_status("example.com", "v1", "Widget"),
+            ApiStatus::UnknownKind
+        );
+        c.kube_version = KubeVersion {
+            major: 1,
+            minor: 15,
+        };
+        assert_eq!(
+            c.api_status("extensions", "v1beta1", "ReplicaSet"),
+            ApiStatus::Served
+        );
+    }
+
+    #[test]
+    fn crds_add_kinds() {
+        let mut c = Catalog::builtin();
+        c.add_crd(&CrdInfo {
+            group: "example.com".into(),
+            kind: "Widget".into(),
+            scope: Some("Cluster".into()),
+            served_versions: vec!["v1".into()],
+        });
+        assert_eq!(c.scope("example.com", "Widget"), Some(Scope::Cluster));
+        assert_eq!(
+            c.api_status("example.com", "v1", "Widget"),
+            ApiStatus::Served
+        );
+        assert!(matches!(
+            c.api_status("example.com", "v2", "Widget"),
+            ApiStatus::UnknownVersion { .. }
+        ));
+        assert_eq!(
+            c.api_status("example.com", "v1", "widget"),
+            ApiStatus::MisCased {
+                kind: "Widget".into()
+            }
+        );
+    }
+
+    #[test]
+    fn release_versions_parse() {
+        assert_eq!(
+            KubeVersion::parse("v1.29.3"),
+            Some(KubeVersion {
+                major: 1,
+                minor: 29
+            })
+        );
+        assert_eq!(
+            KubeVersion::parse("<=1.31 (exact release not confirmed)"),
+            Some(KubeVersion {
+                major: 1,
+                minor: 31
+            })
+        );
+        assert_eq!(KubeVersion::parse("latest"), None);
+    }
+}

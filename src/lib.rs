@@ -1,0 +1,261 @@
+//! ownerlint finds broken Kubernetes ownership (`metadata.ownerReferences`) in manifests and
+//! cluster dumps before it reaches a cluster.
+//!
+//! The pipeline has one module per stage:
+//! [`discover`] → [`load`] → [`index`] (with [`catalog`] and [`resolve`]) → [`rules`] → [`report`].
+
+pub mod catalog;
+pub mod cli;
+pub mod discover;
+pub mod finding;
+pub mod index;
+pub mod load;
+pub mod model;
+pub mod report;
+pub mod resolve;
+pub mod rules;
+pub mod source;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use catalog::{Catalog, KubeVersion};
+use discover::{Filter, Input, InputError};
+use finding::{Finding, Label, Severity};
+use load::{LoadOptions, ModeChoice};
+use model::Object;
+use source::{Source, SourceId};
+
+/// Everything that decides what a run checks and concludes.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub paths: Vec<PathBuf>,
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+    /// The namespace of namespaced objects that name none (`kubectl -n`).
+    pub namespace: String,
+    pub mode: ModeChoice,
+    pub complete: bool,
+    pub kube_version: Option<KubeVersion>,
+    pub crds: Vec<PathBuf>,
+    pub context: Vec<PathBuf>,
+    pub limits: load::yaml::Limits,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            paths: vec![PathBuf::from(".")],
+            include: Vec::new(),
+            exclude: Vec::new(),
+            namespace: "default".to_string(),
+            mode: ModeChoice::Auto,
+            complete: false,
+            kube_version: None,
+            crds: Vec::new(),
+            context: Vec::new(),
+            limits: load::yaml::Limits::default(),
+        }
+    }
+}
+
+/// Counts for the summary line.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Stats {
+    pub files: usize,
+    pub documents: usize,
+    pub objects: usize,
+    pub skipped_documents: usize,
+    #[serde(skip)]
+    pub elapsed: Duration,
+}
+
+/// The result of a run.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub sources: Vec<Source>,
+    /// Sorted by path, line and column.
+    pub findings: Vec<Finding>,
+    /// Inputs that could not be read: the run exits with 2.
+    pub errors: Vec<InputError>,
+    pub stats: Stats,
+}
+
+impl Outcome {
+    pub fn source(&self, id: SourceId) -> &Source {
+        &self.sources[id.0 as usize]
+    }
+
+    pub fn count(&self, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .count()
+    }
+}
+
+/// The role an input plays in a run.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Lint,
+    Crds,
+    Context,
+}
+
+/// Lint the paths in `options`; `stdin` is read when a path is `-`.
+pub fn lint(options: &Options, stdin: &mut dyn std::io::Read) -> Outcome {
+    let started = Instant::now();
+    let mut errors = Vec::new();
+    let filter = match Filter::new(&options.include, &options.exclude) {
+        Ok(filter) => filter,
+        Err(err) => {
+            errors.push(InputError {
+                path: "--include/--exclude".into(),
+                message: err.to_string(),
+            });
+            return Outcome {
+                errors,
+                ..Outcome::default()
+            };
+        }
+    };
+    let mut inputs: Vec<(Input, Role)> = Vec::new();
+    for (paths, role) in [
+        (&options.paths, Role::Lint),
+        (&options.crds, Role::Crds),
+        (&options.context, Role::Context),
+    ] {
+        let found = discover::discover(paths, &filter);
+        errors.extend(found.errors);
+        inputs.extend(found.inputs.into_iter().map(|i| (i, role)));
+    }
+    let mut texts = Vec::new();
+    for (input, role) in inputs {
+        match read(&input, stdin) {
+            Ok(bytes) => texts.push((input.display_name(), bytes, role)),
+            Err(message) => errors.push(InputError {
+                path: input.display_name(),
+                message,
+            }),
+        }
+    }
+    let mut outcome = check(texts, options);
+    outcome.errors.extend(errors);
+    outcome.stats.elapsed = started.elapsed();
+    outcome
+}
+
+/// Lint in-memory inputs, named as they should be reported (used by tests and tools).
+pub fn lint_texts(inputs: Vec<(String, String)>, options: &Options) -> Outcome {
+    check(
+        inputs
+            .into_iter()
+            .map(|(name, text)| (name, text.into_bytes(), Role::Lint))
+            .collect(),
+        options,
+    )
+}
+
+fn read(input: &Input, stdin: &mut dyn std::io::Read) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    let result = match input {
+        Input::Stdin => stdin.read_to_end(&mut bytes).map(|_| ()),
+        Input::File(path) => std::fs::read(path).map(|b| bytes = b),
+    };
+    result.map(|()| bytes).map_err(|e| e.to_string())
+}
+
+fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Outcome {
+    let mut outcome = Outcome::default();
+    let mut objects: Vec<Object> = Vec::new();
+    let mut crd_objects: Vec<Object> = Vec::new();
+    for (name, bytes, role) in texts {
+        let id = SourceId(outcome.sources.len() as u32);
+        let (source, invalid_at) = decode(name, bytes);
+        if role == Role::Lint {
+            outcome.stats.files += 1;
+        }
+        if let Some(at) = invalid_at {
+            outcome.findings.push(
+                Finding::new(
+                    "invalid-yaml",
+                    Severity::Error,
+                    Label::new(id, load::char_span(&source.text, at), "not UTF-8"),
+                    "this file is not valid UTF-8 text, so it was not checked",
+                )
+                .help("manifests must be UTF-8; convert the file (e.g. `iconv -t UTF-8`) or exclude it"),
+            );
+            outcome.sources.push(source);
+            continue;
+        }
+        let load_options = LoadOptions {
+            limits: options.limits,
+            mode: options.mode,
+            context: role == Role::Context,
+        };
+        let loaded = load::load(id, &source, load_options);
+        outcome.findings.extend(loaded.findings);
+        match role {
+            Role::Crds => crd_objects.extend(loaded.objects),
+            Role::Lint | Role::Context => {
+                if role == Role::Lint {
+                    outcome.stats.documents += loaded.documents;
+                    outcome.stats.skipped_documents += loaded.skipped;
+                    outcome.stats.objects += loaded.objects.len();
+                }
+                objects.extend(loaded.objects);
+            }
+        }
+        outcome.sources.push(source);
+    }
+    let mut catalog = Catalog::builtin();
+    if let Some(version) = options.kube_version {
+        catalog.kube_version = version;
+    }
+    for crd in objects
+        .iter()
+        .chain(&crd_objects)
+        .filter_map(|o| o.crd.as_ref())
+    {
+        catalog.add_crd(crd);
+    }
+    let index = index::Index::build(&objects, &catalog, &options.namespace);
+    let resolutions = resolve::resolve_all(&objects, &index, &catalog);
+    let check_options = rules::CheckOptions {
+        complete: options.complete,
+    };
+    let cx = rules::Context {
+        objects: &objects,
+        index: &index,
+        catalog: &catalog,
+        resolutions: &resolutions,
+        options: &check_options,
+    };
+    for rule in rules::RULES {
+        (rule.check)(&cx, &mut outcome.findings);
+    }
+    let sources = &outcome.sources;
+    outcome.findings.sort_by(|a, b| {
+        let key = |f: &Finding| {
+            (
+                sources[f.primary.source.0 as usize].name.as_str(),
+                f.primary.span.start,
+                f.rule,
+            )
+        };
+        key(a).cmp(&key(b)).then_with(|| a.message.cmp(&b.message))
+    });
+    outcome
+}
+
+/// Text from bytes; for bytes that are not UTF-8, also the offset of the first bad byte.
+fn decode(name: String, bytes: Vec<u8>) -> (Source, Option<usize>) {
+    match String::from_utf8(bytes) {
+        Ok(text) => (Source::new(name, text), None),
+        Err(err) => {
+            let at = err.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(err.as_bytes()).into_owned();
+            (Source::new(name, text), Some(at))
+        }
+    }
+}

@@ -1,0 +1,296 @@
+//! Load: one source into the Kubernetes objects it holds. Documents are split and parsed one at
+//! a time; `kind: List` and `*List` wrappers are expanded; `# Source:` comments from `helm
+//! template` give each document its template; syntax errors and unrendered templates become
+//! findings, and every other document is still read.
+
+pub mod yaml;
+
+use crate::finding::{Finding, Label, Severity};
+use crate::model::{Mode, Object, Spanned};
+use crate::source::{Source, SourceId, Span};
+use yaml::{Limits, Node, Value};
+
+/// How to decide each document's mode (DESIGN §3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModeChoice {
+    /// Rendered templates are applied; otherwise objects with a `metadata.uid` are a snapshot.
+    #[default]
+    Auto,
+    Apply,
+    Snapshot,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LoadOptions {
+    pub limits: Limits,
+    pub mode: ModeChoice,
+    /// Objects from `--context`: they exist in the cluster, and are not linted.
+    pub context: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub objects: Vec<Object>,
+    pub findings: Vec<Finding>,
+    /// Documents with content (empty and comment-only documents are not counted).
+    pub documents: usize,
+    /// Documents that are not Kubernetes objects (values files, CI configs, …).
+    pub skipped: usize,
+}
+
+pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
+    let text = &source.text;
+    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut loaded = Loaded::default();
+    for chunk in yaml::split_documents(text, start) {
+        load_document(id, source, chunk, options, &mut loaded);
+    }
+    loaded
+}
+
+fn load_document(
+    id: SourceId,
+    source: &Source,
+    chunk: yaml::Chunk,
+    options: LoadOptions,
+    loaded: &mut Loaded,
+) {
+    let text = &source.text;
+    let chunk_text = &text[chunk.span.start..chunk.span.end];
+    let document = match yaml::parse_document(text, chunk, options.limits) {
+        Ok(document) => document,
+        Err(error) => {
+            loaded.documents += 1;
+            let finding = match template_start(chunk_text) {
+                Some(at) => unrendered_template(id, source, chunk.span.start + at),
+                None => Finding::new(
+                    "invalid-yaml",
+                    Severity::Error,
+                    Label::new(id, char_span(text, error.offset), error.message.clone()),
+                    format!("this document is not valid YAML: {}", error.message),
+                )
+                .help("fix the syntax; the other documents of this file are still checked"),
+            };
+            let mut finding = finding;
+            finding.origin = raw_origin(chunk_text);
+            loaded.findings.push(finding);
+            return;
+        }
+    };
+    let Some(root) = document.root else {
+        return;
+    };
+    loaded.documents += 1;
+    let origin = document
+        .comments
+        .iter()
+        .filter(|c| c.span.start <= root.span.start)
+        .find_map(|c| c.text.trim().strip_prefix("Source:"))
+        .map(|s| s.trim().to_string());
+    if let Some(at) = structural_template(&root, text) {
+        loaded.findings.push(unrendered_template(id, source, at));
+        return;
+    }
+    let mut objects = Vec::new();
+    collect_objects(&root, text, id, &mut objects, &mut loaded.skipped);
+    for mut object in objects {
+        if let Some(at) = identity_template(&object) {
+            let mut finding = unrendered_template(id, source, at);
+            finding.origin = origin.clone();
+            loaded.findings.push(finding);
+            continue;
+        }
+        object.origin = origin.clone();
+        object.context = options.context;
+        object.mode = match options.mode {
+            _ if options.context => Mode::Snapshot,
+            ModeChoice::Apply => Mode::Apply,
+            ModeChoice::Snapshot => Mode::Snapshot,
+            ModeChoice::Auto if object.origin.is_some() => Mode::Apply,
+            ModeChoice::Auto if object.uid.is_some() => Mode::Snapshot,
+            ModeChoice::Auto => Mode::Apply,
+        };
+        loaded.objects.push(object);
+    }
+}
+
+/// The objects a document holds: itself, the items of a list, or the items of a top-level
+/// sequence. Documents that are not Kubernetes objects are counted in `skipped`.
+fn collect_objects(
+    root: &Node,
+    text: &str,
+    id: SourceId,
+    out: &mut Vec<Object>,
+    skipped: &mut usize,
+) {
+    match &root.value {
+        Value::Map(_) => {
+            let kind = root.get("kind").and_then(Node::as_str);
+            let items = root.get("items").and_then(Node::as_seq);
+            match (kind, items) {
+                (Some(kind), Some(items)) if kind.ends_with("List") => {
+                    expand_list(root, text, kind, items, id, out, skipped)
+                }
+                (None, Some(items)) if root.get("apiVersion").is_none() => {
+                    expand_list(root, text, "", items, id, out, skipped)
+                }
+                _ if is_object(root) => out.push(Object::from_node(root, text, id, (None, None))),
+                _ => *skipped += 1,
+            }
+        }
+        Value::Seq(items) if items.iter().any(is_object) => {
+            for item in items {
+                if is_object(item) {
+                    out.push(Object::from_node(item, text, id, (None, None)));
+                } else {
+                    *skipped += 1;
+                }
+            }
+        }
+        _ => *skipped += 1,
+    }
+}
+
+fn expand_list(
+    root: &Node,
+    text: &str,
+    list_kind: &str,
+    items: &[Node],
+    id: SourceId,
+    out: &mut Vec<Object>,
+    skipped: &mut usize,
+) {
+    // A typed list (`PodList`) names its items' kind; `List` does not.
+    let item_kind = list_kind
+        .strip_suffix("List")
+        .filter(|k| !k.is_empty())
+        .and_then(|k| {
+            let (key, _) = root.entry("kind")?;
+            Some(Spanned {
+                value: k.to_string(),
+                span: key.span,
+            })
+        });
+    let item_api_version = item_kind.as_ref().and_then(|_| {
+        let (key, value) = root.entry("apiVersion")?;
+        Some(Spanned {
+            value: value.as_str()?.to_string(),
+            span: key.span,
+        })
+    });
+    for item in items {
+        let has_kind = item.get("kind").and_then(Node::as_str).is_some() || item_kind.is_some();
+        let has_api =
+            item.get("apiVersion").and_then(Node::as_str).is_some() || item_api_version.is_some();
+        if item.as_map().is_some() && has_kind && has_api {
+            out.push(Object::from_node(
+                item,
+                text,
+                id,
+                (item_api_version.as_ref(), item_kind.as_ref()),
+            ));
+        } else {
+            *skipped += 1;
+        }
+    }
+}
+
+fn is_object(node: &Node) -> bool {
+    node.get("apiVersion").and_then(Node::as_str).is_some()
+        && node.get("kind").and_then(Node::as_str).is_some()
+}
+
+fn unrendered_template(id: SourceId, source: &Source, at: usize) -> Finding {
+    let end = source.text[at..].find("}}").map_or(at + 2, |i| at + i + 2);
+    let end = end.min(
+        at + source.text[at..]
+            .find('\n')
+            .unwrap_or(source.text.len() - at),
+    );
+    Finding::new(
+        "unrendered-template",
+        Severity::Warning,
+        Label::new(id, Span::new(at, end.max(at + 2)), "template text"),
+        "this document is an unrendered template, so its objects were not checked",
+    )
+    .help("render it first and lint the output: `helm template <release> <chart> | ownerlint -` or `kustomize build <dir> | ownerlint -`")
+}
+
+/// The `# Source:` comment at the top of a document that could not be parsed.
+fn raw_origin(text: &str) -> Option<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && *l != "---")
+        .take_while(|l| l.starts_with('#'))
+        .find_map(|l| l.trim_start_matches('#').trim().strip_prefix("Source:"))
+        .map(|s| s.trim().to_string())
+}
+
+/// Where a document that failed to parse holds template text (`{{`), if it does.
+fn template_start(text: &str) -> Option<usize> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let code = line.split(" #").next().unwrap_or(line);
+        if !line.trim_start().starts_with('#')
+            && let Some(i) = code.find("{{")
+            && code[i..].contains("}}")
+        {
+            return Some(offset + i);
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// Template text that YAML read as structure: `key: {{ .Values.x }}` parses as a flow mapping
+/// keyed by a flow mapping, which no Kubernetes object contains.
+fn structural_template(node: &Node, text: &str) -> Option<usize> {
+    match &node.value {
+        Value::Scalar(_) => None,
+        Value::Seq(items) => items.iter().find_map(|n| structural_template(n, text)),
+        Value::Map(entries) => {
+            if text[node.span.start..].starts_with("{{") {
+                return Some(node.span.start);
+            }
+            entries.iter().find_map(|(k, v)| {
+                structural_template(k, text).or_else(|| structural_template(v, text))
+            })
+        }
+    }
+}
+
+/// Template text in a field that identifies an object or its owners.
+fn identity_template(object: &Object) -> Option<usize> {
+    let spanned = [
+        &object.api_version,
+        &object.kind,
+        &object.name,
+        &object.namespace,
+        &object.uid,
+    ];
+    let own = spanned
+        .into_iter()
+        .flatten()
+        .find(|s| s.value.contains("{{"))
+        .map(|s| s.span.start);
+    own.or_else(|| {
+        object.owner_refs().iter().find_map(|r| {
+            [&r.api_version, &r.kind, &r.name, &r.uid]
+                .into_iter()
+                .flatten()
+                .find(|f| f.str().is_some_and(|s| s.contains("{{")))
+                .map(|f| f.span.start)
+        })
+    })
+}
+
+/// A span covering the character at `offset` (or an empty span at the end of the text).
+pub fn char_span(text: &str, offset: usize) -> Span {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let len = text[offset..].chars().next().map_or(0, char::len_utf8);
+    Span::new(offset, offset + len)
+}

@@ -1,0 +1,594 @@
+//! YAML (and JSON, which YAML 1.2 contains) into our own span tree.
+//!
+//! Documents are split at column-0 `---` and `...` lines first (such a line cannot be content
+//! in YAML 1.2), so a syntax error in one document never hides the others, and each document is
+//! then parsed on its own with granit-parser. The tree keeps what a rule can point at: every
+//! node's byte span in the source, and for scalars their text and whether they were quoted.
+
+use std::collections::HashMap;
+
+use granit_parser::{Event, Options, Parser, ScalarStyle};
+
+use crate::source::Span;
+
+/// Limits on what one document may cost; real manifests never come near them.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Deepest nesting of mappings and sequences.
+    pub max_depth: usize,
+    /// Most nodes that aliases may copy into one document.
+    pub max_alias_nodes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 200,
+            max_alias_nodes: 100_000,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub span: Span,
+    pub value: Value,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Map(Vec<(Node, Node)>),
+    /// Items of a block sequence have spans that start at their `-` indicator.
+    Seq(Vec<Node>),
+    Scalar(Scalar),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scalar {
+    pub text: String,
+    /// Plain scalars are typed by their text (`true`, `12`, `null`); quoted and block scalars
+    /// are always strings.
+    pub plain: bool,
+}
+
+/// The type a YAML scalar resolves to when Kubernetes tooling (sigs.k8s.io/yaml, which follows
+/// YAML 1.1 through go-yaml v2) reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarType {
+    Null,
+    Bool(bool),
+    Number,
+    String,
+}
+
+impl Scalar {
+    pub fn resolve(&self) -> ScalarType {
+        if !self.plain {
+            return ScalarType::String;
+        }
+        resolve_plain(&self.text)
+    }
+}
+
+fn resolve_plain(text: &str) -> ScalarType {
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => ScalarType::Null,
+        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
+            ScalarType::Bool(true)
+        }
+        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
+            ScalarType::Bool(false)
+        }
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
+        | ".nan" | ".NaN" | ".NAN" => ScalarType::Number,
+        _ if looks_numeric(text) => ScalarType::Number,
+        _ => ScalarType::String,
+    }
+}
+
+fn looks_numeric(text: &str) -> bool {
+    let t = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if let Some(hex) = t.strip_prefix("0x") {
+        return !hex.is_empty() && hex.chars().all(|c| c.is_ascii_hexdigit() || c == '_');
+    }
+    if let Some(oct) = t.strip_prefix("0o") {
+        return !oct.is_empty() && oct.chars().all(|c| ('0'..='7').contains(&c) || c == '_');
+    }
+    // Decimal integers and floats, with optional exponent: 12, 1_000, 3.5, .5, 1e3, 6.02e+23.
+    let (mantissa, exponent) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], Some(&t[i + 1..])),
+        None => (t, None),
+    };
+    let digits = mantissa.replace('_', "");
+    let mut parts = digits.splitn(2, '.');
+    let whole = parts.next().unwrap_or("");
+    let frac = parts.next();
+    let whole_ok = whole.chars().all(|c| c.is_ascii_digit());
+    let frac_ok = frac.is_none_or(|f| f.chars().all(|c| c.is_ascii_digit()));
+    let has_digit = !whole.is_empty() || frac.is_some_and(|f| !f.is_empty());
+    let exp_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && e.chars().all(|c| c.is_ascii_digit())
+    });
+    whole_ok
+        && frac_ok
+        && has_digit
+        && exp_ok
+        && (exponent.is_none() || frac.is_some() || !whole.is_empty())
+}
+
+impl Node {
+    /// The value under `key` in a mapping; the last one when a key repeats, as Kubernetes'
+    /// YAML reader keeps it.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.entry(key).map(|(_, v)| v)
+    }
+
+    /// The key and value under `key` in a mapping.
+    pub fn entry(&self, key: &str) -> Option<(&Node, &Node)> {
+        match &self.value {
+            Value::Map(entries) => entries
+                .iter()
+                .rev()
+                .find(|(k, _)| k.as_scalar().is_some_and(|s| s.text == key))
+                .map(|(k, v)| (k, v)),
+            _ => None,
+        }
+    }
+
+    pub fn as_scalar(&self) -> Option<&Scalar> {
+        match &self.value {
+            Value::Scalar(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_map(&self) -> Option<&[(Node, Node)]> {
+        match &self.value {
+            Value::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match &self.value {
+            Value::Seq(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The text of a scalar that is a string (or any non-null scalar in YAML, where Kubernetes
+    /// reads it as text when it is not of another type).
+    pub fn as_str(&self) -> Option<&str> {
+        match self.as_scalar()?.resolve() {
+            ScalarType::String => self.as_scalar().map(|s| s.text.as_str()),
+            _ => None,
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        self.as_scalar()
+            .is_some_and(|s| s.resolve() == ScalarType::Null)
+    }
+
+    /// A short description of what the node is, for messages ("a mapping", "the number 12").
+    pub fn describe(&self) -> String {
+        match &self.value {
+            Value::Map(_) => "a mapping".to_string(),
+            Value::Seq(_) => "a list".to_string(),
+            Value::Scalar(s) => match s.resolve() {
+                ScalarType::Null => "null".to_string(),
+                ScalarType::Bool(b) => format!("the boolean {b}"),
+                ScalarType::Number => format!("the number {}", s.text),
+                ScalarType::String => format!("the string \"{}\"", s.text),
+            },
+        }
+    }
+
+    fn count(&self) -> usize {
+        match &self.value {
+            Value::Scalar(_) => 1,
+            Value::Seq(items) => 1 + items.iter().map(Node::count).sum::<usize>(),
+            Value::Map(entries) => {
+                1 + entries
+                    .iter()
+                    .map(|(k, v)| k.count() + v.count())
+                    .sum::<usize>()
+            }
+        }
+    }
+}
+
+/// One `---`-separated document of a YAML stream, as a byte range of the source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    pub span: Span,
+}
+
+/// Split a YAML stream at column-0 `---` (document start) and `...` (document end) lines.
+/// Each chunk starts at its `---` line, so the marker and anything after it on the line stay
+/// with their document.
+pub fn split_documents(text: &str, start: usize) -> Vec<Chunk> {
+    let mut chunks = Vec::new();
+    let mut chunk_start = start;
+    let mut offset = start;
+    let bytes = text.as_bytes();
+    while offset < text.len() {
+        let line_end = memchr(b'\n', &bytes[offset..]).map_or(text.len(), |i| offset + i + 1);
+        let line = &bytes[offset..line_end];
+        if is_marker(line, b"---") {
+            if offset > chunk_start {
+                chunks.push(Chunk {
+                    span: Span::new(chunk_start, offset),
+                });
+            }
+            chunk_start = offset;
+        } else if is_marker(line, b"...") {
+            chunks.push(Chunk {
+                span: Span::new(chunk_start, offset),
+            });
+            chunk_start = line_end;
+        }
+        offset = line_end;
+    }
+    if text.len() > chunk_start {
+        chunks.push(Chunk {
+            span: Span::new(chunk_start, text.len()),
+        });
+    }
+    chunks
+}
+
+fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
+    haystack.iter().position(|b| *b == needle)
+}
+
+fn is_marker(line: &[u8], marker: &[u8]) -> bool {
+    line.starts_with(marker)
+        && line
+            .get(3)
+            .is_none_or(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
+}
+
+/// A YAML comment: its span (from `#` to the end of the line) and its text after `#`.
+#[derive(Clone, Debug)]
+pub struct Comment {
+    pub span: Span,
+    pub text: String,
+}
+
+/// A parsed document: its root node, if it has content, and its comments.
+#[derive(Debug, Default)]
+pub struct Document {
+    pub root: Option<Node>,
+    pub comments: Vec<Comment>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// Byte offset in the source.
+    pub offset: usize,
+    pub message: String,
+}
+
+/// Parse one chunk of `text` into a span tree. Offsets in the result are offsets in `text`.
+pub fn parse_document(text: &str, chunk: Chunk, limits: Limits) -> Result<Document, SyntaxError> {
+    let base = chunk.span.start;
+    let slice = &text[chunk.span.start..chunk.span.end];
+    let mut options = Options::default();
+    options.block_nesting_limit = limits.max_depth;
+    options.flow_nesting_limit = limits.max_depth;
+    let parser = Parser::new_from_str_with_options(slice, options);
+    let mut builder = Builder::new(base, slice, limits);
+    for event in parser {
+        match event {
+            Ok((event, span)) => {
+                let range = span.byte_range().unwrap_or(0..0);
+                builder.event(event, Span::new(range.start + base, range.end + base))?;
+                if builder.done {
+                    break;
+                }
+            }
+            Err(err) => {
+                return Err(SyntaxError {
+                    offset: base + err.marker().byte_offset().unwrap_or(err.marker().index()),
+                    message: err.info(),
+                });
+            }
+        }
+    }
+    Ok(builder.finish())
+}
+
+enum Open {
+    Map {
+        start: usize,
+        entries: Vec<(Node, Node)>,
+        key: Option<Node>,
+        anchor: usize,
+    },
+    Seq {
+        start: usize,
+        items: Vec<Node>,
+        block: bool,
+        anchor: usize,
+    },
+}
+
+struct Builder<'a> {
+    base: usize,
+    slice: &'a str,
+    limits: Limits,
+    stack: Vec<Open>,
+    root: Option<Node>,
+    comments: Vec<Comment>,
+    anchors: HashMap<usize, Node>,
+    alias_nodes: usize,
+    seen_document: bool,
+    done: bool,
+}
+
+impl<'a> Builder<'a> {
+    fn new(base: usize, slice: &'a str, limits: Limits) -> Self {
+        Builder {
+            base,
+            slice,
+            limits,
+            stack: Vec::new(),
+            root: None,
+            comments: Vec::new(),
+            anchors: HashMap::new(),
+            alias_nodes: 0,
+            seen_document: false,
+            done: false,
+        }
+    }
+
+    fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), SyntaxError> {
+        match event {
+            Event::DocumentStart(..) => {
+                // A chunk holds one document; a second start means the chunk was cut wrongly
+                // (it cannot be, but never read two documents as one).
+                if self.seen_document {
+                    self.done = true;
+                }
+                self.seen_document = true;
+            }
+            Event::Comment(text, _) => self.comments.push(Comment {
+                span,
+                text: text.into_owned(),
+            }),
+            Event::Scalar(text, style, anchor, _tag) => {
+                let node = Node {
+                    span,
+                    value: Value::Scalar(Scalar {
+                        text: text.into_owned(),
+                        plain: style == ScalarStyle::Plain,
+                    }),
+                };
+                self.remember(anchor, &node);
+                self.push(node);
+            }
+            Event::MappingStart(_, anchor, _) => self.stack.push(Open::Map {
+                start: span.start,
+                entries: Vec::new(),
+                key: None,
+                anchor,
+            }),
+            Event::SequenceStart(style, anchor, _) => self.stack.push(Open::Seq {
+                start: span.start,
+                items: Vec::new(),
+                block: style == granit_parser::StructureStyle::Block,
+                anchor,
+            }),
+            Event::MappingEnd | Event::SequenceEnd => {
+                let Some(open) = self.stack.pop() else {
+                    return Ok(());
+                };
+                let node = match open {
+                    Open::Map {
+                        start,
+                        entries,
+                        anchor,
+                        ..
+                    } => {
+                        let end = entries
+                            .last()
+                            .map_or(span.end, |(_, v)| v.span.end)
+                            .max(start);
+                        let node = Node {
+                            span: Span::new(start, end),
+                            value: Value::Map(entries),
+                        };
+                        self.remember(anchor, &node);
+                        node
+                    }
+                    Open::Seq {
+                        start,
+                        items,
+                        anchor,
+                        ..
+                    } => {
+                        let end = items.last().map_or(span.end, |n| n.span.end).max(start);
+                        let start = items.first().map_or(start, |n| n.span.start.min(start));
+                        let node = Node {
+                            span: Span::new(start, end),
+                            value: Value::Seq(items),
+                        };
+                        self.remember(anchor, &node);
+                        node
+                    }
+                };
+                self.push(node);
+            }
+            Event::Alias(id) => {
+                let Some(target) = self.anchors.get(&id) else {
+                    return Ok(());
+                };
+                self.alias_nodes += target.count();
+                if self.alias_nodes > self.limits.max_alias_nodes {
+                    return Err(SyntaxError {
+                        offset: span.start,
+                        message: format!(
+                            "aliases expand to more than {} nodes in one document (limit --max-alias-nodes)",
+                            self.limits.max_alias_nodes
+                        ),
+                    });
+                }
+                let mut copy = target.clone();
+                copy.span = span;
+                self.push(copy);
+            }
+            Event::UnresolvedAlias(name) => {
+                return Err(SyntaxError {
+                    offset: span.start,
+                    message: format!("unknown anchor '{name}'"),
+                });
+            }
+            // Document ends, stream markers and anchor metadata carry nothing we keep.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn remember(&mut self, anchor: usize, node: &Node) {
+        if anchor != 0 {
+            self.anchors.insert(anchor, node.clone());
+        }
+    }
+
+    fn push(&mut self, mut node: Node) {
+        match self.stack.last_mut() {
+            None => {
+                if self.root.is_none() {
+                    self.root = Some(node);
+                }
+            }
+            Some(Open::Map { entries, key, .. }) => match key.take() {
+                None => *key = Some(node),
+                Some(k) => entries.push((k, node)),
+            },
+            Some(Open::Seq { items, block, .. }) => {
+                if *block {
+                    node.span.start = dash_before(self.slice, self.base, node.span.start);
+                }
+                items.push(node);
+            }
+        }
+    }
+
+    fn finish(self) -> Document {
+        Document {
+            root: self.root,
+            comments: self.comments,
+        }
+    }
+}
+
+/// The offset of the `-` indicator of a block sequence item whose content starts at `start`.
+fn dash_before(slice: &str, base: usize, start: usize) -> usize {
+    let local = start.saturating_sub(base).min(slice.len());
+    let before = &slice.as_bytes()[..local];
+    let mut i = local;
+    while i > 0 && matches!(before[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
+        i -= 1;
+    }
+    if i > 0 && before[i - 1] == b'-' {
+        base + i - 1
+    } else {
+        start
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Vec<Result<Document, SyntaxError>> {
+        split_documents(text, 0)
+            .into_iter()
+            .map(|c| parse_document(text, c, Limits::default()))
+            .collect()
+    }
+
+    #[test]
+    fn splits_at_column_zero_markers_only() {
+        let text = "a: 1\n---\nb: |\n  ---x\n--- # c\nc: 3\n...\n";
+        let chunks = split_documents(text, 0);
+        let pieces: Vec<&str> = chunks
+            .iter()
+            .map(|c| &text[c.span.start..c.span.end])
+            .collect();
+        assert_eq!(
+            pieces,
+            vec!["a: 1\n", "---\nb: |\n  ---x\n", "--- # c\nc: 3\n"]
+        );
+    }
+
+    #[test]
+    fn spans_point_at_source_bytes() {
+        let text = "x: 1\n---\nmeta:\n  refs:\n  - name: a\n    uid: \"u\"\n";
+        let docs = parse(text);
+        let root = docs[1].as_ref().unwrap().root.as_ref().unwrap();
+        let item = &root
+            .get("meta")
+            .unwrap()
+            .get("refs")
+            .unwrap()
+            .as_seq()
+            .unwrap()[0];
+        assert_eq!(&text[item.span.start..item.span.start + 3], "- n");
+        let uid = item.get("uid").unwrap();
+        assert_eq!(&text[uid.span.start..uid.span.end], "\"u\"");
+        assert_eq!(uid.as_str(), Some("u"));
+    }
+
+    #[test]
+    fn a_syntax_error_stays_in_its_document() {
+        let docs = parse("a: [\n---\nb: 2\n");
+        assert!(docs[0].is_err());
+        assert_eq!(docs[0].as_ref().unwrap_err().offset, 3);
+        assert!(docs[1].as_ref().unwrap().root.is_some());
+    }
+
+    #[test]
+    fn plain_scalars_resolve_like_kubernetes_yaml() {
+        for (text, want) in [
+            ("yes", ScalarType::Bool(true)),
+            ("False", ScalarType::Bool(false)),
+            ("~", ScalarType::Null),
+            ("123", ScalarType::Number),
+            ("1.5e3", ScalarType::Number),
+            ("0x1F", ScalarType::Number),
+            ("1.2.3", ScalarType::String),
+            ("e3", ScalarType::String),
+            ("abc", ScalarType::String),
+            ("-", ScalarType::String),
+        ] {
+            let s = Scalar {
+                text: text.into(),
+                plain: true,
+            };
+            assert_eq!(s.resolve(), want, "{text}");
+        }
+        let quoted = Scalar {
+            text: "yes".into(),
+            plain: false,
+        };
+        assert_eq!(quoted.resolve(), ScalarType::String);
+    }
+
+    #[test]
+    fn alias_expansion_is_bounded() {
+        let mut text = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+        let mut prev = 'a';
+        for name in ['b', 'c', 'd', 'e', 'f', 'g'] {
+            text.push_str(&format!(
+                "{name}: &{name} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"
+            ));
+            prev = name;
+        }
+        let err = parse(&text).remove(0).unwrap_err();
+        assert!(err.message.contains("aliases expand"), "{}", err.message);
+    }
+}

@@ -1,0 +1,400 @@
+//! Typed views of the Kubernetes objects found in the input: only the fields the rules read,
+//! each with the span it came from.
+
+use crate::finding::ObjectIdentity;
+use crate::load::yaml::{Node, ScalarType, Value};
+use crate::source::{SourceId, Span};
+
+/// How an object's owner references are to be read (DESIGN §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Manifests to be created: the API server gives each object a fresh uid.
+    Apply,
+    /// Objects captured from a cluster, with their real uids.
+    Snapshot,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+/// The value of one field, typed the way Kubernetes' YAML reader types it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldValue {
+    Str(String),
+    Bool(bool),
+    Null,
+    /// Anything else (a number, a mapping, a list), described for messages.
+    Other(String),
+}
+
+/// A field as written: where its key is, where its value is, and the value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub key_span: Span,
+    pub span: Span,
+    pub value: FieldValue,
+}
+
+impl Field {
+    fn from_entry(key: &Node, value: &Node) -> Field {
+        let typed = match &value.value {
+            Value::Scalar(s) => match s.resolve() {
+                ScalarType::String => FieldValue::Str(s.text.clone()),
+                ScalarType::Bool(b) => FieldValue::Bool(b),
+                ScalarType::Null => FieldValue::Null,
+                ScalarType::Number => FieldValue::Other(value.describe()),
+            },
+            _ => FieldValue::Other(value.describe()),
+        };
+        Field {
+            key_span: key.span,
+            // An empty value (`uid:`) has an empty span; point at its key instead.
+            span: if value.span.is_empty() {
+                key.span
+            } else {
+                value.span
+            },
+            value: typed,
+        }
+    }
+
+    /// The string value, if the field holds a non-empty string.
+    pub fn str(&self) -> Option<&str> {
+        match &self.value {
+            FieldValue::Str(s) if !s.is_empty() => Some(s),
+            _ => None,
+        }
+    }
+}
+
+fn field(map: &Node, key: &str) -> Option<Field> {
+    map.entry(key).map(|(k, v)| Field::from_entry(k, v))
+}
+
+fn string_field(map: &Node, key: &str) -> Option<Spanned<String>> {
+    let (k, v) = map.entry(key)?;
+    let text = v.as_scalar().filter(|_| !v.is_null())?.text.clone();
+    Some(Spanned {
+        value: text,
+        span: if v.span.is_empty() { k.span } else { v.span },
+    })
+}
+
+/// One entry of `metadata.ownerReferences`.
+#[derive(Clone, Debug)]
+pub struct OwnerRef {
+    /// The whole entry, from its `-` indicator.
+    pub span: Span,
+    /// The entry's first line (`- apiVersion: apps/v1`): where findings about the whole entry
+    /// point.
+    pub head: Span,
+    /// Set when the entry is not a mapping; then no field below is set.
+    pub not_a_mapping: Option<String>,
+    pub api_version: Option<Field>,
+    pub kind: Option<Field>,
+    pub name: Option<Field>,
+    pub uid: Option<Field>,
+    pub controller: Option<Field>,
+    pub block_owner_deletion: Option<Field>,
+    /// Keys an OwnerReference does not have, with their spans.
+    pub unknown_keys: Vec<Spanned<String>>,
+    /// Every key and value as written, for comparing entries.
+    pub canonical: Vec<(String, String)>,
+}
+
+pub const OWNER_REF_FIELDS: [&str; 6] = [
+    "apiVersion",
+    "kind",
+    "name",
+    "uid",
+    "controller",
+    "blockOwnerDeletion",
+];
+
+impl OwnerRef {
+    fn from_node(node: &Node, text: &str) -> OwnerRef {
+        let head_end = text
+            .get(node.span.start..node.span.end)
+            .and_then(|t| t.find(['\n', '\r']))
+            .map_or(node.span.end, |i| node.span.start + i);
+        let mut r = OwnerRef {
+            span: node.span,
+            head: Span::new(node.span.start, head_end),
+            not_a_mapping: None,
+            api_version: None,
+            kind: None,
+            name: None,
+            uid: None,
+            controller: None,
+            block_owner_deletion: None,
+            unknown_keys: Vec::new(),
+            canonical: Vec::new(),
+        };
+        let Some(entries) = node.as_map() else {
+            r.not_a_mapping = Some(node.describe());
+            return r;
+        };
+        r.api_version = field(node, "apiVersion");
+        r.kind = field(node, "kind");
+        r.name = field(node, "name");
+        r.uid = field(node, "uid");
+        r.controller = field(node, "controller");
+        r.block_owner_deletion = field(node, "blockOwnerDeletion");
+        for (k, v) in entries {
+            let key = k
+                .as_scalar()
+                .map_or_else(|| k.describe(), |s| s.text.clone());
+            if !OWNER_REF_FIELDS.contains(&key.as_str()) {
+                r.unknown_keys.push(Spanned {
+                    value: key.clone(),
+                    span: k.span,
+                });
+            }
+            r.canonical.push((key, canonical_text(v)));
+        }
+        r.canonical.sort();
+        r.canonical.dedup_by(|a, b| a.0 == b.0);
+        r
+    }
+
+    /// `controller: true`, as Kubernetes reads it.
+    pub fn is_controller(&self) -> bool {
+        self.controller
+            .as_ref()
+            .is_some_and(|f| f.value == FieldValue::Bool(true))
+    }
+
+    pub fn kind_str(&self) -> Option<&str> {
+        self.kind.as_ref().and_then(Field::str)
+    }
+    pub fn name_str(&self) -> Option<&str> {
+        self.name.as_ref().and_then(Field::str)
+    }
+    pub fn uid_str(&self) -> Option<&str> {
+        self.uid.as_ref().and_then(Field::str)
+    }
+    pub fn api_version_str(&self) -> Option<&str> {
+        self.api_version.as_ref().and_then(Field::str)
+    }
+
+    /// `Kind/name` as Kubernetes names an owner in its messages.
+    pub fn display(&self) -> String {
+        format!(
+            "{}/{}",
+            self.kind_str().unwrap_or("?"),
+            self.name_str().unwrap_or("?")
+        )
+    }
+}
+
+fn canonical_text(node: &Node) -> String {
+    match &node.value {
+        Value::Scalar(s) => match s.resolve() {
+            ScalarType::Bool(b) => b.to_string(),
+            ScalarType::Null => "null".into(),
+            _ => s.text.clone(),
+        },
+        Value::Seq(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(canonical_text)
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        Value::Map(entries) => format!(
+            "{{{}}}",
+            entries
+                .iter()
+                .map(|(k, v)| format!("{}:{}", canonical_text(k), canonical_text(v)))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum OwnerRefs {
+    None,
+    /// `ownerReferences` is present but not a list.
+    NotAList {
+        span: Span,
+        found: String,
+    },
+    List(Vec<OwnerRef>),
+}
+
+/// The part of a CustomResourceDefinition that the kind catalogue needs.
+#[derive(Clone, Debug)]
+pub struct CrdInfo {
+    pub group: String,
+    pub kind: String,
+    /// `Namespaced` or `Cluster` as written.
+    pub scope: Option<String>,
+    pub served_versions: Vec<String>,
+}
+
+/// A Kubernetes object from the input.
+#[derive(Clone, Debug)]
+pub struct Object {
+    pub source: SourceId,
+    /// The object's mapping in the source.
+    pub span: Span,
+    /// The template it was rendered from, for `helm template` output.
+    pub origin: Option<String>,
+    pub mode: Mode,
+    /// Added with `--context`: it exists, and is not linted itself.
+    pub context: bool,
+    pub api_version: Option<Spanned<String>>,
+    pub kind: Option<Spanned<String>>,
+    pub name: Option<Spanned<String>>,
+    pub namespace: Option<Spanned<String>>,
+    pub uid: Option<Spanned<String>>,
+    pub owner_refs: OwnerRefs,
+    pub crd: Option<CrdInfo>,
+}
+
+impl Object {
+    /// Read an object from its mapping; `defaults` supplies apiVersion and kind for items of a
+    /// typed list (`PodList` items often carry neither).
+    pub fn from_node(
+        node: &Node,
+        text: &str,
+        source: SourceId,
+        defaults: (Option<&Spanned<String>>, Option<&Spanned<String>>),
+    ) -> Object {
+        let metadata = node.get("metadata");
+        let meta = |key: &str| metadata.and_then(|m| string_field(m, key));
+        let owner_refs = match metadata.and_then(|m| m.get("ownerReferences")) {
+            None => OwnerRefs::None,
+            Some(refs) if refs.is_null() => OwnerRefs::None,
+            Some(refs) => match refs.as_seq() {
+                Some(items) => {
+                    OwnerRefs::List(items.iter().map(|n| OwnerRef::from_node(n, text)).collect())
+                }
+                None => OwnerRefs::NotAList {
+                    span: refs.span,
+                    found: refs.describe(),
+                },
+            },
+        };
+        let api_version = string_field(node, "apiVersion").or_else(|| defaults.0.cloned());
+        let kind = string_field(node, "kind").or_else(|| defaults.1.cloned());
+        let crd = match (&api_version, &kind) {
+            (Some(a), Some(k))
+                if k.value == "CustomResourceDefinition"
+                    && a.value.starts_with("apiextensions.k8s.io/") =>
+            {
+                node.get("spec").and_then(CrdInfo::from_spec)
+            }
+            _ => None,
+        };
+        Object {
+            source,
+            span: node.span,
+            origin: None,
+            mode: Mode::Apply,
+            context: false,
+            api_version,
+            kind,
+            name: meta("name"),
+            namespace: meta("namespace"),
+            uid: meta("uid"),
+            owner_refs,
+            crd,
+        }
+    }
+
+    pub fn owner_refs(&self) -> &[OwnerRef] {
+        match &self.owner_refs {
+            OwnerRefs::List(refs) => refs,
+            _ => &[],
+        }
+    }
+
+    pub fn kind_str(&self) -> &str {
+        self.kind.as_ref().map_or("?", |k| k.value.as_str())
+    }
+
+    pub fn name_str(&self) -> &str {
+        self.name.as_ref().map_or("?", |k| k.value.as_str())
+    }
+
+    pub fn identity(&self) -> ObjectIdentity {
+        ObjectIdentity {
+            api_version: self.api_version.as_ref().map(|s| s.value.clone()),
+            kind: self.kind.as_ref().map(|s| s.value.clone()),
+            namespace: self.namespace.as_ref().map(|s| s.value.clone()),
+            name: self.name.as_ref().map(|s| s.value.clone()),
+        }
+    }
+}
+
+impl CrdInfo {
+    fn from_spec(spec: &Node) -> Option<CrdInfo> {
+        let group = spec.get("group")?.as_str()?.to_string();
+        let kind = spec.get("names")?.get("kind")?.as_str()?.to_string();
+        let scope = spec.get("scope").and_then(Node::as_str).map(str::to_string);
+        let mut served_versions: Vec<String> = spec
+            .get("versions")
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .filter(|v| {
+                v.get("served")
+                    .and_then(Node::as_scalar)
+                    .is_none_or(|s| s.resolve() == ScalarType::Bool(true))
+            })
+            .filter_map(|v| v.get("name").and_then(Node::as_str).map(str::to_string))
+            .collect();
+        // apiextensions.k8s.io/v1beta1 CRDs may name a single `version`.
+        if let Some(v) = spec.get("version").and_then(Node::as_str)
+            && !served_versions.iter().any(|s| s == v)
+        {
+            served_versions.push(v.to_string());
+        }
+        Some(CrdInfo {
+            group,
+            kind,
+            scope,
+            served_versions,
+        })
+    }
+}
+
+/// Parse an apiVersion the way `schema.ParseGroupVersion` does: no `/` is a core-group version,
+/// one `/` splits group and version, more is an error. `None` when the version is empty or the
+/// string does not parse (the API server rejects both).
+pub fn parse_api_version(api_version: &str) -> Option<(&str, &str)> {
+    let (group, version) = match api_version.split_once('/') {
+        None => ("", api_version),
+        Some((g, v)) => {
+            if v.contains('/') {
+                return None;
+            }
+            (g, v)
+        }
+    };
+    (!version.is_empty()).then_some((group, version))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_api_version;
+
+    #[test]
+    fn api_versions_parse_like_kubernetes() {
+        assert_eq!(parse_api_version("v1"), Some(("", "v1")));
+        assert_eq!(parse_api_version("apps/v1"), Some(("apps", "v1")));
+        assert_eq!(parse_api_version("apps"), Some(("", "apps")));
+        assert_eq!(parse_api_version("/v1"), Some(("", "v1")));
+        assert_eq!(parse_api_version("apps/"), None);
+        assert_eq!(parse_api_version(""), None);
+        assert_eq!(parse_api_version("/"), None);
+        assert_eq!(parse_api_version("a/b/c"), None);
+    }
+}

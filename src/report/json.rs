@@ -1,0 +1,70 @@
+//! `json`: a versioned document for tools. Schema version 1:
+//!
+//! ```text
+//! { "version": 1,
+//!   "findings": [ { "rule", "severity", "message", "help", "path", "origin",
+//!                   "start": {"line","column"}, "end": {"line","column"},
+//!                   "object": {"apiVersion","kind","namespace","name"},
+//!                   "related": [ { "message", "path", "start", "end" } ] } ],
+//!   "errors": [ { "path", "message" } ],
+//!   "summary": { "files", "documents", "objects", "skipped_documents",
+//!                "errors", "warnings", "infos" } }
+//! ```
+//! Lines and columns start at 1; columns count Unicode scalar values; `end` is exclusive.
+
+use std::io::{self, Write};
+
+use serde_json::{Value, json};
+
+use crate::Outcome;
+use crate::finding::{Finding, Label, Severity};
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+pub fn render(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> io::Result<()> {
+    let document = json!({
+        "version": SCHEMA_VERSION,
+        "findings": findings.iter().map(|f| finding(outcome, f)).collect::<Vec<_>>(),
+        "errors": outcome.errors.iter().map(|e| json!({"path": e.path, "message": e.message})).collect::<Vec<_>>(),
+        "summary": {
+            "files": outcome.stats.files,
+            "documents": outcome.stats.documents,
+            "objects": outcome.stats.objects,
+            "skipped_documents": outcome.stats.skipped_documents,
+            "errors": outcome.count(Severity::Error),
+            "warnings": outcome.count(Severity::Warning),
+            "infos": outcome.count(Severity::Info),
+        },
+    });
+    serde_json::to_writer_pretty(&mut *out, &document)?;
+    writeln!(out)
+}
+
+fn finding(outcome: &Outcome, f: &Finding) -> Value {
+    let mut value = location(outcome, &f.primary);
+    let fields = json!({
+        "rule": f.rule,
+        "severity": f.severity,
+        "message": f.message,
+        "help": f.help,
+        "origin": f.origin,
+        "object": f.object,
+        "related": f.related.iter().map(|l| location(outcome, l)).collect::<Vec<_>>(),
+    });
+    if let (Value::Object(map), Value::Object(extra)) = (&mut value, fields) {
+        map.remove("message");
+        map.extend(extra);
+        map.insert("label".into(), Value::String(f.primary.message.clone()));
+    }
+    value
+}
+
+fn location(outcome: &Outcome, label: &Label) -> Value {
+    let source = outcome.source(label.source);
+    json!({
+        "path": source.name,
+        "start": source.line_col(label.span.start),
+        "end": source.line_col(label.span.end),
+        "message": label.message,
+    })
+}

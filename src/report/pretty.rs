@@ -1,0 +1,185 @@
+//! `pretty`: miette's graphical reports, with the offending span labelled and the other side of
+//! the reference labelled too (in its own file when it lives elsewhere).
+//!
+//! miette's own `SourceCode` for strings rescans the text from the start for every span; ours
+//! uses the source's line index, so a finding near the end of a large dump costs the same as
+//! one at the top.
+
+use std::fmt;
+use std::io::{self, Write};
+
+use miette::{
+    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
+    MietteSpanContents, SourceCode, SourceSpan, SpanContents,
+};
+
+use super::RenderOptions;
+use crate::Outcome;
+use crate::finding::{Finding, Severity};
+use crate::source::Source;
+
+pub fn render(
+    outcome: &Outcome,
+    findings: &[&Finding],
+    options: RenderOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let theme = if options.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(options.width)
+        .with_links(false);
+    for finding in findings {
+        let report = Report::new(outcome, finding);
+        let mut text = String::new();
+        handler
+            .render_report(&mut text, &report)
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        writeln!(out, "{}", text.trim_end())?;
+        writeln!(out)?;
+    }
+    for error in &outcome.errors {
+        writeln!(out, "  × {}: {}", error.path, error.message)?;
+    }
+    Ok(())
+}
+
+/// A source as miette reads it.
+struct Snippets<'a>(&'a Source);
+
+impl SourceCode for Snippets<'_> {
+    fn read_span<'b>(
+        &'b self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'b> + 'b>, MietteError> {
+        let source = self.0;
+        let text = &source.text;
+        let start = span.offset();
+        let end = start + span.len();
+        if end > text.len() {
+            return Err(MietteError::OutOfBounds);
+        }
+        let first = source.line_index(start).saturating_sub(before);
+        let last_of_span = source.line_index(end.saturating_sub(1).max(start));
+        let last = (last_of_span + after).min(source.line_count() - 1);
+        let from = source.line_start(first);
+        let to = source.line_start(last + 1).min(text.len());
+        Ok(Box::new(MietteSpanContents::new_named(
+            source.name.clone(),
+            &text.as_bytes()[from..to],
+            SourceSpan::new(from.into(), to - from),
+            first,
+            0,
+            last - first + 1,
+        )))
+    }
+}
+
+struct Report<'a> {
+    message: String,
+    code: &'static str,
+    severity: miette::Severity,
+    help: Option<String>,
+    source: Snippets<'a>,
+    labels: Vec<LabeledSpan>,
+    /// Labels in other sources, each shown as its own note.
+    related: Vec<Report<'a>>,
+}
+
+impl<'a> Report<'a> {
+    fn new(outcome: &'a Outcome, finding: &Finding) -> Report<'a> {
+        let source = outcome.source(finding.primary.source);
+        let mut labels = vec![LabeledSpan::new_primary_with_span(
+            Some(finding.primary.message.clone()),
+            to_miette(finding.primary.span),
+        )];
+        let mut related = Vec::new();
+        for label in &finding.related {
+            if label.source == finding.primary.source {
+                labels.push(LabeledSpan::new_with_span(
+                    Some(label.message.clone()),
+                    to_miette(label.span),
+                ));
+            } else {
+                related.push(Report {
+                    message: label.message.clone(),
+                    code: "",
+                    severity: miette::Severity::Advice,
+                    help: None,
+                    source: Snippets(outcome.source(label.source)),
+                    labels: vec![LabeledSpan::new_primary_with_span(
+                        None,
+                        to_miette(label.span),
+                    )],
+                    related: Vec::new(),
+                });
+            }
+        }
+        let help = finding
+            .help
+            .as_ref()
+            .map(|h| format!("{h}\n(`ownerlint explain {}` tells more)", finding.rule));
+        Report {
+            message: super::message_with_origin(finding),
+            code: finding.rule,
+            severity: match finding.severity {
+                Severity::Error => miette::Severity::Error,
+                Severity::Warning => miette::Severity::Warning,
+                Severity::Info => miette::Severity::Advice,
+            },
+            help,
+            source: Snippets(source),
+            labels,
+            related,
+        }
+    }
+}
+
+fn to_miette(span: crate::source::Span) -> SourceSpan {
+    SourceSpan::new(span.start.into(), span.len())
+}
+
+impl fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Debug for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Report<'_> {}
+
+impl Diagnostic for Report<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        (!self.code.is_empty()).then(|| Box::new(self.code) as Box<dyn fmt::Display>)
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.source)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+    fn related<'b>(&'b self) -> Option<Box<dyn Iterator<Item = &'b dyn Diagnostic> + 'b>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(self.related.iter().map(|r| r as &dyn Diagnostic)))
+    }
+}

@@ -1,0 +1,25 @@
+//! `short`: `path:line:col: severity[rule-id]: message`, the form problem matchers and Vim's
+//! `errorformat` read. Columns count characters, from 1.
+
+use std::io::{self, Write};
+
+use crate::Outcome;
+use crate::finding::Finding;
+
+pub fn render(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> io::Result<()> {
+    for finding in findings {
+        let source = outcome.source(finding.primary.source);
+        let at = source.line_col(finding.primary.span.start);
+        writeln!(
+            out,
+            "{}:{}:{}: {}[{}]: {}",
+            source.name,
+            at.line,
+            at.column,
+            finding.severity,
+            finding.rule,
+            super::message_with_origin(finding)
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,215 @@
+//! Resolution of every owner reference, once, in the order the garbage collector works
+//! (SEMANTICS §3.3): the reference must be valid, its apiVersion/kind must map to a served
+//! resource, a cluster-scoped dependent cannot have a namespaced owner, and then the owner is
+//! looked up by name in the dependent's namespace (or cluster-wide) and compared by uid.
+//! Rules read the outcome; none of them repeats the lookup.
+
+use crate::catalog::{ApiStatus, Catalog, Scope, canonical_group};
+use crate::index::{Index, ObjId};
+use crate::model::{Mode, Object, OwnerRef, parse_api_version};
+
+/// How the owner's uid compares with the reference's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UidCheck {
+    Match,
+    Mismatch,
+    /// The owner is created by this input, so its uid cannot be known yet.
+    Fresh,
+    /// The owner was captured without a uid; nothing to compare.
+    OwnerHasNoUid,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolution {
+    /// A required field is missing or malformed; `owner-ref-invalid` reports it.
+    Invalid,
+    /// Core `v1 Event`, which the API server refuses as an owner.
+    Banned,
+    /// The apiVersion/kind does not map to a served resource: the GC can never resolve it.
+    Unserved(ApiStatus),
+    /// A kind that is never stored (Binding, TokenReview, …).
+    Unpersisted,
+    /// A cluster-scoped dependent naming a namespaced owner kind.
+    ClusterScopedDependent,
+    /// No object of that group, kind and name where the GC looks. `elsewhere` lists objects of
+    /// that name in other namespaces.
+    NotFound {
+        elsewhere: Vec<ObjId>,
+    },
+    Found {
+        owner: ObjId,
+        uid: UidCheck,
+    },
+}
+
+/// The outcome for one reference, with what was learned on the way.
+#[derive(Clone, Debug)]
+pub struct RefResolution {
+    pub resolution: Resolution,
+    pub group: String,
+    pub version: String,
+    /// Served status of the reference's apiVersion/kind (`Served` when it was not reached).
+    pub api: ApiStatus,
+    /// The owner kind's scope, when the catalogue knows it.
+    pub owner_scope: Option<Scope>,
+}
+
+impl RefResolution {
+    pub fn owner(&self) -> Option<ObjId> {
+        match self.resolution {
+            Resolution::Found { owner, .. } => Some(owner),
+            _ => None,
+        }
+    }
+
+    /// The owner exists with the referenced uid (or could not be compared): the GC sees a
+    /// live owner.
+    pub fn is_solid(&self) -> bool {
+        matches!(
+            self.resolution,
+            Resolution::Found {
+                uid: UidCheck::Match | UidCheck::OwnerHasNoUid,
+                ..
+            }
+        )
+    }
+}
+
+/// The resolutions of every reference of every object: `resolutions[object][reference]`.
+pub fn resolve_all(
+    objects: &[Object],
+    index: &Index,
+    catalog: &Catalog,
+) -> Vec<Vec<RefResolution>> {
+    objects
+        .iter()
+        .enumerate()
+        .map(|(i, object)| {
+            object
+                .owner_refs()
+                .iter()
+                .map(|r| resolve(ObjId(i as u32), r, objects, index, catalog))
+                .collect()
+        })
+        .collect()
+}
+
+fn resolve(
+    dependent_id: ObjId,
+    reference: &OwnerRef,
+    objects: &[Object],
+    index: &Index,
+    catalog: &Catalog,
+) -> RefResolution {
+    let mut out = RefResolution {
+        resolution: Resolution::Invalid,
+        group: String::new(),
+        version: String::new(),
+        api: ApiStatus::Served,
+        owner_scope: None,
+    };
+    let (Some(api_version), Some(kind), Some(name), Some(uid)) = (
+        reference.api_version_str(),
+        reference.kind_str(),
+        reference.name_str(),
+        reference.uid_str(),
+    ) else {
+        return out;
+    };
+    let Some((group, version)) = parse_api_version(api_version) else {
+        return out;
+    };
+    if reference.not_a_mapping.is_some()
+        || !valid_flag(&reference.controller)
+        || !valid_flag(&reference.block_owner_deletion)
+    {
+        return out;
+    }
+    out.group = group.to_string();
+    out.version = version.to_string();
+    if group.is_empty() && version == "v1" && kind == "Event" {
+        out.resolution = Resolution::Banned;
+        return out;
+    }
+    out.api = catalog.api_status(group, version, kind);
+    match &out.api {
+        ApiStatus::Served | ApiStatus::OffByDefault | ApiStatus::UnknownKind => {}
+        other => {
+            out.resolution = Resolution::Unserved(other.clone());
+            return out;
+        }
+    }
+    if !catalog.is_persisted(group, kind) {
+        out.resolution = Resolution::Unpersisted;
+        return out;
+    }
+    let group = canonical_group(group, kind);
+    out.owner_scope = catalog.scope(group, kind);
+    let dependent_facts = index.facts(dependent_id);
+    if dependent_facts.scope == Some(Scope::Cluster) && out.owner_scope == Some(Scope::Namespaced) {
+        out.resolution = Resolution::ClusterScopedDependent;
+        return out;
+    }
+    let dependent_namespace = dependent_facts.namespace.as_deref();
+    let candidates: Vec<ObjId> = match out.owner_scope {
+        Some(Scope::Cluster) => index.lookup(group, kind, None, name).to_vec(),
+        Some(Scope::Namespaced) => index
+            .lookup(group, kind, dependent_namespace, name)
+            .to_vec(),
+        // Unknown scope: the owner may be cluster-scoped or in the dependent's namespace.
+        None => index
+            .lookup_any_namespace(group, kind, name)
+            .iter()
+            .copied()
+            .filter(|id| {
+                let ns = index.facts(*id).namespace.as_deref();
+                ns.is_none() || ns == dependent_namespace
+            })
+            .collect(),
+    };
+    if candidates.is_empty() {
+        // Only a kind known to be namespaced can be "in another namespace".
+        let elsewhere = if out.owner_scope != Some(Scope::Namespaced) {
+            Vec::new()
+        } else {
+            index
+                .lookup_any_namespace(group, kind, name)
+                .iter()
+                .copied()
+                .filter(|id| index.facts(*id).namespace.as_deref() != dependent_namespace)
+                .collect()
+        };
+        out.resolution = Resolution::NotFound { elsewhere };
+        return out;
+    }
+    let check = |id: &ObjId| uid_check(&objects[id.index()], uid);
+    let owner = candidates
+        .iter()
+        .find(|id| check(id) == UidCheck::Match)
+        .or_else(|| candidates.first())
+        .copied()
+        .unwrap_or(dependent_id);
+    out.resolution = Resolution::Found {
+        owner,
+        uid: check(&owner),
+    };
+    out
+}
+
+fn valid_flag(field: &Option<crate::model::Field>) -> bool {
+    use crate::model::FieldValue;
+    field
+        .as_ref()
+        .is_none_or(|f| matches!(f.value, FieldValue::Bool(_) | FieldValue::Null))
+}
+
+fn uid_check(owner: &Object, uid: &str) -> UidCheck {
+    if owner.mode == Mode::Apply && !owner.context {
+        return UidCheck::Fresh;
+    }
+    match &owner.uid {
+        None => UidCheck::OwnerHasNoUid,
+        Some(u) if u.value == uid => UidCheck::Match,
+        Some(_) => UidCheck::Mismatch,
+    }
+}

@@ -1,0 +1,33 @@
+//! `cluster-scoped-dependent`: a cluster-scoped object names a namespaced owner kind. The
+//! garbage collector refuses such references and never collects the dependent.
+
+use super::Context;
+use crate::finding::Finding;
+use crate::resolve::Resolution;
+
+super::declare_rule!("cluster-scoped-dependent", Error);
+
+pub fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for (id, _, _, reference, resolution) in cx.references() {
+        if resolution.resolution != Resolution::ClusterScopedDependent {
+            continue;
+        }
+        let kind = reference.kind_str().unwrap_or("?");
+        out.push(
+            cx.finding(
+                &META,
+                id,
+                reference.head,
+                format!("{kind} is namespaced"),
+                format!(
+                    "{} → {kind} {}: {} is cluster-scoped and {kind} is namespaced; the garbage collector refuses this reference (`cluster-scoped objects cannot refer to namespaced owners`) and never collects {}",
+                    cx.describe(id),
+                    reference.name_str().unwrap_or("?"),
+                    cx.describe(id),
+                    cx.describe(id)
+                ),
+            )
+            .help("give it a cluster-scoped owner (e.g. the Namespace, or a cluster-scoped custom resource), or drop the reference and label the object with its owner (e.g. `example.com/owner: <namespace>.<name>`) so the owner's controller or finalizer deletes it by label"),
+        );
+    }
+}

@@ -1,0 +1,59 @@
+//! `duplicate-owner-ref`: two owner references with the same uid. Identical entries are
+//! deduplicated by the API server with a warning; entries that differ are both kept.
+
+use super::Context;
+use crate::finding::{Finding, Label};
+
+super::declare_rule!("duplicate-owner-ref", Warning);
+
+pub fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for (id, object) in cx.linted() {
+        let refs = object.owner_refs();
+        for (later_index, later) in refs.iter().enumerate() {
+            let Some(uid) = later.uid_str() else { continue };
+            let Some((first_index, first)) = refs[..later_index]
+                .iter()
+                .enumerate()
+                .find(|(_, r)| r.uid_str() == Some(uid))
+            else {
+                continue;
+            };
+            let (message, help) = if first.canonical == later.canonical {
+                (
+                    format!(
+                        "entry {} repeats entry {} of {}'s ownerReferences exactly: the API server drops it with a warning (`duplicate UID(s) observed: {uid}`)",
+                        later_index + 1,
+                        first_index + 1,
+                        cx.describe(id)
+                    ),
+                    "remove the repeated entry",
+                )
+            } else {
+                (
+                    format!(
+                        "entries {} and {} of {}'s ownerReferences have the same uid {uid} but differ: the API server keeps both, and strategic-merge and server-side apply key entries by uid, so patches to one may land on the other",
+                        first_index + 1,
+                        later_index + 1,
+                        cx.describe(id)
+                    ),
+                    "merge the two entries into one, with the fields the owner really needs",
+                )
+            };
+            out.push(
+                cx.finding(
+                    &META,
+                    id,
+                    later.head,
+                    "duplicate of an earlier entry",
+                    message,
+                )
+                .related(Label::new(
+                    object.source,
+                    first.head,
+                    "first entry with this uid",
+                ))
+                .help(help),
+            );
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! `owner-created-with-fresh-uid`: the owner is created by the same input, so the API server
+//! gives it a new uid, which can never equal the uid written in the reference.
+
+use super::Context;
+use crate::finding::Finding;
+use crate::resolve::{Resolution, UidCheck};
+
+super::declare_rule!("owner-created-with-fresh-uid", Error);
+
+pub fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for (id, _, index, reference, resolution) in cx.references() {
+        let Resolution::Found {
+            owner,
+            uid: UidCheck::Fresh,
+        } = resolution.resolution
+        else {
+            continue;
+        };
+        let span = reference.uid.as_ref().map_or(reference.span, |u| u.span);
+        out.push(
+            cx.finding(
+                &META,
+                id,
+                span,
+                "can never match a freshly created owner",
+                format!(
+                    "{}: {} is created by this input, and the API server gives every new object a fresh uid, never {}: soon after both are created, {}",
+                    cx.arrow(id, reference, resolution),
+                    cx.describe(owner),
+                    reference.uid_str().unwrap_or("?"),
+                    cx.dangling_consequence(id, index)
+                ),
+            )
+            .related(cx.name_label(owner, "created here, with a uid assigned at creation"))
+            .help("do not write ownerReferences into manifests: let the owner's controller set them, or add the reference after the owner exists, with its live uid (`kubectl get <kind> <name> -o jsonpath='{.metadata.uid}'`)"),
+        );
+    }
+}

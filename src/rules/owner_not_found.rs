@@ -1,0 +1,58 @@
+//! `owner-not-found`: no object of the referenced group, kind and name where the garbage
+//! collector looks for it. Its severity follows the input: a warning for manifests (the owner
+//! may exist in the cluster), info for a snapshot, an error with `--complete`.
+
+use super::Context;
+use crate::finding::{Finding, Severity};
+use crate::model::Mode;
+use crate::resolve::Resolution;
+
+super::declare_rule!("owner-not-found", Warning);
+
+pub fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for (id, object, index, reference, resolution) in cx.references() {
+        let Resolution::NotFound { elsewhere } = &resolution.resolution else {
+            continue;
+        };
+        // cross-namespace-owner and owner-uid-conflict explain these references better.
+        let uid_held = reference
+            .uid_str()
+            .is_some_and(|u| !cx.index.by_uid(u).is_empty());
+        if !elsewhere.is_empty() || uid_held {
+            continue;
+        }
+        let owner = cx.describe_owner(id, reference, resolution);
+        let consequence = cx.dangling_consequence(id, index);
+        let (severity, message) = if cx.options.complete {
+            (
+                Severity::Error,
+                format!(
+                    "{}: {owner} does not exist in this input, which is complete: {consequence}",
+                    cx.arrow(id, reference, resolution)
+                ),
+            )
+        } else if object.mode == Mode::Snapshot {
+            (
+                Severity::Info,
+                format!(
+                    "{}: {owner} is not in this snapshot; if it is gone from the cluster too, {consequence}",
+                    cx.arrow(id, reference, resolution)
+                ),
+            )
+        } else {
+            (
+                Severity::Warning,
+                format!(
+                    "{}: {owner} is not in the input; unless it already exists in the cluster with uid {}, {consequence}",
+                    cx.arrow(id, reference, resolution),
+                    reference.uid_str().unwrap_or("?")
+                ),
+            )
+        };
+        let mut finding = cx
+            .finding(&META, id, reference.head, format!("{owner} not found"), message)
+            .help("add the owner's manifest to the input, pass a dump of the target cluster with `--context`, or remove this reference");
+        finding.severity = severity;
+        out.push(finding);
+    }
+}

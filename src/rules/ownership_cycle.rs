@@ -1,0 +1,156 @@
+//! `ownership-cycle`: an object owns itself, directly or through a chain of owners. Every member
+//! of a cycle always has a live owner, so the garbage collector never collects any of them.
+
+use super::Context;
+use crate::finding::Finding;
+use crate::index::ObjId;
+
+super::declare_rule!("ownership-cycle", Warning);
+
+pub fn check(cx: &Context, out: &mut Vec<Finding>) {
+    // Edges run from a dependent to each owner its references resolve to by kind, scope and name.
+    let edges: Vec<Vec<ObjId>> = (0..cx.objects.len())
+        .map(|i| {
+            let mut owners: Vec<ObjId> =
+                cx.resolutions[i].iter().filter_map(|r| r.owner()).collect();
+            owners.dedup();
+            owners
+        })
+        .collect();
+    for component in strongly_connected(&edges) {
+        let first = component[0];
+        let self_loop = edges[first.index()].contains(&first);
+        if component.len() == 1 && !self_loop {
+            continue;
+        }
+        if component.iter().all(|id| cx.object(*id).context) {
+            continue;
+        }
+        // Report once, on the first member in input order, at its reference into the cycle.
+        let Some(start) = component
+            .iter()
+            .copied()
+            .filter(|id| !cx.object(*id).context)
+            .min()
+        else {
+            continue;
+        };
+        let path = cycle_path(start, &component, &edges);
+        let next = path.get(1).copied().unwrap_or(start);
+        let object = cx.object(start);
+        let Some((_, reference)) = object
+            .owner_refs()
+            .iter()
+            .enumerate()
+            .find(|(i, _)| cx.resolutions[start.index()][*i].owner() == Some(next))
+        else {
+            continue;
+        };
+        let chain: Vec<String> = path
+            .iter()
+            .chain(std::iter::once(&start))
+            .map(|id| cx.describe(*id))
+            .collect();
+        let message = if path.len() == 1 {
+            format!(
+                "{} owns itself: the reference always finds a live owner, so the garbage collector never collects it on its own, and a foreground deletion with blockOwnerDeletion on this entry can wait for itself",
+                cx.describe(start)
+            )
+        } else {
+            format!(
+                "ownership cycle {}: each member always has a live owner, so the garbage collector never collects any of them on its own",
+                chain.join(" → ")
+            )
+        };
+        out.push(
+            cx.finding(&META, start, reference.head, "closes the cycle", message)
+                .help("ownership must form a tree: remove the reference that points back up the chain"),
+        );
+    }
+}
+
+/// Tarjan's algorithm, iterative so that long chains cannot overflow the stack. Components are
+/// returned with their members sorted.
+fn strongly_connected(edges: &[Vec<ObjId>]) -> Vec<Vec<ObjId>> {
+    let n = edges.len();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut components = Vec::new();
+    let mut next_index = 0;
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        while let Some(&mut (v, ref mut edge)) = work.last_mut() {
+            if *edge == 0 && index[v] == usize::MAX {
+                index[v] = next_index;
+                low[v] = next_index;
+                next_index += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(w) = edges[v].get(*edge).map(|w| w.index()) {
+                *edge += 1;
+                if index[w] == usize::MAX {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    component.push(ObjId(w as u32));
+                    if w == v {
+                        break;
+                    }
+                }
+                component.sort();
+                components.push(component);
+            }
+        }
+    }
+    components.sort();
+    components
+}
+
+/// A path from `start` around the cycle back to (but not including) `start` again.
+fn cycle_path(start: ObjId, component: &[ObjId], edges: &[Vec<ObjId>]) -> Vec<ObjId> {
+    // Breadth-first search inside the component for the shortest way back to `start`.
+    let mut previous: std::collections::HashMap<ObjId, ObjId> = std::collections::HashMap::new();
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(v) = queue.pop_front() {
+        for &w in &edges[v.index()] {
+            if !component.contains(&w) {
+                continue;
+            }
+            if w == start {
+                let mut path = vec![v];
+                let mut at = v;
+                while at != start {
+                    let Some(&before) = previous.get(&at) else {
+                        break;
+                    };
+                    at = before;
+                    path.push(at);
+                }
+                path.reverse();
+                return path;
+            }
+            if let std::collections::hash_map::Entry::Vacant(e) = previous.entry(w) {
+                e.insert(v);
+                queue.push_back(w);
+            }
+        }
+    }
+    vec![start]
+}

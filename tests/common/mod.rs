@@ -1,0 +1,118 @@
+//! Helpers shared by the integration tests: running the linter on text, rendering findings,
+//! reading rule documents, and turning a plain YAML stream into the other input shapes users
+//! feed ownerlint (a `kind: List` dump, JSON, a `helm template` stream).
+
+#![allow(dead_code)]
+
+use ownerlint::load::yaml::{self, Node, ScalarType, Value};
+use ownerlint::report::{self, Format, RenderOptions};
+use ownerlint::{Options, Outcome};
+
+pub fn lint(name: &str, text: &str, options: &Options) -> Outcome {
+    ownerlint::lint_texts(vec![(name.to_string(), text.to_string())], options)
+}
+
+pub fn render(outcome: &Outcome, format: Format) -> String {
+    let mut out = Vec::new();
+    report::render(
+        format,
+        outcome,
+        RenderOptions {
+            color: false,
+            width: 100,
+            quiet: false,
+        },
+        &mut out,
+    )
+    .expect("rendering to memory cannot fail");
+    String::from_utf8(out).expect("reports are UTF-8")
+}
+
+/// The YAML code block that follows `heading` in a rule document.
+pub fn example(doc: &str, heading: &str) -> Option<String> {
+    let after = &doc[doc.find(heading)? + heading.len()..];
+    let start = after.find("```yaml\n")? + "```yaml\n".len();
+    let end = after[start..].find("\n```")?;
+    Some(after[start..start + end + 1].to_string())
+}
+
+/// Documents of a plain YAML stream, as text without separators.
+fn documents(text: &str) -> Vec<String> {
+    text.split("\n---\n")
+        .map(|d| d.trim_start_matches("---\n").trim_end().to_string())
+        .filter(|d| !d.trim().is_empty())
+        .collect()
+}
+
+/// The stream as `kubectl get -o yaml` prints several objects: one `kind: List`.
+pub fn to_list(text: &str) -> String {
+    let mut out = String::from("apiVersion: v1\nkind: List\nitems:\n");
+    for doc in documents(text) {
+        for (i, line) in doc.lines().enumerate() {
+            let prefix = if i == 0 { "- " } else { "  " };
+            out.push_str(prefix);
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out.push_str("metadata:\n  resourceVersion: \"\"\n");
+    out
+}
+
+/// The stream as `helm template` prints it, each document with its `# Source:` template.
+pub fn to_helm(text: &str) -> String {
+    let mut out = String::new();
+    for (i, doc) in documents(text).iter().enumerate() {
+        out.push_str(&format!(
+            "---\n# Source: shop/templates/object-{}.yaml\n{doc}\n",
+            i + 1
+        ));
+    }
+    out
+}
+
+/// The stream as `kubectl get -o json` prints several objects: one JSON `List`.
+pub fn to_json(text: &str) -> Option<String> {
+    let mut items = Vec::new();
+    for chunk in yaml::split_documents(text, 0) {
+        let doc = yaml::parse_document(text, chunk, yaml::Limits::default()).ok()?;
+        if let Some(root) = doc.root {
+            items.push(json_value(&root));
+        }
+    }
+    let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
+    serde_json::to_string_pretty(&list).ok()
+}
+
+fn json_value(node: &Node) -> serde_json::Value {
+    match &node.value {
+        Value::Map(entries) => serde_json::Value::Object(
+            entries
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.as_scalar().map(|s| s.text.clone()).unwrap_or_default(),
+                        json_value(v),
+                    )
+                })
+                .collect(),
+        ),
+        Value::Seq(items) => serde_json::Value::Array(items.iter().map(json_value).collect()),
+        Value::Scalar(s) => match s.resolve() {
+            ScalarType::Null => serde_json::Value::Null,
+            ScalarType::Bool(b) => serde_json::Value::Bool(b),
+            ScalarType::Number => s
+                .text
+                .parse::<i64>()
+                .map(serde_json::Value::from)
+                .unwrap_or_else(|_| serde_json::Value::String(s.text.clone())),
+            ScalarType::String => serde_json::Value::String(s.text.clone()),
+        },
+    }
+}
+
+/// Path to the shared corpus of real manifests, when it is present.
+pub fn corpus_dir() -> Option<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    dir.is_dir().then_some(dir)
+}
