@@ -225,15 +225,18 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Outcome {
         complete: options.complete,
     };
     let cx = rules::Context {
+        sources: &outcome.sources,
         objects: &objects,
         index: &index,
         catalog: &catalog,
         resolutions: &resolutions,
         options: &check_options,
     };
+    let mut findings = Vec::new();
     for rule in rules::RULES {
-        (rule.check)(&cx, &mut outcome.findings);
+        (rule.check)(&cx, &mut findings);
     }
+    outcome.findings.extend(findings);
     let sources = &outcome.sources;
     outcome.findings.sort_by(|a, b| {
         let key = |f: &Finding| {

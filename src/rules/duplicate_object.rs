@@ -25,8 +25,9 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     span,
                     "defined again here",
                     format!(
-                        "{} is defined more than once: one definition overwrites the other on apply, and owner references to it are ambiguous",
-                        cx.describe(*id)
+                        "{} is defined again (first at {}): one definition overwrites the other on apply, and owner references to it are ambiguous",
+                        cx.describe(*id),
+                        cx.location(*first)
                     ),
                 )
                 .related(cx.name_label(*first, "first defined here"))

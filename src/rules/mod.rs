@@ -174,6 +174,7 @@ pub struct CheckOptions {
 
 /// Everything a rule can read.
 pub struct Context<'a> {
+    pub sources: &'a [crate::source::Source],
     pub objects: &'a [Object],
     pub index: &'a Index,
     pub catalog: &'a Catalog,
@@ -215,10 +216,22 @@ impl<'a> Context<'a> {
     pub fn describe(&self, id: ObjId) -> String {
         let object = self.object(id);
         let facts = self.index.facts(id);
+        let name = object
+            .name
+            .as_ref()
+            .map_or("(unnamed)", |n| n.value.as_str());
         match &facts.namespace {
-            Some(ns) => format!("{} {}/{}", object.kind_str(), ns, object.name_str()),
-            None => format!("{} {}", object.kind_str(), object.name_str()),
+            Some(ns) => format!("{} {}/{}", object.kind_str(), ns, name),
+            None => format!("{} {}", object.kind_str(), name),
         }
+    }
+
+    /// "deploy/app.yaml:12", where an object's name (or the object) is.
+    pub fn location(&self, id: ObjId) -> String {
+        let object = self.object(id);
+        let source = &self.sources[object.source.0 as usize];
+        let span = object.name.as_ref().map_or(object.span, |n| n.span);
+        format!("{}:{}", source.name, source.line_col(span.start).line)
     }
 
     /// The owner a reference names, in the namespace the garbage collector looks in.

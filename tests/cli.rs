@@ -1,0 +1,278 @@
+//! The command line as users run it: exit codes, standard input, formats, colour, and that one
+//! broken file never hides the findings of the others.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn ownerlint(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ownerlint"));
+    command.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    command.env_remove("NO_COLOR").env_remove("GITHUB_ACTIONS");
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("the binary runs");
+    if let Some(mut pipe) = child.stdin.take() {
+        pipe.write_all(stdin.unwrap_or("").as_bytes())
+            .expect("stdin is open");
+    }
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ownerlint-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir is writable");
+    dir
+}
+
+const DANGLING: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d\n";
+
+#[test]
+fn examples_report_findings_and_exit_1() {
+    let out = ownerlint(&["examples"], None, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("examples/manifests/shop.yaml:39:3: error[cluster-scoped-dependent]"),
+        "{text}"
+    );
+    assert!(text.contains("error[owner-uid-mismatch]"), "{text}");
+    assert!(
+        stderr(&out).starts_with("ownerlint: 7 objects in 2 files:"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn fail_on_decides_the_exit_code() {
+    // A warning only: 0 by default, 1 with --fail-on warning.
+    assert_eq!(
+        ownerlint(&["-"], Some(DANGLING), &[]).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        ownerlint(&["--fail-on", "warning", "-"], Some(DANGLING), &[])
+            .status
+            .code(),
+        Some(1)
+    );
+    assert_eq!(
+        ownerlint(&["--complete", "-"], Some(DANGLING), &[])
+            .status
+            .code(),
+        Some(1)
+    );
+}
+
+#[test]
+fn helm_stream_on_stdin_names_the_template() {
+    let stream = format!("---\n# Source: shop/templates/cache.yaml\n{DANGLING}");
+    let out = ownerlint(&["--format", "short", "-"], Some(&stream), &[]);
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(
+            "<stdin>:9:3: warning[owner-not-found]: ConfigMap shop/cache → Deployment shop/api"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.trim_end()
+            .ends_with("(from shop/templates/cache.yaml)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_broken_file_does_not_hide_the_others() {
+    let dir = temp_dir("broken");
+    std::fs::write(dir.join("a-broken.yaml"), "kind: [\n").unwrap();
+    std::fs::write(dir.join("b-not-utf8.yaml"), b"kind: \xff\xfe\n").unwrap();
+    std::fs::write(dir.join("c-dangling.yaml"), DANGLING).unwrap();
+    let out = ownerlint(&["--format", "short", dir.to_str().unwrap()], None, &[]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("a-broken.yaml:1:7: error[invalid-yaml]: this document is not valid YAML: unclosed bracket '['"), "{text}");
+    assert!(
+        text.contains("b-not-utf8.yaml:1:7: error[invalid-yaml]: this file is not valid UTF-8"),
+        "{text}"
+    );
+    assert!(
+        text.contains("c-dangling.yaml:7:3: warning[owner-not-found]"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_unreadable_path_exits_2_after_linting_the_rest() {
+    let dir = temp_dir("missing");
+    std::fs::write(dir.join("dangling.yaml"), DANGLING).unwrap();
+    let out = ownerlint(
+        &[
+            "--format",
+            "short",
+            dir.to_str().unwrap(),
+            "no/such/file.yaml",
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).contains("warning[owner-not-found]"));
+    assert!(
+        stderr(&out).contains("no/such/file.yaml: no such file or directory"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn json_output_is_versioned_and_exact() {
+    let out = ownerlint(&["--format", "json", "-"], Some(DANGLING), &[]);
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    assert_eq!(value["version"], 1);
+    let finding = &value["findings"][0];
+    assert_eq!(finding["rule"], "owner-not-found");
+    assert_eq!(finding["severity"], "warning");
+    assert_eq!(finding["path"], "<stdin>");
+    assert_eq!(
+        finding["start"],
+        serde_json::json!({"line": 7, "column": 3})
+    );
+    assert_eq!(finding["object"]["name"], "cache");
+    assert_eq!(value["summary"]["warnings"], 1);
+}
+
+#[test]
+fn pretty_output_has_no_colour_unless_asked() {
+    let out = ownerlint(&["--format", "pretty", "-"], Some(DANGLING), &[]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("owner-not-found") && text.contains("╭─[<stdin>:7:1]"),
+        "{text}"
+    );
+    assert!(!text.contains('\u{1b}'), "escape codes without a terminal");
+    let forced = ownerlint(
+        &["--format", "pretty", "--color", "always", "-"],
+        Some(DANGLING),
+        &[],
+    );
+    assert!(stdout(&forced).contains('\u{1b}'));
+    let no_color = ownerlint(
+        &["--format", "pretty", "-"],
+        Some(DANGLING),
+        &[("NO_COLOR", "1")],
+    );
+    assert!(!stdout(&no_color).contains('\u{1b}'));
+}
+
+#[test]
+fn quiet_hides_info() {
+    let snapshot = DANGLING.replace(
+        "  namespace: shop\n",
+        "  namespace: shop\n  uid: 3c2f7e1a-1b2c-4d3e-8f9a-0b1c2d3e4f5a\n",
+    );
+    assert!(
+        stdout(&ownerlint(
+            &["--format", "short", "-"],
+            Some(&snapshot),
+            &[]
+        ))
+        .contains("info[owner-not-found]")
+    );
+    assert_eq!(
+        stdout(&ownerlint(
+            &["--format", "short", "-q", "-"],
+            Some(&snapshot),
+            &[]
+        )),
+        ""
+    );
+}
+
+#[test]
+fn include_and_exclude_select_walked_files() {
+    let dir = temp_dir("globs");
+    std::fs::create_dir_all(dir.join("templates")).unwrap();
+    std::fs::write(
+        dir.join("templates/cm.yaml"),
+        DANGLING.replace("name: cache", "name: one"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("cm.yml"),
+        DANGLING.replace("name: cache", "name: two"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("notes.txt"),
+        DANGLING.replace("name: cache", "name: three"),
+    )
+    .unwrap();
+    let d = dir.to_str().unwrap();
+    let all = stdout(&ownerlint(&["--format", "short", d], None, &[]));
+    assert_eq!(all.lines().count(), 2, "{all}");
+    let excluded = stdout(&ownerlint(
+        &["--format", "short", "--exclude", "templates/**", d],
+        None,
+        &[],
+    ));
+    assert_eq!(excluded.lines().count(), 1, "{excluded}");
+    assert!(excluded.contains("cm.yml"));
+    let included = stdout(&ownerlint(
+        &["--format", "short", "--include", "*.yaml", d],
+        None,
+        &[],
+    ));
+    assert!(
+        included.contains("templates/cm.yaml") && !included.contains("cm.yml:"),
+        "{included}"
+    );
+}
+
+#[test]
+fn rules_and_explain() {
+    let out = ownerlint(&["rules"], None, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout(&out)
+            .lines()
+            .any(|l| l.starts_with("owner-not-found") && l.contains("warning"))
+    );
+    let out = ownerlint(&["explain", "multiple-controllers"], None, &[]);
+    assert!(stdout(&out).starts_with("# multiple-controllers"));
+    let out = ownerlint(&["explain", "owner-not-fund"], None, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("did you mean `owner-not-found`?"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn linting_never_writes_to_its_inputs() {
+    let dir = temp_dir("readonly");
+    let file = dir.join("cm.yaml");
+    std::fs::write(&file, DANGLING).unwrap();
+    let before = std::fs::metadata(&file).unwrap().modified().unwrap();
+    ownerlint(&["--format", "json", file.to_str().unwrap()], None, &[]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), DANGLING);
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().modified().unwrap(),
+        before
+    );
+}

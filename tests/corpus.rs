@@ -1,0 +1,94 @@
+//! Real manifests written by others (`../shared/corpus`, with `SOURCES.tsv` saying where each is
+//! from). Every file must load on its own without a crash, and each project's findings are
+//! snapshotted so that any change in what ownerlint says about real input is reviewed. Skipped,
+//! with the reason printed, where the corpus is not present.
+
+mod common;
+
+use ownerlint::Options;
+use ownerlint::report::Format;
+
+#[test]
+fn every_corpus_file_loads_on_its_own() {
+    let Some(corpus) = common::corpus_dir() else {
+        println!("skipped: ../shared/corpus is not present in this checkout");
+        return;
+    };
+    let mut files = Vec::new();
+    collect(&corpus, &mut files);
+    assert!(
+        files.len() > 300,
+        "expected the whole corpus, found {} files",
+        files.len()
+    );
+    for file in files {
+        let options = Options {
+            paths: vec![file.clone()],
+            ..Options::default()
+        };
+        let outcome = ownerlint::lint(&options, &mut std::io::empty());
+        assert!(
+            outcome.errors.is_empty(),
+            "{}: {:?}",
+            file.display(),
+            outcome.errors
+        );
+        assert_eq!(outcome.stats.files, 1, "{}", file.display());
+    }
+}
+
+#[test]
+fn findings_per_project() {
+    let Some(corpus) = common::corpus_dir() else {
+        println!("skipped: ../shared/corpus is not present in this checkout");
+        return;
+    };
+    let mut projects: Vec<_> = std::fs::read_dir(&corpus)
+        .expect("corpus is readable")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    projects.sort();
+    let prefix = format!("{}/", corpus.display());
+    let mut report = String::new();
+    for project in projects {
+        let options = Options {
+            paths: vec![project.clone()],
+            ..Options::default()
+        };
+        let outcome = ownerlint::lint(&options, &mut std::io::empty());
+        assert!(
+            outcome.errors.is_empty(),
+            "{}: {:?}",
+            project.display(),
+            outcome.errors
+        );
+        report.push_str(&format!(
+            "## {} ({} objects in {} files)\n",
+            project.file_name().unwrap_or_default().to_string_lossy(),
+            outcome.stats.objects,
+            outcome.stats.files
+        ));
+        report.push_str(&common::render(&outcome, Format::Short).replace(&prefix, ""));
+    }
+    insta::assert_snapshot!("corpus_findings", report);
+}
+
+fn collect(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            collect(&path, out);
+        } else if path
+            .extension()
+            .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+        {
+            out.push(path);
+        }
+    }
+}
