@@ -200,11 +200,6 @@ impl Catalog {
             })
     }
 
-    /// The release `--kube-version` defaults to: the newest one the removed-API table knows.
-    pub fn latest_known_release() -> KubeVersion {
-        Catalog::builtin().kube_version
-    }
-
     pub fn builtin_kinds(&self) -> &[BuiltinKind] {
         &self.builtin
     }
@@ -257,10 +252,6 @@ impl Catalog {
 
     pub fn is_builtin_group(&self, group: &str) -> bool {
         self.builtin_groups.contains(group)
-    }
-
-    pub fn is_builtin_kind(&self, group: &str, kind: &str) -> bool {
-        self.builtin_kind(group, kind).is_some()
     }
 
     /// Whether the configured release serves `group/version kind`.

@@ -232,6 +232,7 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Outcome {
         resolutions: &resolutions,
         options: &check_options,
     };
+    // Rules read the sources through `cx`, so they report into a list of their own.
     let mut findings = Vec::new();
     for rule in rules::RULES {
         (rule.check)(&cx, &mut findings);

@@ -320,10 +320,6 @@ impl Object {
         self.kind.as_ref().map_or("?", |k| k.value.as_str())
     }
 
-    pub fn name_str(&self) -> &str {
-        self.name.as_ref().map_or("?", |k| k.value.as_str())
-    }
-
     pub fn identity(&self) -> ObjectIdentity {
         ObjectIdentity {
             api_version: self.api_version.as_ref().map(|s| s.value.clone()),

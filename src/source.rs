@@ -18,12 +18,6 @@ impl Span {
     pub fn new(start: usize, end: usize) -> Self {
         Span { start, end }
     }
-    pub fn point(at: usize) -> Self {
-        Span { start: at, end: at }
-    }
-    pub fn shift(self, by: usize) -> Self {
-        Span::new(self.start + by, self.end + by)
-    }
     pub fn len(self) -> usize {
         self.end - self.start
     }

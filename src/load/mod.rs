@@ -70,11 +70,9 @@ fn load_document(
                     Label::new(id, char_span(text, error.offset), error.message.clone()),
                     format!("this document is not valid YAML: {}", error.message),
                 )
-                .help(if error.message.contains("unknown anchor") {
-                    "a plain value that starts with `*` is an alias to an anchor; quote it (`\"*value\"`) if it is text"
-                } else {
-                    "fix the syntax; the other documents of this file are still checked"
-                }),
+                .help(error.hint.unwrap_or(
+                    "fix the syntax; the other documents of this file are still checked",
+                )),
             };
             let mut finding = finding;
             finding.origin = raw_origin(chunk_text);

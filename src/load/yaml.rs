@@ -269,6 +269,8 @@ pub struct SyntaxError {
     /// Byte offset in the source.
     pub offset: usize,
     pub message: String,
+    /// How to fix it, when the kind of error says more than "fix the syntax".
+    pub hint: Option<&'static str>,
 }
 
 /// Parse one chunk of `text` into a span tree. Offsets in the result are offsets in `text`.
@@ -290,9 +292,13 @@ pub fn parse_document(text: &str, chunk: Chunk, limits: Limits) -> Result<Docume
                 }
             }
             Err(err) => {
+                let hint = matches!(err.kind(), granit_parser::ErrorKind::UnknownAnchor).then_some(
+                    "a plain value that starts with `*` is an alias to an anchor; quote it (`\"*value\"`) if it is text",
+                );
                 return Err(SyntaxError {
                     offset: base + err.marker().byte_offset().unwrap_or(err.marker().index()),
                     message: err.info(),
+                    hint,
                 });
             }
         }
@@ -430,9 +436,10 @@ impl<'a> Builder<'a> {
                     return Err(SyntaxError {
                         offset: span.start,
                         message: format!(
-                            "aliases expand to more than {} nodes in one document (limit --max-alias-nodes)",
+                            "aliases expand to more than {} nodes in one document",
                             self.limits.max_alias_nodes
                         ),
+                        hint: None,
                     });
                 }
                 let mut copy = target.clone();
@@ -443,6 +450,7 @@ impl<'a> Builder<'a> {
                 return Err(SyntaxError {
                     offset: span.start,
                     message: format!("unknown anchor '{name}'"),
+                    hint: None,
                 });
             }
             // Document ends, stream markers and anchor metadata carry nothing we keep.
