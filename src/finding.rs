@@ -66,6 +66,9 @@ pub struct Finding {
     /// The other side: the owner's definition, the first of two controllers, …
     pub related: Vec<Label>,
     pub help: Option<String>,
+    /// Facts shown next to each other (a selector and the labels it fails), in a block of
+    /// aligned lines.
+    pub note: Option<String>,
     pub object: Option<ObjectIdentity>,
     /// The template a document was rendered from (`# Source:` in `helm template` output).
     pub origin: Option<String>,
@@ -85,6 +88,7 @@ impl Finding {
             primary,
             related: Vec::new(),
             help: None,
+            note: None,
             object: None,
             origin: None,
         }
@@ -92,6 +96,11 @@ impl Finding {
 
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.note = Some(note.into());
         self
     }
 

@@ -38,7 +38,8 @@ pub struct Node {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     Map(Vec<(Node, Node)>),
-    /// Items of a block sequence have spans that start at their `-` indicator.
+    /// Mapping and sequence items of a block sequence, and empty ones, have spans that start
+    /// at their `-` indicator.
     Seq(Vec<Node>),
     Scalar(Scalar),
 }
@@ -477,7 +478,10 @@ impl<'a> Builder<'a> {
                 Some(k) => entries.push((k, node)),
             },
             Some(Open::Seq { items, block, .. }) => {
-                if *block {
+                // A collection item is the whole entry from its `-`; a scalar item is its
+                // value, unless it is empty (`-` alone).
+                let is_scalar = matches!(node.value, Value::Scalar(_));
+                if *block && (!is_scalar || node.span.is_empty()) {
                     node.span.start = dash_before(self.slice, self.base, node.span.start);
                 }
                 items.push(node);

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! { "version": 1,
-//!   "findings": [ { "rule", "severity", "message", "help", "path", "origin",
+//!   "findings": [ { "rule", "severity", "message", "help", "note", "path", "origin",
 //!                   "start": {"line","column"}, "end": {"line","column"},
 //!                   "object": {"apiVersion","kind","namespace","name"},
 //!                   "related": [ { "message", "path", "start", "end" } ] } ],
@@ -47,6 +47,7 @@ fn finding(outcome: &Outcome, f: &Finding) -> Value {
         "severity": f.severity,
         "message": f.message,
         "help": f.help,
+        "note": f.note,
         "origin": f.origin,
         "object": f.object,
         "related": f.related.iter().map(|l| location(outcome, l)).collect::<Vec<_>>(),

@@ -120,10 +120,17 @@ impl<'a> Report<'a> {
                 });
             }
         }
-        let help = finding
-            .help
-            .as_ref()
-            .map(|h| format!("{h}\n(`ownerlint explain {}` tells more)", finding.rule));
+        // The note (facts side by side) comes first, then the fix.
+        let help = finding.help.as_ref().map(|h| {
+            let note = finding
+                .note
+                .as_ref()
+                .map_or(String::new(), |n| format!("{n}\n"));
+            format!(
+                "{note}{h}\n(`ownerlint explain {}` tells more)",
+                finding.rule
+            )
+        });
         Report {
             message: super::message_with_origin(finding),
             code: finding.rule,
