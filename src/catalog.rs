@@ -235,6 +235,11 @@ impl Catalog {
             .find(|k| k.group == group && k.kind == kind)
     }
 
+    /// Whether the kind is built into Kubernetes (not a custom resource).
+    pub fn is_builtin(&self, group: &str, kind: &str) -> bool {
+        self.builtin_kind(group, kind).is_some()
+    }
+
     /// The scope of a kind, if the catalogue knows it.
     pub fn scope(&self, group: &str, kind: &str) -> Option<Scope> {
         if let Some(b) = self.builtin_kind(group, kind) {

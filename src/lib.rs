@@ -6,6 +6,7 @@
 
 pub mod catalog;
 pub mod cli;
+pub mod controllers;
 pub mod discover;
 pub mod finding;
 pub mod index;
@@ -14,6 +15,7 @@ pub mod model;
 pub mod report;
 pub mod resolve;
 pub mod rules;
+pub mod selector;
 pub mod source;
 
 use std::path::PathBuf;

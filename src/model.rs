@@ -1,8 +1,11 @@
 //! Typed views of the Kubernetes objects found in the input: only the fields the rules read,
 //! each with the span it came from.
 
+use crate::catalog::canonical_group;
+use crate::controllers::workload_controller;
 use crate::finding::ObjectIdentity;
 use crate::load::yaml::{Node, ScalarType, Value};
+use crate::selector::{Labels, Selector, SelectorOrigin};
 use crate::source::{SourceId, Span};
 
 /// How an object's owner references are to be read (DESIGN §3).
@@ -39,17 +42,23 @@ pub struct Field {
     pub value: FieldValue,
 }
 
-impl Field {
-    fn from_entry(key: &Node, value: &Node) -> Field {
-        let typed = match &value.value {
+impl FieldValue {
+    fn of(node: &Node) -> FieldValue {
+        match &node.value {
             Value::Scalar(s) => match s.resolve() {
                 ScalarType::String => FieldValue::Str(s.text.clone()),
                 ScalarType::Bool(b) => FieldValue::Bool(b),
                 ScalarType::Null => FieldValue::Null,
-                ScalarType::Number => FieldValue::Other(value.describe()),
+                ScalarType::Number => FieldValue::Other(node.describe()),
             },
-            _ => FieldValue::Other(value.describe()),
-        };
+            _ => FieldValue::Other(node.describe()),
+        }
+    }
+}
+
+impl Field {
+    fn from_entry(key: &Node, value: &Node) -> Field {
+        let typed = FieldValue::of(value);
         Field {
             key_span: key.span,
             // An empty value (`uid:`) has an empty span; point at its key instead.
@@ -228,6 +237,60 @@ pub enum OwnerRefs {
     List(Vec<OwnerRef>),
 }
 
+/// `metadata.finalizers`.
+#[derive(Clone, Debug, Default)]
+pub enum Finalizers {
+    #[default]
+    None,
+    /// Present but not a list.
+    NotAList { span: Span, found: String },
+    /// Each entry with its span.
+    List(Vec<Spanned<FieldValue>>),
+}
+
+impl Finalizers {
+    fn from_node(node: Option<&Node>) -> Finalizers {
+        let Some(node) = node.filter(|n| !n.is_null()) else {
+            return Finalizers::None;
+        };
+        match node.as_seq() {
+            Some(items) => Finalizers::List(
+                items
+                    .iter()
+                    .map(|item| Spanned {
+                        value: FieldValue::of(item),
+                        span: item.span,
+                    })
+                    .collect(),
+            ),
+            None => Finalizers::NotAList {
+                span: node.span,
+                found: node.describe(),
+            },
+        }
+    }
+
+    /// The entries that are strings, with their index in the list and their spans.
+    pub fn names(&self) -> impl Iterator<Item = (usize, &str, Span)> {
+        let items = match self {
+            Finalizers::List(items) => items.as_slice(),
+            _ => &[],
+        };
+        items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| match &item.value {
+                FieldValue::Str(s) => Some((i, s.as_str(), item.span)),
+                _ => None,
+            })
+    }
+
+    /// The entry `name`, if present, with its span.
+    pub fn find(&self, name: &str) -> Option<Span> {
+        self.names().find(|(_, n, _)| *n == name).map(|(_, _, s)| s)
+    }
+}
+
 /// The part of a CustomResourceDefinition that the kind catalogue needs.
 #[derive(Clone, Debug)]
 pub struct CrdInfo {
@@ -256,6 +319,15 @@ pub struct Object {
     pub uid: Option<Spanned<String>>,
     pub owner_refs: OwnerRefs,
     pub crd: Option<CrdInfo>,
+    pub labels: Option<Labels>,
+    pub finalizers: Finalizers,
+    /// `metadata.deletionTimestamp`, when set (not null).
+    pub deletion_timestamp: Option<Field>,
+    /// For a workload controller (ReplicaSet, Deployment, …): the selector it claims objects
+    /// with, when it has a usable one.
+    pub selector: Option<Selector>,
+    /// A Pod's `status.phase`.
+    pub pod_phase: Option<String>,
 }
 
 impl Object {
@@ -293,6 +365,23 @@ impl Object {
             }
             _ => None,
         };
+        let group = api_version
+            .as_ref()
+            .and_then(|a| parse_api_version(&a.value))
+            .map(|(group, _)| group);
+        let kind_text = kind.as_ref().map_or("", |k| k.value.as_str());
+        let group = group.map(|g| canonical_group(g, kind_text));
+        let selector = group
+            .and_then(|g| workload_controller(g, kind_text))
+            .and_then(|c| workload_selector(node, c.map_selector));
+        let pod_phase = (group == Some("") && kind_text == "Pod")
+            .then(|| {
+                node.get("status")?
+                    .get("phase")?
+                    .as_str()
+                    .map(str::to_string)
+            })
+            .flatten();
         Object {
             source,
             span: node.span,
@@ -306,7 +395,21 @@ impl Object {
             uid: meta("uid"),
             owner_refs,
             crd,
+            labels: metadata
+                .and_then(|m| m.entry("labels"))
+                .map(|(k, v)| Labels::from_entry(k, v)),
+            finalizers: Finalizers::from_node(metadata.and_then(|m| m.get("finalizers"))),
+            deletion_timestamp: metadata
+                .and_then(|m| field(m, "deletionTimestamp"))
+                .filter(|f| f.value != FieldValue::Null),
+            selector,
+            pod_phase,
         }
+    }
+
+    /// Whether the object was captured while being deleted.
+    pub fn is_being_deleted(&self) -> bool {
+        self.deletion_timestamp.is_some()
     }
 
     pub fn owner_refs(&self) -> &[OwnerRef] {
@@ -326,6 +429,24 @@ impl Object {
             kind: self.kind.as_ref().map(|s| s.value.clone()),
             namespace: self.namespace.as_ref().map(|s| s.value.clone()),
             name: self.name.as_ref().map(|s| s.value.clone()),
+        }
+    }
+}
+
+/// A workload controller's selector: `spec.selector`, or for a ReplicationController without
+/// one, its template's labels (the API server defaults the selector to them).
+fn workload_selector(node: &Node, map_selector: bool) -> Option<Selector> {
+    let spec = node.get("spec")?;
+    let written = spec.entry("selector").filter(|(_, s)| !s.is_null());
+    if !map_selector {
+        let (key, value) = written?;
+        return Selector::from_label_selector(key, value);
+    }
+    match written.and_then(|(k, v)| Selector::from_map(k, v, SelectorOrigin::Spec)) {
+        Some(selector) => Some(selector),
+        None => {
+            let (key, value) = spec.get("template")?.get("metadata")?.entry("labels")?;
+            Selector::from_map(key, value, SelectorOrigin::TemplateLabels)
         }
     }
 }

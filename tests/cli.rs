@@ -46,12 +46,17 @@ fn examples_report_findings_and_exit_1() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("examples/manifests/shop.yaml:39:3: error[cluster-scoped-dependent]"),
+        text.contains("examples/manifests/shop.yaml:42:3: error[cluster-scoped-dependent]"),
         "{text}"
     );
     assert!(text.contains("error[owner-uid-mismatch]"), "{text}");
     assert!(
-        stderr(&out).starts_with("ownerlint: 7 objects in 2 files:"),
+        text.contains("warning[controller-selector-mismatch]"),
+        "{text}"
+    );
+    assert!(text.contains("error[finalizer-unqualified]"), "{text}");
+    assert!(
+        stderr(&out).starts_with("ownerlint: 9 objects in 2 files: 5 errors, 1 warning, 4 info"),
         "{}",
         stderr(&out)
     );

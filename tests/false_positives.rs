@@ -103,3 +103,15 @@ fn context_objects_resolve_owners_and_are_not_linted() {
     );
     assert_eq!(outcome.stats.files, 1);
 }
+
+#[test]
+fn standard_protection_and_domain_qualified_finalizers() {
+    let outcome = assert_nothing_at_warning("finalizers.yaml", &Options::default());
+    assert!(outcome.findings.is_empty());
+}
+
+#[test]
+fn controllers_whose_selectors_match_their_objects() {
+    let outcome = assert_nothing_at_warning("controllers.yaml", &Options::default());
+    assert!(outcome.findings.is_empty());
+}

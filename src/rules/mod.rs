@@ -10,11 +10,17 @@ use crate::source::Span;
 
 pub mod banned_owner;
 pub mod cluster_scoped_dependent;
+pub mod controller_selector_mismatch;
 pub mod cross_namespace_owner;
+pub mod deletion_finalizer_in_manifest;
+pub mod deletion_timestamp_in_manifest;
 pub mod duplicate_object;
 pub mod duplicate_owner_ref;
+pub mod finalizer_invalid;
+pub mod finalizer_unqualified;
 pub mod invalid_yaml;
 pub mod multiple_controllers;
+pub mod orphan_will_be_adopted;
 pub mod owner_api_unserved;
 pub mod owner_api_version_stale;
 pub mod owner_created_with_fresh_uid;
@@ -146,6 +152,30 @@ pub static RULES: &[Rule] = &[
     Rule {
         meta: &unpersisted_owner::META,
         check: unpersisted_owner::check,
+    },
+    Rule {
+        meta: &controller_selector_mismatch::META,
+        check: controller_selector_mismatch::check,
+    },
+    Rule {
+        meta: &orphan_will_be_adopted::META,
+        check: orphan_will_be_adopted::check,
+    },
+    Rule {
+        meta: &finalizer_invalid::META,
+        check: finalizer_invalid::check,
+    },
+    Rule {
+        meta: &finalizer_unqualified::META,
+        check: finalizer_unqualified::check,
+    },
+    Rule {
+        meta: &deletion_finalizer_in_manifest::META,
+        check: deletion_finalizer_in_manifest::check,
+    },
+    Rule {
+        meta: &deletion_timestamp_in_manifest::META,
+        check: deletion_timestamp_in_manifest::check,
     },
 ];
 
@@ -304,6 +334,17 @@ impl<'a> Context<'a> {
         let object = self.object(id);
         let span = object.name.as_ref().map_or(object.span, |s| s.span);
         Label::new(object.source, span, message)
+    }
+
+    /// The objects whose owner references resolve to `owner`, in input order. A linear scan:
+    /// for rules that ask about few objects.
+    pub fn dependents(&self, owner: ObjId) -> Vec<ObjId> {
+        self.resolutions
+            .iter()
+            .enumerate()
+            .filter(|(_, refs)| refs.iter().any(|r| r.owner() == Some(owner)))
+            .map(|(i, _)| ObjId(i as u32))
+            .collect()
     }
 
     /// What the garbage collector does with a dependent whose reference is dangling, as a

@@ -1,0 +1,56 @@
+//! `deletion-finalizer-in-manifest`: `orphan` or `foregroundDeletion` written into an object
+//! that is not being deleted. The API server adds these on a delete request; written ahead of
+//! time they choose how a later delete treats the object's dependents (SEMANTICS §2.3).
+
+use super::Context;
+use crate::finding::Finding;
+
+super::declare_rule!("deletion-finalizer-in-manifest", Warning);
+
+pub fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for (id, object) in cx.linted() {
+        // While the object is being deleted these finalizers are the API server's own
+        // bookkeeping; `deletion-timestamp-in-manifest` speaks about that object.
+        if object.is_being_deleted() {
+            continue;
+        }
+        for (_, name, span) in object.finalizers.names() {
+            let (effect, cascade) = match name {
+                "orphan" => (
+                    "an orphaning delete, so its dependents lose this owner and stay instead of being deleted with it",
+                    "orphan",
+                ),
+                "foregroundDeletion" => (
+                    "a foreground delete, so the object stays Terminating until every dependent with `blockOwnerDeletion: true` is deleted",
+                    "foreground",
+                ),
+                _ => continue,
+            };
+            let dependents = cx.dependents(id);
+            let named = match dependents.as_slice() {
+                [] => String::new(),
+                [one] => format!(" (in this input: {})", cx.describe(*one)),
+                [one, rest @ ..] => format!(
+                    " (in this input: {} and {} more)",
+                    cx.describe(*one),
+                    rest.len()
+                ),
+            };
+            out.push(
+                cx.finding(
+                    &META,
+                    id,
+                    span,
+                    format!("`{name}` is set by the API server on delete"),
+                    format!(
+                        "{} carries the `{name}` finalizer, which the API server adds on a delete request: in a manifest it makes every later delete without a propagationPolicy (the garbage collector's too) {effect}{named}",
+                        cx.describe(id)
+                    ),
+                )
+                .help(format!(
+                    "remove `{name}` from metadata.finalizers and choose the policy when deleting (`kubectl delete --cascade={cascade}`)"
+                )),
+            );
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! `deletion-timestamp-in-manifest`: `metadata.deletionTimestamp` is set, so the object was
+//! captured while being deleted (SEMANTICS §1.5, §2.3).
+
+use super::Context;
+use crate::finding::Finding;
+use crate::model::{Mode, Object};
+
+super::declare_rule!("deletion-timestamp-in-manifest", Warning);
+
+pub fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for (id, object) in cx.linted() {
+        let Some(field) = &object.deletion_timestamp else {
+            continue;
+        };
+        let when = field.str().map_or(String::new(), |t| format!(" ({t})"));
+        let (message, help) = match object.mode {
+            Mode::Apply => (
+                format!(
+                    "{} carries metadata.deletionTimestamp{when}: it was exported while being deleted. Created from this manifest, the object is live (the API server drops the field); applied over a live object that is not being deleted, the update is rejected (`field is immutable`)",
+                    cx.describe(id)
+                ),
+                "remove deletionTimestamp and deletionGracePeriodSeconds from the manifest, with the other system fields (uid, resourceVersion, creationTimestamp, status)".to_string(),
+            ),
+            Mode::Snapshot => (
+                format!(
+                    "{} was captured while being deleted{when}: {}; its owner references may no longer describe the cluster",
+                    cx.describe(id),
+                    what_it_waits_for(object)
+                ),
+                format!(
+                    "if it stays Terminating, see which finalizer holds it: `kubectl get {} {} -o jsonpath='{{.metadata.finalizers}}'`",
+                    object.kind_str().to_lowercase(),
+                    object.name.as_ref().map_or("NAME", |n| n.value.as_str())
+                ),
+            ),
+        };
+        out.push(
+            cx.finding(&META, id, field.key_span, "being deleted", message)
+                .help(help),
+        );
+    }
+}
+
+/// What keeps an object that is being deleted from being gone (SEMANTICS §2.2, §3.7).
+fn what_it_waits_for(object: &Object) -> String {
+    let finalizers: Vec<&str> = object.finalizers.names().map(|(_, n, _)| n).collect();
+    if finalizers.contains(&"foregroundDeletion") {
+        return "the garbage collector deletes its dependents with `blockOwnerDeletion: true` first (foreground deletion)".into();
+    }
+    if finalizers.contains(&"orphan") {
+        return "the garbage collector first removes it from its dependents' owner references (orphan deletion)".into();
+    }
+    match finalizers.as_slice() {
+        [] if object.kind_str() == "Pod" => {
+            "the kubelet removes it once its containers have stopped, within its grace period"
+                .into()
+        }
+        [] => "it is removed as soon as the deletion completes".into(),
+        names => format!(
+            "it stays until the controllers behind its finalizers ({}) remove them; a finalizer that no controller removes keeps it Terminating for ever",
+            names.join(", ")
+        ),
+    }
+}
