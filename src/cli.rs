@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::catalog::KubeVersion;
 use crate::finding::Severity;
@@ -35,6 +35,13 @@ pub enum Command {
         /// The rule id, e.g. owner-not-found
         rule: String,
     },
+    /// Print a shell completion script (e.g. `ownerlint completions bash > /etc/bash_completion.d/ownerlint`)
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), e.g. `ownerlint man > ownerlint.1`
+    Man,
 }
 
 #[derive(Args, Debug)]
@@ -42,7 +49,7 @@ pub struct LintArgs {
     /// Files and directories to lint; `-` reads standard input
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
-    /// Output format [default: pretty on a terminal, short otherwise]
+    /// Output format [default: github when GITHUB_ACTIONS=true, else pretty on a terminal, short otherwise]
     #[arg(long, value_enum)]
     pub format: Option<Format>,
     /// Exit with 1 when a finding has at least this severity
@@ -106,6 +113,22 @@ pub fn run(cli: Cli) -> i32 {
             0
         }
         Some(Command::Explain { rule }) => explain(&rule),
+        Some(Command::Completions { shell }) => {
+            let mut command = Cli::command();
+            clap_complete::generate(shell, &mut command, "ownerlint", &mut std::io::stdout());
+            0
+        }
+        Some(Command::Man) => {
+            let page = clap_mangen::Man::new(Cli::command());
+            match page.render(&mut std::io::stdout()) {
+                Ok(()) => 0,
+                Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => 0,
+                Err(err) => {
+                    eprintln!("ownerlint: cannot write the man page: {err}");
+                    2
+                }
+            }
+        }
         None => lint(cli.lint),
     }
 }
@@ -159,7 +182,10 @@ fn lint(args: LintArgs) -> i32 {
         ColorChoice::Never => false,
         ColorChoice::Auto => stdout_tty && !no_color,
     };
-    let format = args.format.unwrap_or(if stdout_tty {
+    let on_github = std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true");
+    let format = args.format.unwrap_or(if on_github {
+        Format::Github
+    } else if stdout_tty {
         Format::Pretty
     } else {
         Format::Short
@@ -169,6 +195,10 @@ fn lint(args: LintArgs) -> i32 {
         color,
         width,
         quiet: args.quiet,
+        root: std::env::current_dir()
+            .ok()
+            .and_then(|cwd| report::repository_root(&cwd).or(Some(cwd))),
+        link_base: github_blob_url(),
     };
     let mut stdout = std::io::stdout().lock();
     if let Err(err) = report::render(format, &outcome, render, &mut stdout) {
@@ -177,7 +207,7 @@ fn lint(args: LintArgs) -> i32 {
         }
         return 2;
     }
-    if format != Format::Pretty {
+    if !matches!(format, Format::Pretty | Format::Github) {
         for error in &outcome.errors {
             eprintln!("ownerlint: {}: {}", error.path, error.message);
         }
@@ -195,6 +225,18 @@ fn lint(args: LintArgs) -> i32 {
     } else {
         0
     }
+}
+
+/// `https://github.com/owner/repo/blob/<sha>` inside a GitHub Actions job, for links in the
+/// `markdown` summary.
+fn github_blob_url() -> Option<String> {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    Some(format!(
+        "{}/{}/blob/{}",
+        var("GITHUB_SERVER_URL")?,
+        var("GITHUB_REPOSITORY")?,
+        var("GITHUB_SHA")?
+    ))
 }
 
 fn terminal_width() -> Option<usize> {

@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
+/// How standard input is named in reports.
+pub const STDIN_NAME: &str = "<stdin>";
+
 /// One input to read.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Input {
@@ -16,7 +19,7 @@ pub enum Input {
 impl Input {
     pub fn display_name(&self) -> String {
         match self {
-            Input::Stdin => "<stdin>".to_string(),
+            Input::Stdin => STDIN_NAME.to_string(),
             Input::File(p) => display_path(p),
         }
     }

@@ -281,3 +281,45 @@ fn linting_never_writes_to_its_inputs() {
         before
     );
 }
+
+#[test]
+fn under_github_actions_annotations_are_the_default() {
+    let out = ownerlint(&["-"], Some(DANGLING), &[("GITHUB_ACTIONS", "true")]);
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("::warning file=<stdin>,line=7,col=3,endLine=7,endColumn=24,title=ownerlint owner-not-found::ConfigMap shop/cache → Deployment shop/api"),
+        "{text}"
+    );
+    // An explicit format wins.
+    let out = ownerlint(
+        &["--format", "short", "-"],
+        Some(DANGLING),
+        &[("GITHUB_ACTIONS", "true")],
+    );
+    assert!(stdout(&out).starts_with("<stdin>:7:3: warning[owner-not-found]"));
+}
+
+#[test]
+fn completions_and_man_page_come_from_the_command_line_definition() {
+    for (shell, marker) in [
+        ("bash", "complete -F _ownerlint"),
+        ("zsh", "#compdef ownerlint"),
+        ("fish", "complete -c ownerlint"),
+        ("powershell", "Register-ArgumentCompleter"),
+        ("elvish", "edit:completion:arg-completer[ownerlint]"),
+    ] {
+        let out = ownerlint(&["completions", shell], None, &[]);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let text = stdout(&out);
+        assert!(text.contains(marker), "{shell}: {text}");
+        assert!(
+            text.contains("fail-on") && text.contains("explain"),
+            "{shell}"
+        );
+    }
+    let out = ownerlint(&["man"], None, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let page = stdout(&out);
+    assert!(page.contains(".TH ownerlint 1"), "{page}");
+    assert!(page.contains("\\-\\-kube\\-version"), "{page}");
+}

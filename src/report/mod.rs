@@ -1,10 +1,14 @@
 //! Report: findings in the format the user asked for. One module per format.
 
+pub mod github;
 pub mod json;
+pub mod markdown;
 pub mod pretty;
+pub mod sarif;
 pub mod short;
 
 use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
 
 use crate::Outcome;
 use crate::finding::{Finding, Severity};
@@ -17,15 +21,27 @@ pub enum Format {
     Short,
     /// A versioned JSON document
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers
+    Sarif,
+    /// GitHub Actions workflow commands: annotations on the pull request (the default when
+    /// GITHUB_ACTIONS=true)
+    Github,
+    /// A Markdown summary: counts by rule and a table of findings (for $GITHUB_STEP_SUMMARY)
+    Markdown,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct RenderOptions {
     pub color: bool,
     /// Terminal width for `pretty`.
     pub width: usize,
     /// Leave out info findings.
     pub quiet: bool,
+    /// The repository root: `sarif`, `github` and `markdown` name files relative to it.
+    pub root: Option<PathBuf>,
+    /// Where `markdown` links point: `<base>/<path>#L<line>` (a GitHub blob URL); relative
+    /// links when unset.
+    pub link_base: Option<String>,
 }
 
 impl Default for RenderOptions {
@@ -34,6 +50,8 @@ impl Default for RenderOptions {
             color: false,
             width: 100,
             quiet: false,
+            root: None,
+            link_base: None,
         }
     }
 }
@@ -50,10 +68,65 @@ pub fn render(
         .filter(|f| !(options.quiet && f.severity == Severity::Info))
         .collect();
     match format {
-        Format::Pretty => pretty::render(outcome, &shown, options, out),
+        Format::Pretty => pretty::render(outcome, &shown, &options, out),
         Format::Short => short::render(outcome, &shown, out),
         Format::Json => json::render(outcome, &shown, out),
+        Format::Sarif => sarif::render(outcome, &shown, &options, out),
+        Format::Github => github::render(outcome, &shown, &options, out),
+        Format::Markdown => markdown::render(outcome, &shown, &options, out),
     }
+}
+
+/// The repository that holds `start`: the nearest folder upwards with a `.git` (a folder, or a
+/// file in a worktree or submodule).
+pub fn repository_root(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
+/// A source's path relative to `root`, with `/` separators, for formats that CI systems
+/// resolve against the repository. Paths outside the root, and `<stdin>`, stay as they are.
+pub fn repo_relative(name: &str, root: Option<&Path>) -> String {
+    if name == crate::discover::STDIN_NAME {
+        return name.to_string();
+    }
+    let path = Path::new(name);
+    let relative = root.and_then(|root| {
+        let absolute = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            std::env::current_dir().ok()?.join(path)
+        };
+        normalize(&absolute)
+            .strip_prefix(normalize(root))
+            .ok()
+            .map(Path::to_path_buf)
+    });
+    match relative {
+        Some(relative) => relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        None => name.strip_prefix("./").unwrap_or(name).to_string(),
+    }
+}
+
+/// `a/./b/../c` → `a/c`, without touching the file system (the path may not exist).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The message as printed, with the template it was rendered from.
@@ -64,10 +137,14 @@ pub fn message_with_origin(finding: &Finding) -> String {
     }
 }
 
+/// "1 error", "2 errors".
+pub fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
 /// The one-line summary printed on stderr.
 pub fn summary_line(outcome: &Outcome) -> String {
     let s = &outcome.stats;
-    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let mut line = format!(
         "ownerlint: {} in {}",
         plural(s.objects, "object"),

@@ -21,7 +21,7 @@ use crate::source::Source;
 pub fn render(
     outcome: &Outcome,
     findings: &[&Finding],
-    options: RenderOptions,
+    options: &RenderOptions,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let theme = if options.color {

@@ -21,6 +21,7 @@ pub fn render(outcome: &Outcome, format: Format) -> String {
             color: false,
             width: 100,
             quiet: false,
+            ..RenderOptions::default()
         },
         &mut out,
     )

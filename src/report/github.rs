@@ -1,0 +1,76 @@
+//! `github`: GitHub Actions workflow commands, which GitHub shows as annotations on the pull
+//! request's changed lines: `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=…::message`.
+
+use std::io::{self, Write};
+
+use super::{RenderOptions, message_with_origin, repo_relative};
+use crate::Outcome;
+use crate::finding::{Finding, Severity};
+
+pub fn render(
+    outcome: &Outcome,
+    findings: &[&Finding],
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let root = options.root.as_deref();
+    for finding in findings {
+        let source = outcome.source(finding.primary.source);
+        let start = source.line_col(finding.primary.span.start);
+        let end = source.line_col(finding.primary.span.end);
+        let command = match finding.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "notice",
+        };
+        let mut message = message_with_origin(finding);
+        if let Some(help) = &finding.help {
+            message.push_str("\nhelp: ");
+            message.push_str(help);
+        }
+        writeln!(
+            out,
+            "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+            escape_property(&repo_relative(&source.name, root)),
+            start.line,
+            start.column,
+            end.line,
+            end.column,
+            escape_property(&format!("ownerlint {}", finding.rule)),
+            escape_data(&message)
+        )?;
+    }
+    for error in &outcome.errors {
+        writeln!(
+            out,
+            "::error file={},title={}::{}",
+            escape_property(&repo_relative(&error.path, root)),
+            escape_property("ownerlint: unreadable input"),
+            escape_data(&error.message)
+        )?;
+    }
+    Ok(())
+}
+
+/// A workflow command's message: `%`, CR and LF are escaped.
+pub fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A workflow command's property value: as data, and `:` and `,` too.
+pub fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_as_the_runner_reads() {
+        assert_eq!(escape_data("50% done\r\nnext"), "50%25 done%0D%0Anext");
+        assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
+    }
+}

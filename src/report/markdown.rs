@@ -1,0 +1,82 @@
+//! `markdown`: a summary for `$GITHUB_STEP_SUMMARY` or a pull-request comment — the counts by
+//! rule and severity, then a table of findings whose locations link to the file and line.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use super::{RenderOptions, message_with_origin, plural, repo_relative};
+use crate::Outcome;
+use crate::finding::{Finding, Severity};
+
+pub fn render(
+    outcome: &Outcome,
+    findings: &[&Finding],
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let root = options.root.as_deref();
+    writeln!(out, "## ownerlint\n")?;
+    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
+    let s = &outcome.stats;
+    writeln!(
+        out,
+        "**{}, {}, {} info** in {} from {}.\n",
+        plural(count(Severity::Error), "error"),
+        plural(count(Severity::Warning), "warning"),
+        count(Severity::Info),
+        plural(s.objects, "object"),
+        plural(s.files, "file")
+    )?;
+    if !outcome.errors.is_empty() {
+        writeln!(out, "Inputs that could not be read:\n")?;
+        for error in &outcome.errors {
+            writeln!(out, "- `{}`: {}", error.path, cell(&error.message))?;
+        }
+        writeln!(out)?;
+    }
+    if findings.is_empty() {
+        writeln!(out, "No ownership problems found.")?;
+        return Ok(());
+    }
+    let mut by_rule: BTreeMap<&str, [usize; 3]> = BTreeMap::new();
+    for f in findings {
+        by_rule.entry(f.rule).or_default()[2 - f.severity as usize] += 1;
+    }
+    writeln!(out, "| rule | errors | warnings | info |")?;
+    writeln!(out, "|---|---:|---:|---:|")?;
+    for (rule, [e, w, i]) in &by_rule {
+        writeln!(out, "| `{rule}` | {e} | {w} | {i} |")?;
+    }
+    writeln!(out, "\n### Findings\n")?;
+    writeln!(out, "| severity | location | rule | message |")?;
+    writeln!(out, "|---|---|---|---|")?;
+    for finding in findings {
+        let source = outcome.source(finding.primary.source);
+        let at = source.line_col(finding.primary.span.start);
+        let path = repo_relative(&source.name, root);
+        let text = format!("{path}:{}:{}", at.line, at.column);
+        let location = match &options.link_base {
+            Some(base) => format!(
+                "[{text}]({}/{}#L{})",
+                base.trim_end_matches('/'),
+                path,
+                at.line
+            ),
+            None => format!("[{text}]({path}#L{})", at.line),
+        };
+        writeln!(
+            out,
+            "| {} | {} | `{}` | {} |",
+            finding.severity,
+            cell(&location),
+            finding.rule,
+            cell(&message_with_origin(finding))
+        )?;
+    }
+    Ok(())
+}
+
+/// Text for a table cell: no line breaks, and `|` escaped.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\r', '\n'], " ")
+}

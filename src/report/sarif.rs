@@ -1,0 +1,261 @@
+//! `sarif`: SARIF 2.1.0 for GitHub code scanning and other viewers. One run; `tool.driver`
+//! lists every rule with its document; each result has an exact region (columns count Unicode
+//! code points, as stated in `columnKind`), an artifact URI relative to the repository root
+//! (`%SRCROOT%`), and a partial fingerprint that does not depend on line numbers, so a finding
+//! keeps its identity when lines move.
+
+use std::io::{self, Write};
+
+use serde_json::{Value, json};
+
+use super::{RenderOptions, repo_relative};
+use crate::Outcome;
+use crate::finding::{Finding, Label, Severity};
+use crate::rules::RULES;
+
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+/// The key of our fingerprint in `partialFingerprints`; bump the version when its inputs change.
+const FINGERPRINT_KEY: &str = "ownerlint/v1";
+
+pub fn render(
+    outcome: &Outcome,
+    findings: &[&Finding],
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let root = options.root.as_deref();
+    let mut base_ids = serde_json::Map::new();
+    if let Some(root) = root {
+        let mut uri = format!(
+            "file://{}",
+            percent_encode(&root.to_string_lossy().replace('\\', "/"))
+        );
+        if !uri.ends_with('/') {
+            uri.push('/');
+        }
+        if !uri.starts_with("file:///") {
+            // A Windows path (`C:/…`) needs the third slash.
+            uri = uri.replacen("file://", "file:///", 1);
+        }
+        base_ids.insert("%SRCROOT%".into(), json!({ "uri": uri }));
+    }
+    let results: Vec<Value> = findings
+        .iter()
+        .map(|f| result(outcome, f, options))
+        .collect();
+    let notifications: Vec<Value> = outcome
+        .errors
+        .iter()
+        .map(|e| {
+            json!({
+                "level": "error",
+                "message": { "text": format!("{}: {}", e.path, e.message) },
+                "locations": [{ "physicalLocation": { "artifactLocation": artifact(&e.path, root) } }],
+            })
+        })
+        .collect();
+    let mut run = json!({
+        "tool": { "driver": driver() },
+        "invocations": [{
+            "executionSuccessful": outcome.errors.is_empty(),
+            "toolExecutionNotifications": notifications,
+        }],
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    });
+    if !base_ids.is_empty()
+        && let Value::Object(map) = &mut run
+    {
+        map.insert("originalUriBaseIds".into(), Value::Object(base_ids));
+    }
+    let document = json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [run],
+    });
+    serde_json::to_writer_pretty(&mut *out, &document)?;
+    writeln!(out)
+}
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn driver() -> Value {
+    let rules: Vec<Value> = RULES
+        .iter()
+        .map(|rule| {
+            let meta = rule.meta;
+            json!({
+                "id": meta.id,
+                "name": camel_case(meta.id),
+                "shortDescription": { "text": meta.summary() },
+                "fullDescription": { "text": what_it_does(meta.body()) },
+                "help": { "text": meta.body(), "markdown": meta.body() },
+                "defaultConfiguration": { "level": level(meta.default_severity) },
+                "properties": { "tags": ["kubernetes", "ownership"] },
+            })
+        })
+        .collect();
+    json!({
+        "name": "ownerlint",
+        "semanticVersion": env!("CARGO_PKG_VERSION"),
+        "rules": rules,
+    })
+}
+
+/// The "What it does" section of a rule document, as one paragraph of text.
+fn what_it_does(body: &str) -> String {
+    let section = body
+        .split("## What it does")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .unwrap_or(body);
+    let paragraph = section.trim().split("\n\n").next().unwrap_or("");
+    paragraph.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `owner-not-found` → `OwnerNotFound`, the form SARIF viewers show as a rule name.
+fn camel_case(id: &str) -> String {
+    id.split('-')
+        .map(|part| {
+            let mut chars = part.chars();
+            chars.next().map_or(String::new(), |first| {
+                first.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect()
+}
+
+fn result(outcome: &Outcome, finding: &Finding, options: &RenderOptions) -> Value {
+    let root = options.root.as_deref();
+    let rule_index = RULES.iter().position(|r| r.meta.id == finding.rule);
+    let mut message = super::message_with_origin(finding);
+    if let Some(help) = &finding.help {
+        message.push_str("\nhelp: ");
+        message.push_str(help);
+    }
+    let related: Vec<Value> = finding
+        .related
+        .iter()
+        .enumerate()
+        .map(|(i, label)| {
+            let mut location = location(outcome, label, root);
+            if let Value::Object(map) = &mut location {
+                map.insert("id".into(), json!(i + 1));
+                map.insert("message".into(), json!({ "text": label.message }));
+            }
+            location
+        })
+        .collect();
+    let mut value = json!({
+        "ruleId": finding.rule,
+        "level": level(finding.severity),
+        "message": { "text": message },
+        "locations": [location(outcome, &finding.primary, root)],
+        "partialFingerprints": { FINGERPRINT_KEY: fingerprint(outcome, finding, root) },
+    });
+    if let Value::Object(map) = &mut value {
+        if let Some(index) = rule_index {
+            map.insert("ruleIndex".into(), json!(index));
+        }
+        if !related.is_empty() {
+            map.insert("relatedLocations".into(), Value::Array(related));
+        }
+    }
+    value
+}
+
+fn artifact(name: &str, root: Option<&std::path::Path>) -> Value {
+    let path = repo_relative(name, root);
+    if root.is_some() && !std::path::Path::new(&path).is_absolute() {
+        json!({ "uri": percent_encode(&path), "uriBaseId": "%SRCROOT%" })
+    } else {
+        json!({ "uri": percent_encode(&path) })
+    }
+}
+
+fn location(outcome: &Outcome, label: &Label, root: Option<&std::path::Path>) -> Value {
+    let source = outcome.source(label.source);
+    let start = source.line_col(label.span.start);
+    let end = source.line_col(label.span.end.max(label.span.start));
+    json!({
+        "physicalLocation": {
+            "artifactLocation": artifact(&source.name, root),
+            "region": {
+                "startLine": start.line,
+                "startColumn": start.column,
+                "endLine": end.line,
+                "endColumn": end.column.max(if end.line == start.line { start.column + 1 } else { 1 }),
+                "snippet": { "text": source.text.get(label.span.start..label.span.end).unwrap_or("") },
+            }
+        }
+    })
+}
+
+/// A hash of what identifies a finding apart from where it sits: the rule, the file, the
+/// object, the label and the text it labels. Lines moving do not change it.
+fn fingerprint(outcome: &Outcome, finding: &Finding, root: Option<&std::path::Path>) -> String {
+    let source = outcome.source(finding.primary.source);
+    let object = finding.object.as_ref().map_or(String::new(), |o| {
+        format!(
+            "{}/{}/{}/{}",
+            o.api_version.as_deref().unwrap_or(""),
+            o.kind.as_deref().unwrap_or(""),
+            o.namespace.as_deref().unwrap_or(""),
+            o.name.as_deref().unwrap_or("")
+        )
+    });
+    let text = source
+        .text
+        .get(finding.primary.span.start..finding.primary.span.end)
+        .unwrap_or("");
+    let key = [
+        finding.rule,
+        &repo_relative(&source.name, root),
+        &object,
+        &finding.primary.message,
+        text,
+    ]
+    .join("\0");
+    format!("{:016x}", fnv1a(key.as_bytes()))
+}
+
+/// FNV-1a, 64 bits: stable across runs and platforms, unlike `std`'s hasher.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, b| {
+        (hash ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Percent-encode a path for a URI reference: everything but RFC 3986 unreserved characters
+/// and `/`.
+fn percent_encode(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_uris() {
+        assert_eq!(camel_case("owner-not-found"), "OwnerNotFound");
+        assert_eq!(percent_encode("a b/c%d.yaml"), "a%20b/c%25d.yaml");
+        assert_eq!(percent_encode("<stdin>"), "%3Cstdin%3E");
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+}
