@@ -1,6 +1,6 @@
 //! The command-line interface, defined with clap. `main.rs` only runs it.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
@@ -85,6 +85,27 @@ pub struct LintArgs {
     /// When to use colour
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
+    /// Also write the findings in another format to a file, e.g. `--report sarif=ownerlint.sarif`
+    /// (repeatable; the file is replaced)
+    #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report)]
+    pub report: Vec<(Format, PathBuf)>,
+}
+
+fn parse_report(text: &str) -> Result<(Format, PathBuf), String> {
+    let (format, path) = text.split_once('=').ok_or_else(|| {
+        format!("expected FORMAT=PATH, e.g. sarif=ownerlint.sarif, got \"{text}\"")
+    })?;
+    let format = Format::from_str(format, true).map_err(|_| {
+        let names: Vec<String> = Format::value_variants()
+            .iter()
+            .filter_map(|f| f.to_possible_value().map(|v| v.get_name().to_string()))
+            .collect();
+        format!("unknown format \"{format}\" (one of {})", names.join(", "))
+    })?;
+    if path.is_empty() {
+        return Err("the report needs a file path after `=`".into());
+    }
+    Ok((format, PathBuf::from(path)))
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -201,11 +222,25 @@ fn lint(args: LintArgs) -> i32 {
         link_base: github_blob_url(),
     };
     let mut stdout = std::io::stdout().lock();
-    if let Err(err) = report::render(format, &outcome, render, &mut stdout) {
+    if let Err(err) = report::render(format, &outcome, render.clone(), &mut stdout) {
         if err.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("ownerlint: cannot write the report: {err}");
         }
         return 2;
+    }
+    for (report_format, path) in &args.report {
+        let written = std::fs::File::create(path).and_then(|file| {
+            let mut file = std::io::BufWriter::new(file);
+            report::render(*report_format, &outcome, render.clone(), &mut file)?;
+            file.flush()
+        });
+        if let Err(err) = written {
+            eprintln!(
+                "ownerlint: cannot write the report {}: {err}",
+                path.display()
+            );
+            return 2;
+        }
     }
     if !matches!(format, Format::Pretty | Format::Github) {
         for error in &outcome.errors {

@@ -18,8 +18,10 @@ fn ownerlint(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output
         .stderr(Stdio::piped());
     let mut child = command.spawn().expect("the binary runs");
     if let Some(mut pipe) = child.stdin.take() {
-        pipe.write_all(stdin.unwrap_or("").as_bytes())
-            .expect("stdin is open");
+        // A usage error exits before reading standard input.
+        if let Err(err) = pipe.write_all(stdin.unwrap_or("").as_bytes()) {
+            assert_eq!(err.kind(), std::io::ErrorKind::BrokenPipe, "{err}");
+        }
     }
     child.wait_with_output().expect("the binary finishes")
 }
@@ -322,4 +324,46 @@ fn completions_and_man_page_come_from_the_command_line_definition() {
     let page = stdout(&out);
     assert!(page.contains(".TH ownerlint 1"), "{page}");
     assert!(page.contains("\\-\\-kube\\-version"), "{page}");
+}
+
+#[test]
+fn reports_in_other_formats_are_written_in_the_same_run() {
+    let dir = std::env::temp_dir().join(format!("ownerlint-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let sarif = dir.join("out.sarif");
+    let summary = dir.join("summary.md");
+    let out = ownerlint(
+        &[
+            "--format",
+            "short",
+            "--report",
+            &format!("sarif={}", sarif.display()),
+            "--report",
+            &format!("markdown={}", summary.display()),
+            "-",
+        ],
+        Some(DANGLING),
+        &[],
+    );
+    assert!(stdout(&out).starts_with("<stdin>:7:3: warning[owner-not-found]"));
+    let sarif: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sarif).expect("sarif written"))
+            .expect("JSON");
+    assert_eq!(sarif["runs"][0]["results"][0]["ruleId"], "owner-not-found");
+    let summary = std::fs::read_to_string(&summary).expect("summary written");
+    assert!(
+        summary.contains("`owner-not-found` | 0 | 1 | 0 |"),
+        "{summary}"
+    );
+
+    let out = ownerlint(&["--report", "yaml=x", "-"], Some(DANGLING), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "unknown format \"yaml\" (one of pretty, short, json, sarif, github, markdown)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
