@@ -73,6 +73,10 @@ pub struct LintArgs {
     /// Objects that exist (e.g. a dump of the target cluster): owners may resolve to them, and they are not linted (repeatable)
     #[arg(long, value_name = "PATH")]
     pub context: Vec<PathBuf>,
+    /// The rest of the project: read so that owners defined there resolve, without reporting on
+    /// it; findings are reported only for PATHS (for pre-commit, which passes changed files)
+    #[arg(long, value_name = "PATH")]
+    pub project: Vec<PathBuf>,
     /// Only lint files in walked directories that match this glob (repeatable)
     #[arg(long, value_name = "GLOB")]
     pub include: Vec<String>,
@@ -193,6 +197,7 @@ fn lint(args: LintArgs) -> i32 {
         kube_version: args.kube_version,
         crds: args.crds,
         context: args.context,
+        project: args.project,
         limits: Default::default(),
     };
     let outcome = crate::lint(&options, &mut std::io::stdin().lock());

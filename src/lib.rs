@@ -41,6 +41,9 @@ pub struct Options {
     pub kube_version: Option<KubeVersion>,
     pub crds: Vec<PathBuf>,
     pub context: Vec<PathBuf>,
+    /// The rest of the project: indexed, so owners defined there resolve, but not reported on
+    /// (pre-commit passes only the changed files).
+    pub project: Vec<PathBuf>,
     pub limits: load::yaml::Limits,
 }
 
@@ -56,6 +59,7 @@ impl Default for Options {
             kube_version: None,
             crds: Vec::new(),
             context: Vec::new(),
+            project: Vec::new(),
             limits: load::yaml::Limits::default(),
         }
     }
@@ -102,6 +106,8 @@ enum Role {
     Lint,
     Crds,
     Context,
+    /// Manifests of the project beside the linted files: objects as in a lint, not reported.
+    Project,
 }
 
 /// Lint the paths in `options`; `stdin` is read when a path is `-`.
@@ -126,11 +132,21 @@ pub fn lint(options: &Options, stdin: &mut dyn std::io::Read) -> Outcome {
         (&options.paths, Role::Lint),
         (&options.crds, Role::Crds),
         (&options.context, Role::Context),
+        (&options.project, Role::Project),
     ] {
         let found = discover::discover(paths, &filter);
         errors.extend(found.errors);
         inputs.extend(found.inputs.into_iter().map(|i| (i, role)));
     }
+    // A file linted by name is not read again as part of the project.
+    let linted: std::collections::HashSet<PathBuf> = inputs
+        .iter()
+        .filter(|(_, role)| *role == Role::Lint)
+        .filter_map(|(input, _)| canonical(input))
+        .collect();
+    inputs.retain(|(input, role)| {
+        *role != Role::Project || canonical(input).is_none_or(|p| !linted.contains(&p))
+    });
     let mut texts = Vec::new();
     for (input, role) in inputs {
         match read(&input, stdin) {
@@ -156,6 +172,13 @@ pub fn lint_texts(inputs: Vec<(String, String)>, options: &Options) -> Outcome {
             .collect(),
         options,
     )
+}
+
+fn canonical(input: &Input) -> Option<PathBuf> {
+    match input {
+        Input::File(path) => std::fs::canonicalize(path).ok(),
+        Input::Stdin => None,
+    }
 }
 
 fn read(input: &Input, stdin: &mut dyn std::io::Read) -> Result<Vec<u8>, String> {
@@ -195,11 +218,20 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Outcome {
             mode: options.mode,
             context: role == Role::Context,
         };
-        let loaded = load::load(id, &source, load_options);
+        let mut loaded = load::load(id, &source, load_options);
+        if role == Role::Project {
+            // Indexed so that owners resolve; nothing is reported on these files.
+            for object in &mut loaded.objects {
+                object.context = true;
+            }
+            objects.extend(loaded.objects);
+            outcome.sources.push(source);
+            continue;
+        }
         outcome.findings.extend(loaded.findings);
         match role {
             Role::Crds => crd_objects.extend(loaded.objects),
-            Role::Lint | Role::Context => {
+            Role::Lint | Role::Context | Role::Project => {
                 if role == Role::Lint {
                     outcome.stats.documents += loaded.documents;
                     outcome.stats.skipped_documents += loaded.skipped;

@@ -367,3 +367,47 @@ fn reports_in_other_formats_are_written_in_the_same_run() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn project_files_resolve_owners_but_are_not_reported() {
+    let dir = std::env::temp_dir().join(format!("ownerlint-project-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("deploy")).expect("temp dir");
+    // The unchanged file has a finding of its own, which must not be reported.
+    std::fs::write(
+        dir.join("deploy/owner.yaml"),
+        "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: web\n  namespace: shop\n  uid: rs-1\n  finalizers: [cleanup]\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("deploy/pod.yaml"),
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-1\n  namespace: shop\n  uid: pod-1\n  ownerReferences:\n  - {apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: rs-0}\n",
+    )
+    .expect("write");
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+            .args(args)
+            .current_dir(&dir)
+            .env_remove("GITHUB_ACTIONS")
+            .output()
+            .expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    // Alone, the Pod's owner is not in the input.
+    let (code, text) = run(&["--format", "short", "deploy/pod.yaml"]);
+    assert_eq!(code, Some(0));
+    assert!(text.contains("info[owner-not-found]"), "{text}");
+    // With the project indexed, the owner is found and its uid differs; the project file,
+    // named again by `--project .`, is read once and its own finding stays unreported.
+    let (code, text) = run(&["--format", "short", "--project", ".", "deploy/pod.yaml"]);
+    assert_eq!(code, Some(1), "{text}");
+    let rules: Vec<&str> = text
+        .lines()
+        .map(|l| l.split(['[', ']']).nth(1).unwrap_or(""))
+        .collect();
+    assert_eq!(rules, ["owner-uid-mismatch"], "{text}");
+    assert!(text.starts_with("deploy/pod.yaml:8:"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
