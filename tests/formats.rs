@@ -120,6 +120,7 @@ fn sarif_fingerprints_do_not_move_with_lines() {
 #[test]
 fn every_format_over_the_examples() {
     for (name, format) in [
+        ("pretty", Format::Pretty),
         ("short", Format::Short),
         ("json", Format::Json),
         ("github", Format::Github),
