@@ -6,12 +6,14 @@
 
 pub mod catalog;
 pub mod cli;
+pub mod config;
 pub mod controllers;
 pub mod discover;
 pub mod finding;
 pub mod index;
 pub mod load;
 pub mod model;
+pub mod policy;
 pub mod report;
 pub mod resolve;
 pub mod rules;
@@ -45,6 +47,12 @@ pub struct Options {
     /// (pre-commit passes only the changed files).
     pub project: Vec<PathBuf>,
     pub limits: load::yaml::Limits,
+    /// Rule levels from the configuration: `off`, or a severity that replaces the rule's own.
+    pub levels: Vec<(String, config::Level)>,
+    /// Kinds and scopes that no CRD in the input declares.
+    pub kinds: Vec<config::ExtraKind>,
+    /// Ownership policies, from the configuration and the packs it selects.
+    pub policies: config::Policies,
 }
 
 impl Default for Options {
@@ -61,6 +69,9 @@ impl Default for Options {
             context: Vec::new(),
             project: Vec::new(),
             limits: load::yaml::Limits::default(),
+            levels: Vec::new(),
+            kinds: Vec::new(),
+            policies: config::Policies::default(),
         }
     }
 }
@@ -253,10 +264,22 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Outcome {
     {
         catalog.add_crd(crd);
     }
+    for kind in &options.kinds {
+        catalog.add_crd(&model::CrdInfo {
+            group: kind.group.clone(),
+            kind: kind.kind.clone(),
+            scope: Some(match kind.scope {
+                catalog::Scope::Namespaced => "Namespaced".into(),
+                catalog::Scope::Cluster => "Cluster".into(),
+            }),
+            served_versions: kind.version.iter().cloned().collect(),
+        });
+    }
     let index = index::Index::build(&objects, &catalog, &options.namespace);
     let resolutions = resolve::resolve_all(&objects, &index, &catalog);
     let check_options = rules::CheckOptions {
         complete: options.complete,
+        policies: options.policies.clone(),
     };
     let cx = rules::Context {
         sources: &outcome.sources,
@@ -272,6 +295,7 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Outcome {
         (rule.check)(&cx, &mut findings);
     }
     outcome.findings.extend(findings);
+    apply_levels(&mut outcome.findings, &options.levels);
     let sources = &outcome.sources;
     outcome.findings.sort_by(|a, b| {
         let key = |f: &Finding| {
@@ -284,6 +308,24 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Outcome {
         key(a).cmp(&key(b)).then_with(|| a.message.cmp(&b.message))
     });
     outcome
+}
+
+/// Configured rule levels: drop the findings of rules that are off, and give the others the
+/// configured severity.
+fn apply_levels(findings: &mut Vec<Finding>, levels: &[(String, config::Level)]) {
+    if levels.is_empty() {
+        return;
+    }
+    findings.retain_mut(|finding| {
+        match levels.iter().rev().find(|(rule, _)| rule == finding.rule) {
+            Some((_, config::Level::Off)) => false,
+            Some((_, config::Level::On(severity))) => {
+                finding.severity = *severity;
+                true
+            }
+            None => true,
+        }
+    });
 }
 
 /// Text from bytes; for bytes that are not UTF-8, also the offset of the first bad byte.

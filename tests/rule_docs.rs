@@ -3,7 +3,6 @@
 
 mod common;
 
-use ownerlint::Options;
 use ownerlint::rules::RULES;
 
 #[test]
@@ -36,7 +35,11 @@ fn failing_examples_report_exactly_their_rule() {
         let id = rule.meta.id;
         let text = common::example(rule.meta.doc, "## Failing example")
             .unwrap_or_else(|| panic!("{id}: no failing example"));
-        let outcome = common::lint(&format!("{id}.yaml"), &text, &Options::default());
+        let outcome = common::lint(
+            &format!("{id}.yaml"),
+            &text,
+            &common::doc_options(rule.meta.doc),
+        );
         assert!(
             !outcome.findings.is_empty(),
             "{id}: failing example reports nothing"
@@ -67,7 +70,11 @@ fn passing_examples_report_nothing() {
         let id = rule.meta.id;
         let text = common::example(rule.meta.doc, "## Passing example")
             .unwrap_or_else(|| panic!("{id}: no passing example"));
-        let outcome = common::lint(&format!("{id}.yaml"), &text, &Options::default());
+        let outcome = common::lint(
+            &format!("{id}.yaml"),
+            &text,
+            &common::doc_options(rule.meta.doc),
+        );
         let found: Vec<String> = outcome
             .findings
             .iter()

@@ -5,7 +5,6 @@
 
 mod common;
 
-use ownerlint::Options;
 use ownerlint::report::Format;
 use ownerlint::rules::RULES;
 
@@ -26,7 +25,7 @@ fn every_rule_in_every_shape() {
         }
         let mut snapshot = String::new();
         for (shape, name, text) in shapes {
-            let outcome = common::lint(&name, &text, &Options::default());
+            let outcome = common::lint(&name, &text, &common::doc_options(rule.meta.doc));
             snapshot.push_str(&format!("===== {shape}: short =====\n"));
             snapshot.push_str(&common::render(&outcome, Format::Short));
             snapshot.push_str(&format!("===== {shape}: pretty =====\n"));

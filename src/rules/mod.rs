@@ -31,6 +31,8 @@ pub mod owner_ref_unknown_field;
 pub mod owner_uid_conflict;
 pub mod owner_uid_mismatch;
 pub mod ownership_cycle;
+pub mod required_owner;
+pub mod tracking_label_required;
 pub mod unpersisted_owner;
 pub mod unrendered_template;
 
@@ -177,7 +179,20 @@ pub static RULES: &[Rule] = &[
         meta: &deletion_timestamp_in_manifest::META,
         check: deletion_timestamp_in_manifest::check,
     },
+    Rule {
+        meta: &required_owner::META,
+        check: required_owner::check,
+    },
+    Rule {
+        meta: &tracking_label_required::META,
+        check: tracking_label_required::check,
+    },
 ];
+
+/// Every rule id, for configuration and suppressions.
+pub fn all_ids() -> Vec<&'static str> {
+    RULES.iter().map(|r| r.meta.id).collect()
+}
 
 pub fn find(id: &str) -> Option<&'static Rule> {
     RULES.iter().find(|r| r.meta.id == id)
@@ -200,6 +215,8 @@ pub(crate) use declare_rule;
 pub struct CheckOptions {
     /// The input is the whole cluster (or release): an owner that is not found does not exist.
     pub complete: bool,
+    /// Ownership policies (`required-owner`, `tracking-label-required`).
+    pub policies: crate::config::Policies,
 }
 
 /// Everything a rule can read.

@@ -37,6 +37,20 @@ pub fn example(doc: &str, heading: &str) -> Option<String> {
     Some(after[start..start + end + 1].to_string())
 }
 
+/// The options a rule document's examples run with: the defaults, plus the configuration in
+/// its `## Configuration` section (the policies that turn the rule on), if it has one.
+pub fn doc_options(doc: &str) -> Options {
+    let mut options = Options::default();
+    if let Some(text) = example(doc, "## Configuration") {
+        let config = ownerlint::config::parse("configuration", &text, std::path::Path::new(""))
+            .unwrap_or_else(|e| panic!("the document's configuration: {e:?}"));
+        options.policies = config.policies;
+        options.levels = config.rules.into_iter().map(|(r, l, _)| (r, l)).collect();
+        options.kinds = config.kinds.into_iter().map(|(k, _)| k).collect();
+    }
+    options
+}
+
 /// Documents of a plain YAML stream, as text without separators.
 fn documents(text: &str) -> Vec<String> {
     text.split("\n---\n")

@@ -1,0 +1,738 @@
+//! Configuration: `.ownerlint.yaml`, found by walking up from the working directory to the
+//! repository root, or given with `--config`. Read with the same span-tree YAML reader as the
+//! manifests, so every mistake is reported at its line and column, with the nearest valid name.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::catalog::{KubeVersion, Scope};
+use crate::finding::Severity;
+use crate::load::ModeChoice;
+use crate::load::yaml::{self, Limits, Node, ScalarType, Value};
+use crate::rules::did_you_mean;
+use crate::source::Source;
+
+pub const FILE_NAME: &str = ".ownerlint.yaml";
+
+/// Where a configured value came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Default,
+    /// `file:line`
+    File(String, usize),
+    /// A command-line flag.
+    Flag(&'static str),
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Default => f.write_str("default"),
+            Origin::File(path, line) => write!(f, "{path}:{line}"),
+            Origin::Flag(flag) => f.write_str(flag),
+        }
+    }
+}
+
+/// A value and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setting<T> {
+    pub value: T,
+    pub origin: Origin,
+}
+
+impl<T> Setting<T> {
+    pub fn default(value: T) -> Self {
+        Setting {
+            value,
+            origin: Origin::Default,
+        }
+    }
+}
+
+/// What a rule is set to: off, or a severity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Off,
+    On(Severity),
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Level::Off => f.write_str("off"),
+            Level::On(s) => f.write_str(s.as_str()),
+        }
+    }
+}
+
+/// A kind that no CRD in the input declares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExtraKind {
+    pub group: String,
+    pub version: Option<String>,
+    pub kind: String,
+    pub scope: Scope,
+}
+
+/// One owner a `required-owner` policy accepts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnerKind {
+    /// `None` accepts the kind in any group.
+    pub group: Option<String>,
+    pub kind: String,
+    /// `Some(true)`: the reference must be the controller; `Some(false)`: it must not be;
+    /// `None`: the policy's `controller`, if any.
+    pub controller: Option<bool>,
+}
+
+/// `required-owner`: objects of a kind must have an owner reference to one of `owners`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RequiredOwner {
+    pub group: Option<String>,
+    pub kind: String,
+    pub owners: Vec<OwnerKind>,
+    /// The default of each owner's `controller`: `Some(true)` the reference must be the
+    /// controller, `Some(false)` it must not be, `None` either.
+    pub controller: Option<bool>,
+    /// Where it was declared: `file:line`, or `pack <name>`.
+    pub origin: String,
+}
+
+/// `tracking-label-required`: cluster-scoped objects of `kinds` must carry `label`, whose value
+/// names their namespaced owner (`namespace/name`, or `name` with `namespace-label`), and that
+/// owner must exist in the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrackingLabel {
+    pub kinds: Vec<String>,
+    pub label: String,
+    /// The owner's kind, when the label names one kind of owner.
+    pub owner: Option<OwnerKind>,
+    /// A second label that holds the owner's namespace.
+    pub namespace_label: Option<String>,
+    pub origin: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Policies {
+    pub required_owner: Vec<RequiredOwner>,
+    pub tracking_label_required: Vec<TrackingLabel>,
+}
+
+/// A configuration file as written: each key is optional, with the line it was set on.
+#[derive(Clone, Debug, Default)]
+pub struct FileConfig {
+    pub path: PathBuf,
+    pub rules: Vec<(String, Level, usize)>,
+    pub include: Option<(Vec<String>, usize)>,
+    pub exclude: Option<(Vec<String>, usize)>,
+    pub namespace: Option<(String, usize)>,
+    pub mode: Option<(ModeChoice, usize)>,
+    pub complete: Option<(bool, usize)>,
+    pub kube_version: Option<(KubeVersion, usize)>,
+    pub kinds: Vec<(ExtraKind, usize)>,
+    pub crds: Option<(Vec<PathBuf>, usize)>,
+    pub context: Option<(Vec<PathBuf>, usize)>,
+    pub packs: Vec<(String, usize)>,
+    pub policies: Policies,
+}
+
+/// A mistake in a configuration file, at its position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub path: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.path, self.message)
+        } else {
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.path, self.line, self.column, self.message
+            )
+        }
+    }
+}
+
+/// The configuration file that applies in `start`: the nearest `.ownerlint.yaml` upwards, not
+/// above the repository root (the first folder with `.git`).
+pub fn discover(start: &Path) -> Option<PathBuf> {
+    for dir in start.ancestors() {
+        let candidate = dir.join(FILE_NAME);
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+        if dir.join(".git").exists() {
+            return None;
+        }
+    }
+    None
+}
+
+const KEYS: [&str; 13] = [
+    "rules",
+    "include",
+    "exclude",
+    "namespace",
+    "mode",
+    "complete",
+    "kube-version",
+    "kinds",
+    "crds",
+    "context",
+    "packs",
+    "policies",
+    "$schema",
+];
+
+/// Read a configuration file.
+pub fn read(path: &Path) -> Result<FileConfig, Vec<ConfigError>> {
+    let name = crate::discover::display_path(path);
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        vec![ConfigError {
+            path: name.clone(),
+            line: 0,
+            column: 0,
+            message: format!("cannot read the configuration: {e}"),
+        }]
+    })?;
+    parse(&name, &text, path.parent().unwrap_or(Path::new(".")))
+}
+
+/// Parse configuration text; relative paths in it are relative to `dir`.
+pub fn parse(name: &str, text: &str, dir: &Path) -> Result<FileConfig, Vec<ConfigError>> {
+    let source = Source::new(name, text);
+    let mut reader = Reader {
+        source: &source,
+        errors: Vec::new(),
+    };
+    let mut config = FileConfig {
+        path: PathBuf::from(name),
+        ..FileConfig::default()
+    };
+    let chunks = yaml::split_documents(text, 0);
+    let mut roots = Vec::new();
+    for chunk in chunks {
+        match yaml::parse_document(text, chunk, Limits::default()) {
+            Ok(document) => roots.extend(document.root),
+            Err(err) => {
+                reader.error_at(err.offset, format!("not valid YAML: {}", err.message));
+            }
+        }
+    }
+    if roots.len() > 1 {
+        reader.error(
+            &roots[1],
+            "the configuration is one YAML document; remove the second",
+        );
+    }
+    if let Some(root) = roots.first() {
+        reader.top_level(root, dir, &mut config);
+    }
+    if reader.errors.is_empty() {
+        Ok(config)
+    } else {
+        Err(reader.errors)
+    }
+}
+
+struct Reader<'a> {
+    source: &'a Source,
+    errors: Vec<ConfigError>,
+}
+
+impl Reader<'_> {
+    fn error_at(&mut self, offset: usize, message: impl Into<String>) {
+        let at = self.source.line_col(offset);
+        self.errors.push(ConfigError {
+            path: self.source.name.clone(),
+            line: at.line,
+            column: at.column,
+            message: message.into(),
+        });
+    }
+
+    fn error(&mut self, node: &Node, message: impl Into<String>) {
+        self.error_at(node.span.start, message);
+    }
+
+    fn line(&self, node: &Node) -> usize {
+        self.source.line_col(node.span.start).line
+    }
+
+    /// The entries of a mapping, or an error.
+    fn map<'n>(&mut self, node: &'n Node, what: &str) -> &'n [(Node, Node)] {
+        match &node.value {
+            Value::Map(entries) => entries,
+            _ if node.is_null() => &[],
+            _ => {
+                self.error(
+                    node,
+                    format!("{what} must be a mapping, not {}", node.describe()),
+                );
+                &[]
+            }
+        }
+    }
+
+    fn key<'n>(&mut self, key: &'n Node) -> Option<&'n str> {
+        match key.as_scalar() {
+            Some(s) => Some(s.text.as_str()),
+            None => {
+                self.error(key, "keys must be plain names");
+                None
+            }
+        }
+    }
+
+    /// An unknown key, with the nearest valid one.
+    fn unknown(&mut self, key: &Node, name: &str, valid: &[&str], what: &str) {
+        let hint = did_you_mean(name, valid)
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_else(|| format!(" (expected one of: {})", valid.join(", ")));
+        self.error(key, format!("unknown {what} `{name}`{hint}"));
+    }
+
+    fn string(&mut self, node: &Node, what: &str) -> Option<String> {
+        match node.as_scalar() {
+            Some(s) if s.resolve() == ScalarType::String || s.resolve() == ScalarType::Number => {
+                Some(s.text.clone())
+            }
+            _ => {
+                self.error(
+                    node,
+                    format!("{what} must be a string, not {}", node.describe()),
+                );
+                None
+            }
+        }
+    }
+
+    fn bool(&mut self, node: &Node, what: &str) -> Option<bool> {
+        match node.as_scalar().map(|s| s.resolve()) {
+            Some(ScalarType::Bool(b)) => Some(b),
+            _ => {
+                self.error(
+                    node,
+                    format!("{what} must be true or false, not {}", node.describe()),
+                );
+                None
+            }
+        }
+    }
+
+    fn strings(&mut self, node: &Node, what: &str) -> Option<Vec<String>> {
+        match &node.value {
+            Value::Seq(items) => {
+                let mut out = Vec::new();
+                for item in items {
+                    out.push(self.string(item, &format!("each entry of {what}"))?);
+                }
+                Some(out)
+            }
+            // A single string is a list of one.
+            Value::Scalar(_) if !node.is_null() => self.string(node, what).map(|s| vec![s]),
+            _ => {
+                self.error(
+                    node,
+                    format!("{what} must be a list of strings, not {}", node.describe()),
+                );
+                None
+            }
+        }
+    }
+
+    fn paths(&mut self, node: &Node, what: &str, dir: &Path) -> Option<Vec<PathBuf>> {
+        let list = self.strings(node, what)?;
+        Some(
+            list.into_iter()
+                .map(|p| {
+                    let p = PathBuf::from(p);
+                    if p.is_absolute() || dir.as_os_str().is_empty() {
+                        p
+                    } else {
+                        dir.join(p)
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    fn top_level(&mut self, root: &Node, dir: &Path, config: &mut FileConfig) {
+        for (key, value) in self.map(root, "the configuration") {
+            let Some(name) = self.key(key) else { continue };
+            let line = self.line(key);
+            match name {
+                "rules" => self.rules(value, config),
+                "include" => config.include = self.strings(value, "include").map(|v| (v, line)),
+                "exclude" => config.exclude = self.strings(value, "exclude").map(|v| (v, line)),
+                "namespace" => {
+                    config.namespace = self.string(value, "namespace").map(|v| (v, line));
+                }
+                "mode" => {
+                    if let Some(text) = self.string(value, "mode") {
+                        match text.as_str() {
+                            "auto" => config.mode = Some((ModeChoice::Auto, line)),
+                            "apply" => config.mode = Some((ModeChoice::Apply, line)),
+                            "snapshot" => config.mode = Some((ModeChoice::Snapshot, line)),
+                            other => {
+                                self.unknown(value, other, &["auto", "apply", "snapshot"], "mode")
+                            }
+                        }
+                    }
+                }
+                "complete" => config.complete = self.bool(value, "complete").map(|v| (v, line)),
+                "kube-version" => {
+                    if let Some(text) = self.string(value, "kube-version") {
+                        match KubeVersion::parse(&text) {
+                            Some(v) => config.kube_version = Some((v, line)),
+                            None => self.error(
+                                value,
+                                format!(
+                                    "kube-version must be a release like \"1.34\", not \"{text}\""
+                                ),
+                            ),
+                        }
+                    }
+                }
+                "kinds" => self.kinds(value, config),
+                "crds" => config.crds = self.paths(value, "crds", dir).map(|v| (v, line)),
+                "context" => config.context = self.paths(value, "context", dir).map(|v| (v, line)),
+                "packs" => self.packs(value, config),
+                "policies" => {
+                    let origin_file = self.source.name.clone();
+                    let policies = self.policies(value, &|line| format!("{origin_file}:{line}"));
+                    config
+                        .policies
+                        .required_owner
+                        .extend(policies.required_owner);
+                    config
+                        .policies
+                        .tracking_label_required
+                        .extend(policies.tracking_label_required);
+                }
+                "$schema" => {}
+                other => self.unknown(key, other, &KEYS[..KEYS.len() - 1], "key"),
+            }
+        }
+    }
+
+    fn packs(&mut self, node: &Node, config: &mut FileConfig) {
+        let names = crate::policy::pack_names();
+        let items = match &node.value {
+            Value::Seq(items) => items.as_slice(),
+            _ => {
+                self.error(
+                    node,
+                    format!(
+                        "packs must be a list of pack names, not {}",
+                        node.describe()
+                    ),
+                );
+                return;
+            }
+        };
+        for item in items {
+            let Some(pack) = self.string(item, "each pack") else {
+                continue;
+            };
+            if names.contains(&pack.as_str()) {
+                let line = self.line(item);
+                config.packs.push((pack, line));
+            } else {
+                self.unknown(item, &pack, &names, "pack");
+            }
+        }
+    }
+
+    fn rules(&mut self, node: &Node, config: &mut FileConfig) {
+        let ids: Vec<&str> = crate::rules::all_ids();
+        for (key, value) in self.map(node, "rules") {
+            let Some(id) = self.key(key) else { continue };
+            if !ids.contains(&id) {
+                self.unknown(key, id, &ids, "rule");
+                continue;
+            }
+            let Some(level) = self.string(value, "a rule's level") else {
+                continue;
+            };
+            let level = match level.as_str() {
+                "off" => Level::Off,
+                "info" => Level::On(Severity::Info),
+                "warning" => Level::On(Severity::Warning),
+                "error" => Level::On(Severity::Error),
+                other => {
+                    self.unknown(value, other, &["off", "info", "warning", "error"], "level");
+                    continue;
+                }
+            };
+            let line = self.line(key);
+            config.rules.push((id.to_string(), level, line));
+        }
+    }
+
+    fn kinds(&mut self, node: &Node, config: &mut FileConfig) {
+        let Value::Seq(items) = &node.value else {
+            self.error(
+                node,
+                format!("kinds must be a list, not {}", node.describe()),
+            );
+            return;
+        };
+        for item in items {
+            let mut group = None;
+            let mut version = None;
+            let mut kind = None;
+            let mut scope = None;
+            for (key, value) in self.map(item, "each kind") {
+                let Some(name) = self.key(key) else { continue };
+                match name {
+                    "group" => group = self.string(value, "group"),
+                    "version" => version = self.string(value, "version"),
+                    "kind" => kind = self.string(value, "kind"),
+                    "scope" => match self.string(value, "scope").as_deref() {
+                        Some("Namespaced") => scope = Some(Scope::Namespaced),
+                        Some("Cluster") => scope = Some(Scope::Cluster),
+                        Some(other) => {
+                            self.unknown(value, other, &["Namespaced", "Cluster"], "scope")
+                        }
+                        None => {}
+                    },
+                    other => self.unknown(
+                        key,
+                        other,
+                        &["group", "version", "kind", "scope"],
+                        "key of a kind",
+                    ),
+                }
+            }
+            match (kind, scope) {
+                (Some(kind), Some(scope)) => config.kinds.push((
+                    ExtraKind {
+                        group: group.unwrap_or_default(),
+                        version,
+                        kind,
+                        scope,
+                    },
+                    self.line(item),
+                )),
+                _ => self.error(item, "each kind needs `kind` and `scope` (and `group` unless it is in the core group)"),
+            }
+        }
+    }
+
+    fn owner_kind(&mut self, node: &Node) -> Option<OwnerKind> {
+        let mut group = None;
+        let mut kind = None;
+        let mut controller = None;
+        for (key, value) in self.map(node, "an owner") {
+            let Some(name) = self.key(key) else { continue };
+            match name {
+                "group" => group = self.string(value, "group"),
+                "kind" => kind = self.string(value, "kind"),
+                "controller" => controller = self.bool(value, "controller"),
+                other => self.unknown(
+                    key,
+                    other,
+                    &["group", "kind", "controller"],
+                    "key of an owner",
+                ),
+            }
+        }
+        match kind {
+            Some(kind) => Some(OwnerKind {
+                group,
+                kind,
+                controller,
+            }),
+            None => {
+                self.error(node, "an owner needs `kind`");
+                None
+            }
+        }
+    }
+
+    /// The `policies` mapping; `origin` names where a policy on a given line was declared.
+    fn policies(&mut self, node: &Node, origin: &dyn Fn(usize) -> String) -> Policies {
+        let mut policies = Policies::default();
+        for (key, value) in self.map(node, "policies") {
+            let Some(name) = self.key(key) else { continue };
+            let Value::Seq(items) = &value.value else {
+                self.error(
+                    value,
+                    format!(
+                        "{name} must be a list of policies, not {}",
+                        value.describe()
+                    ),
+                );
+                continue;
+            };
+            match name {
+                "required-owner" => {
+                    for item in items {
+                        if let Some(p) = self.required_owner(item, origin) {
+                            policies.required_owner.push(p);
+                        }
+                    }
+                }
+                "tracking-label-required" => {
+                    for item in items {
+                        if let Some(p) = self.tracking_label(item, origin) {
+                            policies.tracking_label_required.push(p);
+                        }
+                    }
+                }
+                other => self.unknown(
+                    key,
+                    other,
+                    &["required-owner", "tracking-label-required"],
+                    "policy",
+                ),
+            }
+        }
+        policies
+    }
+
+    fn required_owner(
+        &mut self,
+        node: &Node,
+        origin: &dyn Fn(usize) -> String,
+    ) -> Option<RequiredOwner> {
+        let mut group = None;
+        let mut kind = None;
+        let mut owners = Vec::new();
+        let mut controller = None;
+        for (key, value) in self.map(node, "a required-owner policy") {
+            let Some(name) = self.key(key) else { continue };
+            match name {
+                "group" => group = self.string(value, "group"),
+                "kind" => kind = self.string(value, "kind"),
+                "owners" => match &value.value {
+                    Value::Seq(items) => {
+                        for item in items {
+                            owners.extend(self.owner_kind(item));
+                        }
+                    }
+                    _ => self.error(
+                        value,
+                        format!("owners must be a list, not {}", value.describe()),
+                    ),
+                },
+                "controller" => controller = self.bool(value, "controller"),
+                other => self.unknown(
+                    key,
+                    other,
+                    &["group", "kind", "owners", "controller"],
+                    "key of required-owner",
+                ),
+            }
+        }
+        match kind {
+            Some(kind) if !owners.is_empty() => Some(RequiredOwner {
+                group,
+                kind,
+                owners,
+                controller,
+                origin: origin(self.line(node)),
+            }),
+            _ => {
+                self.error(
+                    node,
+                    "a required-owner policy needs `kind` and a non-empty `owners` list",
+                );
+                None
+            }
+        }
+    }
+
+    fn tracking_label(
+        &mut self,
+        node: &Node,
+        origin: &dyn Fn(usize) -> String,
+    ) -> Option<TrackingLabel> {
+        let mut kinds = None;
+        let mut label = None;
+        let mut owner = None;
+        let mut namespace_label = None;
+        for (key, value) in self.map(node, "a tracking-label-required policy") {
+            let Some(name) = self.key(key) else { continue };
+            match name {
+                "kinds" => kinds = self.strings(value, "kinds"),
+                "label" => label = self.string(value, "label"),
+                "owner" => owner = self.owner_kind(value),
+                "namespace-label" => namespace_label = self.string(value, "namespace-label"),
+                other => self.unknown(
+                    key,
+                    other,
+                    &["kinds", "label", "owner", "namespace-label"],
+                    "key of tracking-label-required",
+                ),
+            }
+        }
+        match (kinds, label) {
+            (Some(kinds), Some(label)) if !kinds.is_empty() => Some(TrackingLabel {
+                kinds,
+                label,
+                owner,
+                namespace_label,
+                origin: origin(self.line(node)),
+            }),
+            _ => {
+                self.error(
+                    node,
+                    "a tracking-label-required policy needs `kinds` and `label`",
+                );
+                None
+            }
+        }
+    }
+}
+
+/// Parse a pack's text: a document with a `policies` mapping (and an optional `description`).
+pub fn parse_pack(name: &str, text: &str) -> Result<Policies, Vec<ConfigError>> {
+    let source = Source::new(format!("pack {name}"), text);
+    let mut reader = Reader {
+        source: &source,
+        errors: Vec::new(),
+    };
+    let mut policies = Policies::default();
+    for chunk in yaml::split_documents(text, 0) {
+        match yaml::parse_document(text, chunk, Limits::default()) {
+            Ok(document) => {
+                let Some(root) = document.root else { continue };
+                for (key, value) in reader.map(&root, "a pack") {
+                    match key.as_scalar().map(|s| s.text.as_str()) {
+                        Some("policies") => {
+                            let origin = |_line: usize| format!("pack {name}");
+                            let p = reader.policies(value, &origin);
+                            policies.required_owner.extend(p.required_owner);
+                            policies
+                                .tracking_label_required
+                                .extend(p.tracking_label_required);
+                        }
+                        Some("description") => {}
+                        Some(other) => reader.unknown(
+                            key,
+                            other,
+                            &["description", "policies"],
+                            "key of a pack",
+                        ),
+                        None => reader.error(key, "keys must be plain names"),
+                    }
+                }
+            }
+            Err(err) => reader.error_at(err.offset, format!("not valid YAML: {}", err.message)),
+        }
+    }
+    if reader.errors.is_empty() {
+        Ok(policies)
+    } else {
+        Err(reader.errors)
+    }
+}
