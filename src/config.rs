@@ -235,11 +235,19 @@ pub fn parse(name: &str, text: &str, dir: &Path) -> Result<FileConfig, Vec<Confi
     if let Some(root) = roots.first() {
         reader.top_level(root, dir, &mut config);
     }
+    reader.errors.sort_by_key(|e| (e.line, e.column));
     if reader.errors.is_empty() {
         Ok(config)
     } else {
         Err(reader.errors)
     }
+}
+
+/// " (did you mean `x`?)", or the valid names when none is close.
+fn hint(name: &str, valid: &[&str]) -> String {
+    did_you_mean(name, valid)
+        .map(|s| format!(" (did you mean `{s}`?)"))
+        .unwrap_or_else(|| format!(" (expected one of: {})", valid.join(", ")))
 }
 
 struct Reader<'a> {
@@ -291,12 +299,20 @@ impl Reader<'_> {
         }
     }
 
-    /// An unknown key, with the nearest valid one.
-    fn unknown(&mut self, key: &Node, name: &str, valid: &[&str], what: &str) {
-        let hint = did_you_mean(name, valid)
-            .map(|s| format!(" (did you mean `{s}`?)"))
-            .unwrap_or_else(|| format!(" (expected one of: {})", valid.join(", ")));
-        self.error(key, format!("unknown {what} `{name}`{hint}"));
+    /// An unknown name, with the nearest valid one.
+    fn unknown(&mut self, node: &Node, name: &str, valid: &[&str], what: &str) {
+        self.error(
+            node,
+            format!("unknown {what} `{name}`{}", hint(name, valid)),
+        );
+    }
+
+    /// An unknown key inside `place` ("a kind", "an owner").
+    fn unknown_key(&mut self, key: &Node, name: &str, valid: &[&str], place: &str) {
+        self.error(
+            key,
+            format!("unknown key `{name}` in {place}{}", hint(name, valid)),
+        );
     }
 
     fn string(&mut self, node: &Node, what: &str) -> Option<String> {
@@ -486,6 +502,7 @@ impl Reader<'_> {
             return;
         };
         for item in items {
+            let errors_before = self.errors.len();
             let mut group = None;
             let mut version = None;
             let mut kind = None;
@@ -504,11 +521,11 @@ impl Reader<'_> {
                         }
                         None => {}
                     },
-                    other => self.unknown(
+                    other => self.unknown_key(
                         key,
                         other,
                         &["group", "version", "kind", "scope"],
-                        "key of a kind",
+                        "a kind",
                     ),
                 }
             }
@@ -522,12 +539,15 @@ impl Reader<'_> {
                     },
                     self.line(item),
                 )),
+                // A mistake already reported explains the missing field.
+                _ if self.errors.len() > errors_before => {}
                 _ => self.error(item, "each kind needs `kind` and `scope` (and `group` unless it is in the core group)"),
             }
         }
     }
 
     fn owner_kind(&mut self, node: &Node) -> Option<OwnerKind> {
+        let errors_before = self.errors.len();
         let mut group = None;
         let mut kind = None;
         let mut controller = None;
@@ -537,12 +557,7 @@ impl Reader<'_> {
                 "group" => group = self.string(value, "group"),
                 "kind" => kind = self.string(value, "kind"),
                 "controller" => controller = self.bool(value, "controller"),
-                other => self.unknown(
-                    key,
-                    other,
-                    &["group", "kind", "controller"],
-                    "key of an owner",
-                ),
+                other => self.unknown_key(key, other, &["group", "kind", "controller"], "an owner"),
             }
         }
         match kind {
@@ -551,6 +566,7 @@ impl Reader<'_> {
                 kind,
                 controller,
             }),
+            None if self.errors.len() > errors_before => None,
             None => {
                 self.error(node, "an owner needs `kind`");
                 None
@@ -604,6 +620,7 @@ impl Reader<'_> {
         node: &Node,
         origin: &dyn Fn(usize) -> String,
     ) -> Option<RequiredOwner> {
+        let errors_before = self.errors.len();
         let mut group = None;
         let mut kind = None;
         let mut owners = Vec::new();
@@ -625,11 +642,11 @@ impl Reader<'_> {
                     ),
                 },
                 "controller" => controller = self.bool(value, "controller"),
-                other => self.unknown(
+                other => self.unknown_key(
                     key,
                     other,
                     &["group", "kind", "owners", "controller"],
-                    "key of required-owner",
+                    "a required-owner policy",
                 ),
             }
         }
@@ -641,6 +658,7 @@ impl Reader<'_> {
                 controller,
                 origin: origin(self.line(node)),
             }),
+            _ if self.errors.len() > errors_before => None,
             _ => {
                 self.error(
                     node,
@@ -656,6 +674,7 @@ impl Reader<'_> {
         node: &Node,
         origin: &dyn Fn(usize) -> String,
     ) -> Option<TrackingLabel> {
+        let errors_before = self.errors.len();
         let mut kinds = None;
         let mut label = None;
         let mut owner = None;
@@ -667,11 +686,11 @@ impl Reader<'_> {
                 "label" => label = self.string(value, "label"),
                 "owner" => owner = self.owner_kind(value),
                 "namespace-label" => namespace_label = self.string(value, "namespace-label"),
-                other => self.unknown(
+                other => self.unknown_key(
                     key,
                     other,
                     &["kinds", "label", "owner", "namespace-label"],
-                    "key of tracking-label-required",
+                    "a tracking-label-required policy",
                 ),
             }
         }
@@ -683,6 +702,7 @@ impl Reader<'_> {
                 namespace_label,
                 origin: origin(self.line(node)),
             }),
+            _ if self.errors.len() > errors_before => None,
             _ => {
                 self.error(
                     node,
@@ -717,12 +737,9 @@ pub fn parse_pack(name: &str, text: &str) -> Result<Policies, Vec<ConfigError>> 
                                 .extend(p.tracking_label_required);
                         }
                         Some("description") => {}
-                        Some(other) => reader.unknown(
-                            key,
-                            other,
-                            &["description", "policies"],
-                            "key of a pack",
-                        ),
+                        Some(other) => {
+                            reader.unknown_key(key, other, &["description", "policies"], "a pack")
+                        }
                         None => reader.error(key, "keys must be plain names"),
                     }
                 }

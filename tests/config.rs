@@ -1,0 +1,246 @@
+//! Configuration: discovery from nested folders, flags over the file, `ownerlint config`, every
+//! error message for a bad file (snapshotted), and the bundled `cluster-api` pack on Cluster API
+//! object sets built from its ownership table.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use ownerlint::Options;
+
+fn ownerlint(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A temporary repository: `files` written under it, and a `.git` folder at its root.
+fn repository(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ownerlint-config-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join(".git")).expect("temp repository");
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    dir
+}
+
+const DANGLING: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  ownerReferences:\n  - {apiVersion: apps/v1, kind: Deployment, name: api, uid: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d}\n";
+
+#[test]
+fn the_nearest_configuration_upwards_applies_and_flags_override_it() {
+    let repo = repository(
+        "discovery",
+        &[
+            (
+                ".ownerlint.yaml",
+                "rules:\n  owner-not-found: error\nnamespace: shop\n",
+            ),
+            ("deploy/apps/cache.yaml", DANGLING),
+        ],
+    );
+    let nested = repo.join("deploy/apps");
+    // Found from a nested folder: the warning becomes an error.
+    let out = ownerlint(&nested, &["--format", "short", "cache.yaml"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("cache.yaml:7:3: error[owner-not-found]"),
+        "{}",
+        stdout(&out)
+    );
+
+    // `ownerlint config` names the file and the origin of every value; a flag wins over it.
+    let out = ownerlint(&nested, &["config", "--namespace", "staging"]);
+    let text = stdout(&out);
+    assert!(text.starts_with("# configuration file: "), "{text}");
+    assert!(text.contains(".ownerlint.yaml\n"), "{text}");
+    assert!(text.contains("namespace: staging"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("namespace: staging") && l.ends_with("# --namespace")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("  owner-not-found: error") && l.ends_with(".ownerlint.yaml:2")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("mode: auto") && l.ends_with("# default")),
+        "{text}"
+    );
+
+    // --no-config ignores it; --config chooses another.
+    let out = ownerlint(&nested, &["--format", "short", "--no-config", "cache.yaml"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("warning[owner-not-found]"));
+    std::fs::write(repo.join("quiet.yaml"), "rules:\n  owner-not-found: off\n").expect("write");
+    let out = ownerlint(
+        &nested,
+        &[
+            "--format",
+            "short",
+            "--config",
+            "../../quiet.yaml",
+            "cache.yaml",
+        ],
+    );
+    assert_eq!(stdout(&out), "");
+
+    // Above the repository root nothing is looked for.
+    let outside = repository(
+        "outside",
+        &[("inner/.git/HEAD", ""), ("inner/cache.yaml", DANGLING)],
+    );
+    std::fs::write(
+        outside.join(".ownerlint.yaml"),
+        "rules:\n  owner-not-found: off\n",
+    )
+    .expect("write");
+    let out = ownerlint(&outside.join("inner"), &["--format", "short", "cache.yaml"]);
+    assert!(
+        stdout(&out).contains("warning[owner-not-found]"),
+        "{}",
+        stdout(&out)
+    );
+    let _ = std::fs::remove_dir_all(&repo);
+    let _ = std::fs::remove_dir_all(&outside);
+}
+
+#[test]
+fn every_mistake_in_a_configuration_is_named_at_its_place() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = ownerlint(&dir, &["--config", "testdata/config/bad.yaml", "examples"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stdout(&out), "");
+    insta::assert_snapshot!(stderr(&out));
+}
+
+/// Cluster API objects as its documentation's ownership table describes them.
+fn cluster_api(machine_owner: &str) -> String {
+    let object = |kind: &str, group: &str, name: &str, uid: &str, owner: &str| {
+        format!(
+            "apiVersion: {group}/v1beta1\nkind: {kind}\nmetadata:\n  name: {name}\n  namespace: fleet\n  uid: {uid}\n{owner}---\n"
+        )
+    };
+    let owner = |kind: &str, group: &str, name: &str, uid: &str, controller: bool| {
+        format!(
+            "  ownerReferences:\n  - {{apiVersion: {group}/v1beta1, kind: {kind}, name: {name}, uid: {uid}, controller: {controller}}}\n"
+        )
+    };
+    let core = "cluster.x-k8s.io";
+    [
+        object("Cluster", core, "fleet-1", "u-cluster", ""),
+        object(
+            "KubeadmControlPlane",
+            "controlplane.cluster.x-k8s.io",
+            "cp",
+            "u-kcp",
+            &owner("Cluster", core, "fleet-1", "u-cluster", true),
+        ),
+        object(
+            "MachineDeployment",
+            core,
+            "md-0",
+            "u-md",
+            &owner("Cluster", core, "fleet-1", "u-cluster", false),
+        ),
+        object(
+            "MachineSet",
+            core,
+            "md-0-x",
+            "u-ms",
+            &owner("MachineDeployment", core, "md-0", "u-md", true),
+        ),
+        object("Machine", core, "md-0-x-1", "u-m1", machine_owner),
+        object(
+            "Machine",
+            core,
+            "cp-1",
+            "u-m2",
+            &owner(
+                "KubeadmControlPlane",
+                "controlplane.cluster.x-k8s.io",
+                "cp",
+                "u-kcp",
+                true,
+            ),
+        ),
+        object(
+            "KubeadmConfig",
+            "bootstrap.cluster.x-k8s.io",
+            "md-0-x-1",
+            "u-kc",
+            &owner("Machine", core, "md-0-x-1", "u-m1", true),
+        ),
+        object(
+            "MachineHealthCheck",
+            core,
+            "md-0-mhc",
+            "u-mhc",
+            &owner("Cluster", core, "fleet-1", "u-cluster", false),
+        ),
+    ]
+    .concat()
+}
+
+fn with_pack() -> Options {
+    let config = ownerlint::config::parse("config", "packs: [cluster-api]\n", Path::new(""))
+        .expect("config");
+    let mut options = Options::default();
+    for (pack, _) in config.packs {
+        let policies = ownerlint::policy::pack_policies(&pack).expect("bundled pack");
+        options
+            .policies
+            .required_owner
+            .extend(policies.required_owner);
+    }
+    options
+}
+
+#[test]
+fn the_cluster_api_pack_checks_the_ownership_table() {
+    let good_owner = "  ownerReferences:\n  - {apiVersion: cluster.x-k8s.io/v1beta1, kind: MachineSet, name: md-0-x, uid: u-ms, controller: true}\n";
+    let outcome = common::lint("capi.yaml", &cluster_api(good_owner), &with_pack());
+    assert!(outcome.findings.is_empty(), "{:#?}", outcome.findings);
+
+    // A Machine that lost its MachineSet owner.
+    let outcome = common::lint("capi.yaml", &cluster_api(""), &with_pack());
+    let found: Vec<(&str, &str)> = outcome
+        .findings
+        .iter()
+        .map(|f| (f.rule, f.message.as_str()))
+        .collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].0, "required-owner");
+    assert!(found[0].1.starts_with("Machine fleet/md-0-x-1 has no owner reference to MachineSet or KubeadmControlPlane, which the policy (pack cluster-api) requires"), "{}", found[0].1);
+
+    // The MachineSet owner without the controller flag.
+    let plain = good_owner.replace("controller: true", "controller: false");
+    let outcome = common::lint("capi.yaml", &cluster_api(&plain), &with_pack());
+    let found: Vec<(&str, &str)> = outcome
+        .findings
+        .iter()
+        .map(|f| (f.rule, f.message.as_str()))
+        .collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(
+        found[0].1,
+        "Machine fleet/md-0-x-1 → MachineSet/md-0-x: the policy (pack cluster-api) requires `controller: true` on this reference"
+    );
+}
