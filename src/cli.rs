@@ -95,6 +95,9 @@ pub struct LintArgs {
     /// Skip files in walked directories that match this glob (repeatable)
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
+    /// Show every finding: ignore `# ownerlint: ignore[…]` comments and `ownerlint.dev/ignore` annotations
+    #[arg(long)]
+    pub no_suppress: bool,
     /// Do not print info findings
     #[arg(short, long)]
     pub quiet: bool,
@@ -498,6 +501,7 @@ fn lint(args: LintArgs) -> i32 {
             .collect(),
         kinds: effective.kinds.into_iter().map(|(k, _)| k).collect(),
         policies: effective.policies,
+        no_suppress: args.no_suppress,
     };
     let outcome = crate::lint(&options, &mut std::io::stdin().lock());
     let stdout_tty = std::io::stdout().is_terminal();

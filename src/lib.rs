@@ -19,6 +19,7 @@ pub mod resolve;
 pub mod rules;
 pub mod selector;
 pub mod source;
+pub mod suppress;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -53,6 +54,8 @@ pub struct Options {
     pub kinds: Vec<config::ExtraKind>,
     /// Ownership policies, from the configuration and the packs it selects.
     pub policies: config::Policies,
+    /// Ignore suppression comments and annotations: show every finding.
+    pub no_suppress: bool,
 }
 
 impl Default for Options {
@@ -72,6 +75,7 @@ impl Default for Options {
             levels: Vec::new(),
             kinds: Vec::new(),
             policies: config::Policies::default(),
+            no_suppress: false,
         }
     }
 }
@@ -205,6 +209,8 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Outcome {
     let mut outcome = Outcome::default();
     let mut objects: Vec<Object> = Vec::new();
     let mut crd_objects: Vec<Object> = Vec::new();
+    let mut suppressions = Vec::new();
+    let mut malformed = Vec::new();
     for (name, bytes, role) in texts {
         let id = SourceId(outcome.sources.len() as u32);
         let (source, invalid_at) = decode(name, bytes);
@@ -240,6 +246,11 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Outcome {
             continue;
         }
         outcome.findings.extend(loaded.findings);
+        if role == Role::Lint && !options.no_suppress {
+            let (found, bad) = suppress::from_comments(id, &source);
+            suppressions.extend(found);
+            malformed.extend(bad);
+        }
         match role {
             Role::Crds => crd_objects.extend(loaded.objects),
             Role::Lint | Role::Context | Role::Project => {
@@ -295,6 +306,15 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Outcome {
         (rule.check)(&cx, &mut findings);
     }
     outcome.findings.extend(findings);
+    if !options.no_suppress {
+        suppressions.extend(suppress::from_annotations(&objects));
+        suppress::apply(
+            &mut outcome.findings,
+            &outcome.sources,
+            suppressions,
+            malformed,
+        );
+    }
     apply_levels(&mut outcome.findings, &options.levels);
     let sources = &outcome.sources;
     outcome.findings.sort_by(|a, b| {

@@ -328,6 +328,9 @@ pub struct Object {
     pub selector: Option<Selector>,
     /// A Pod's `status.phase`.
     pub pod_phase: Option<String>,
+    /// The `ownerlint.dev/ignore` annotation: rule ids whose findings on this object are
+    /// suppressed.
+    pub ignore_annotation: Option<Spanned<String>>,
 }
 
 impl Object {
@@ -404,6 +407,9 @@ impl Object {
                 .filter(|f| f.value != FieldValue::Null),
             selector,
             pod_phase,
+            ignore_annotation: metadata
+                .and_then(|m| m.get("annotations"))
+                .and_then(|a| string_field(a, crate::suppress::ANNOTATION)),
         }
     }
 

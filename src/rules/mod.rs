@@ -35,6 +35,7 @@ pub mod required_owner;
 pub mod tracking_label_required;
 pub mod unpersisted_owner;
 pub mod unrendered_template;
+pub mod unused_suppression;
 
 /// What every rule declares about itself.
 #[derive(Debug)]
@@ -186,6 +187,10 @@ pub static RULES: &[Rule] = &[
     Rule {
         meta: &tracking_label_required::META,
         check: tracking_label_required::check,
+    },
+    Rule {
+        meta: &unused_suppression::META,
+        check: unused_suppression::check,
     },
 ];
 

@@ -1,0 +1,268 @@
+//! Suppression next to the manifest: `# ownerlint: ignore[rule, …] reason` on a finding's line
+//! or the line above, `# ownerlint: ignore-document[rule, …]` anywhere in a document, and the
+//! annotation `ownerlint.dev/ignore: "rule,…"` on an object (it survives `helm template` and
+//! `kubectl get`, which drop comments). Runs after every rule; a suppression that suppresses
+//! nothing is reported as `unused-suppression`.
+
+use crate::finding::{Finding, Label};
+use crate::load::yaml;
+use crate::model::Object;
+use crate::rules::{all_ids, did_you_mean, unused_suppression};
+use crate::source::{Source, SourceId, Span};
+
+pub const ANNOTATION: &str = "ownerlint.dev/ignore";
+
+/// What a suppression covers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Covers {
+    /// Findings that start on this line or the next (0-based line index).
+    Lines(usize),
+    /// Findings inside this range of the source (a document, or an object).
+    Range(Span),
+}
+
+#[derive(Clone, Debug)]
+pub struct Suppression {
+    source: SourceId,
+    /// The directive (comment or annotation value), where `unused-suppression` points.
+    span: Span,
+    covers: Covers,
+    /// Each rule id, with its span and whether it suppressed something.
+    rules: Vec<(String, Span, bool)>,
+    form: &'static str,
+}
+
+/// A directive that could not be read, reported as `unused-suppression`.
+#[derive(Clone, Debug)]
+pub struct Malformed {
+    source: SourceId,
+    span: Span,
+    message: String,
+}
+
+/// The suppression comments of a source.
+pub fn from_comments(id: SourceId, source: &Source) -> (Vec<Suppression>, Vec<Malformed>) {
+    let text = &source.text;
+    let documents = yaml::split_documents(text, 0);
+    let mut suppressions = Vec::new();
+    let mut malformed = Vec::new();
+    for (index, line_start) in line_starts(text) {
+        let line_end = text[line_start..]
+            .find('\n')
+            .map_or(text.len(), |i| line_start + i);
+        let line = &text[line_start..line_end];
+        let Some(hash) = directive_start(line) else {
+            continue;
+        };
+        let start = line_start + hash;
+        let directive = line[hash + 1..].trim_start();
+        let body = directive.trim_start_matches("ownerlint:").trim_start();
+        let body_at = line_end - body.len();
+        let span = Span::new(start, line_end.min(text.len()));
+        let (form, rest, rest_at) = if let Some(rest) = body.strip_prefix("ignore-document[") {
+            ("ignore-document", rest, body_at + "ignore-document[".len())
+        } else if let Some(rest) = body.strip_prefix("ignore[") {
+            ("ignore", rest, body_at + "ignore[".len())
+        } else {
+            malformed.push(Malformed {
+                source: id,
+                span,
+                message: "this `# ownerlint:` comment is not understood; write `# ownerlint: ignore[rule-id] reason` or `# ownerlint: ignore-document[rule-id]`".into(),
+            });
+            continue;
+        };
+        let Some(close) = rest.find(']') else {
+            malformed.push(Malformed {
+                source: id,
+                span,
+                message: "the rule list of this suppression has no closing `]`".into(),
+            });
+            continue;
+        };
+        let rules = rule_list(&rest[..close], rest_at);
+        let covers = if form == "ignore" {
+            Covers::Lines(index)
+        } else {
+            let document = documents
+                .iter()
+                .find(|d| d.span.start <= start && start < d.span.end.max(d.span.start + 1))
+                .map_or(Span::new(0, text.len()), |d| d.span);
+            Covers::Range(document)
+        };
+        suppressions.push(Suppression {
+            source: id,
+            span,
+            covers,
+            rules,
+            form,
+        });
+    }
+    (suppressions, malformed)
+}
+
+/// The annotation suppressions of objects.
+pub fn from_annotations(objects: &[Object]) -> Vec<Suppression> {
+    objects
+        .iter()
+        .filter(|o| !o.context)
+        .filter_map(|o| {
+            let value = o.ignore_annotation.as_ref()?;
+            // The span of a quoted value starts at its quote.
+            let quoted = usize::from(value.span.len() > value.value.len());
+            Some(Suppression {
+                source: o.source,
+                span: value.span,
+                covers: Covers::Range(o.span),
+                rules: rule_list(&value.value, value.span.start + quoted),
+                form: "the ownerlint.dev/ignore annotation",
+            })
+        })
+        .collect()
+}
+
+/// `a, b` at offset `at` → each id with its span.
+fn rule_list(list: &str, at: usize) -> Vec<(String, Span, bool)> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for part in list.split(',') {
+        let trimmed = part.trim();
+        if !trimmed.is_empty() {
+            let start = at + offset + (part.len() - part.trim_start().len());
+            out.push((
+                trimmed.to_string(),
+                Span::new(start, start + trimmed.len()),
+                false,
+            ));
+        }
+        offset += part.len() + 1;
+    }
+    out
+}
+
+/// Each line's 0-based index and start offset.
+fn line_starts(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .filter(move |&s| s < text.len())
+        .enumerate()
+}
+
+/// Where a `# ownerlint:` comment starts in a line: a `#` at the start of the line or after
+/// whitespace (a `#` inside a word is not a comment in YAML).
+fn directive_start(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    line.match_indices('#').map(|(i, _)| i).find(|&i| {
+        (i == 0 || matches!(bytes[i - 1], b' ' | b'\t'))
+            && line[i + 1..].trim_start().starts_with("ownerlint:")
+    })
+}
+
+/// Remove suppressed findings; report suppressions (and rule ids in them) that suppressed
+/// nothing, and directives that could not be read.
+pub fn apply(
+    findings: &mut Vec<Finding>,
+    sources: &[Source],
+    mut suppressions: Vec<Suppression>,
+    malformed: Vec<Malformed>,
+) {
+    findings.retain(|finding| {
+        let source = &sources[finding.primary.source.0 as usize];
+        let start = finding.primary.span.start;
+        let line = source.line_index(start);
+        let mut suppressed = false;
+        for suppression in suppressions
+            .iter_mut()
+            .filter(|s| s.source == finding.primary.source)
+        {
+            let covered = match suppression.covers {
+                Covers::Lines(l) => line == l || line == l + 1,
+                Covers::Range(span) => span.start <= start && start < span.end,
+            };
+            if !covered {
+                continue;
+            }
+            for (rule, _, used) in &mut suppression.rules {
+                if rule == finding.rule {
+                    *used = true;
+                    suppressed = true;
+                }
+            }
+        }
+        !suppressed
+    });
+    let ids = all_ids();
+    for suppression in &suppressions {
+        for (rule, span, used) in &suppression.rules {
+            if *used {
+                continue;
+            }
+            let message = if ids.contains(&rule.as_str()) {
+                let place = match (&suppression.covers, suppression.form) {
+                    (Covers::Lines(_), _) => "on this line or the next",
+                    (Covers::Range(_), "ignore-document") => "in this document",
+                    _ => "in this object",
+                };
+                format!(
+                    "this suppression of `{rule}` suppresses nothing: no {rule} finding {place}"
+                )
+            } else {
+                let hint = did_you_mean(rule, &ids)
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                format!("this suppression names `{rule}`, which is not a rule{hint}")
+            };
+            findings.push(unused(suppression.source, *span, message, suppression.span));
+        }
+        if suppression.rules.is_empty() {
+            findings.push(unused(
+                suppression.source,
+                suppression.span,
+                "this suppression names no rule".into(),
+                suppression.span,
+            ));
+        }
+    }
+    for m in malformed {
+        findings.push(unused(m.source, m.span, m.message, m.span));
+    }
+}
+
+fn unused(source: SourceId, span: Span, message: String, directive: Span) -> Finding {
+    let meta = &unused_suppression::META;
+    let mut finding = Finding::new(
+        meta.id,
+        meta.default_severity,
+        Label::new(source, span, "suppresses nothing"),
+        message,
+    )
+    .help("remove it, or correct the rule id; a suppression that hides nothing would hide the next real finding by surprise");
+    if directive != span {
+        finding = finding.related(Label::new(source, directive, "this suppression"));
+    }
+    finding
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directives_are_comments_not_words() {
+        assert_eq!(directive_start("# ownerlint: ignore[x]"), Some(0));
+        assert_eq!(
+            directive_start("  name: a  # ownerlint: ignore[x]"),
+            Some(11)
+        );
+        assert_eq!(directive_start("url: a#ownerlint: x"), None);
+        assert_eq!(directive_start("# just a comment"), None);
+    }
+
+    #[test]
+    fn rule_lists_keep_their_positions() {
+        let list = rule_list(" a-b , c", 10);
+        assert_eq!(list[0].0, "a-b");
+        assert_eq!(list[0].1, Span::new(11, 14));
+        assert_eq!(list[1].0, "c");
+        assert_eq!(list[1].1, Span::new(17, 18));
+    }
+}
