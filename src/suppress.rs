@@ -24,7 +24,7 @@ enum Covers {
 #[derive(Clone, Debug)]
 pub struct Suppression {
     source: SourceId,
-    /// The directive (comment or annotation value), where `unused-suppression` points.
+    /// The directive (comment or annotation value).
     span: Span,
     covers: Covers,
     /// Each rule id, with its span and whether it suppressed something.
@@ -211,35 +211,30 @@ pub fn apply(
                     .unwrap_or_default();
                 format!("this suppression names `{rule}`, which is not a rule{hint}")
             };
-            findings.push(unused(suppression.source, *span, message, suppression.span));
+            findings.push(unused(suppression.source, *span, message));
         }
         if suppression.rules.is_empty() {
             findings.push(unused(
                 suppression.source,
                 suppression.span,
                 "this suppression names no rule".into(),
-                suppression.span,
             ));
         }
     }
     for m in malformed {
-        findings.push(unused(m.source, m.span, m.message, m.span));
+        findings.push(unused(m.source, m.span, m.message));
     }
 }
 
-fn unused(source: SourceId, span: Span, message: String, directive: Span) -> Finding {
+fn unused(source: SourceId, span: Span, message: String) -> Finding {
     let meta = &unused_suppression::META;
-    let mut finding = Finding::new(
+    Finding::new(
         meta.id,
         meta.default_severity,
         Label::new(source, span, "suppresses nothing"),
         message,
     )
-    .help("remove it, or correct the rule id; a suppression that hides nothing would hide the next real finding by surprise");
-    if directive != span {
-        finding = finding.related(Label::new(source, directive, "this suppression"));
-    }
-    finding
+    .help("remove it, or correct the rule id; a suppression that hides nothing would hide the next real finding by surprise")
 }
 
 #[cfg(test)]
