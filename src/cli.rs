@@ -98,6 +98,12 @@ pub struct LintArgs {
     /// Show every finding: ignore `# ownerlint: ignore[…]` comments and `ownerlint.dev/ignore` annotations
     #[arg(long)]
     pub no_suppress: bool,
+    /// Report only findings that are not in this baseline (written by --write-baseline)
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+    /// Record today's findings in FILE, to be hidden later with --baseline, and exit 0
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
     /// Do not print info findings
     #[arg(short, long)]
     pub quiet: bool,
@@ -503,7 +509,38 @@ fn lint(args: LintArgs) -> i32 {
         policies: effective.policies,
         no_suppress: args.no_suppress,
     };
-    let outcome = crate::lint(&options, &mut std::io::stdin().lock());
+    let mut outcome = crate::lint(&options, &mut std::io::stdin().lock());
+    let root = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| report::repository_root(&cwd).or(Some(cwd)));
+    if let Some(path) = &args.write_baseline {
+        return match crate::baseline::write(path, &outcome, root.as_deref()) {
+            Ok(count) => {
+                eprintln!(
+                    "ownerlint: recorded {} in {}",
+                    report::plural(count, "finding"),
+                    path.display()
+                );
+                if outcome.errors.is_empty() { 0 } else { 2 }
+            }
+            Err(message) => {
+                eprintln!("ownerlint: {message}");
+                2
+            }
+        };
+    }
+    if let Some(path) = &args.baseline {
+        match crate::baseline::read(path) {
+            Ok(entries) => {
+                outcome.stats.baselined =
+                    crate::baseline::apply(&mut outcome, &entries, root.as_deref());
+            }
+            Err(message) => {
+                eprintln!("ownerlint: {message}");
+                return 2;
+            }
+        }
+    }
     let stdout_tty = std::io::stdout().is_terminal();
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let color = match args.color {
@@ -524,9 +561,7 @@ fn lint(args: LintArgs) -> i32 {
         color,
         width,
         quiet: args.quiet,
-        root: std::env::current_dir()
-            .ok()
-            .and_then(|cwd| report::repository_root(&cwd).or(Some(cwd))),
+        root,
         link_base: github_blob_url(),
     };
     let mut stdout = std::io::stdout().lock();

@@ -475,8 +475,14 @@ impl Reader<'_> {
                 self.unknown(key, id, &ids, "rule");
                 continue;
             }
-            let Some(level) = self.string(value, "a rule's level") else {
-                continue;
+            // `off` unquoted is the boolean false in YAML 1.1, as Kubernetes' reader types it.
+            let level = if value.as_scalar().map(|s| s.resolve()) == Some(ScalarType::Bool(false)) {
+                "off".to_string()
+            } else {
+                let Some(level) = self.string(value, "a rule's level") else {
+                    continue;
+                };
+                level
             };
             let level = match level.as_str() {
                 "off" => Level::Off,

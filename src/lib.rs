@@ -4,6 +4,7 @@
 //! The pipeline has one module per stage:
 //! [`discover`] → [`load`] → [`index`] (with [`catalog`] and [`resolve`]) → [`rules`] → [`report`].
 
+pub mod baseline;
 pub mod catalog;
 pub mod cli;
 pub mod config;
@@ -87,6 +88,8 @@ pub struct Stats {
     pub documents: usize,
     pub objects: usize,
     pub skipped_documents: usize,
+    /// Findings hidden because a baseline records them.
+    pub baselined: usize,
     #[serde(skip)]
     pub elapsed: Duration,
 }

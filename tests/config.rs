@@ -100,6 +100,7 @@ fn the_nearest_configuration_upwards_applies_and_flags_override_it() {
             "cache.yaml",
         ],
     );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "");
 
     // Above the repository root nothing is looked for.
@@ -243,4 +244,19 @@ fn the_cluster_api_pack_checks_the_ownership_table() {
         found[0].1,
         "Machine fleet/md-0-x-1 → MachineSet/md-0-x: the policy (pack cluster-api) requires `controller: true` on this reference"
     );
+}
+
+#[test]
+fn the_readme_configuration_example_is_valid() {
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .expect("README");
+    let start = readme.find("# .ownerlint.yaml\n").expect("the example");
+    let end = readme[start..].find("```").expect("its end") + start;
+    let config = ownerlint::config::parse(".ownerlint.yaml", &readme[start..end], Path::new(""))
+        .unwrap_or_else(|e| panic!("{e:#?}"));
+    assert_eq!(config.rules.len(), 2);
+    assert_eq!(config.packs.len(), 1);
+    assert_eq!(config.policies.required_owner.len(), 1);
+    assert_eq!(config.policies.tracking_label_required.len(), 1);
 }

@@ -168,6 +168,9 @@ pub fn summary_line(outcome: &Outcome) -> String {
             plural(outcome.errors.len(), "unreadable input")
         ));
     }
+    if s.baselined > 0 {
+        line.push_str(&format!(", {} in the baseline not shown", s.baselined));
+    }
     line.push_str(&format!(" ({:.2}s)", s.elapsed.as_secs_f64()));
     line
 }
