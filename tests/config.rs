@@ -126,10 +126,21 @@ fn the_nearest_configuration_upwards_applies_and_flags_override_it() {
 #[test]
 fn every_mistake_in_a_configuration_is_named_at_its_place() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let out = ownerlint(&dir, &["--config", "testdata/config/bad.yaml", "examples"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(stdout(&out), "");
-    insta::assert_snapshot!(stderr(&out));
+    let mut all = String::new();
+    for file in [
+        "bad.yaml",
+        "bad-shapes.yaml",
+        "not-a-mapping.yaml",
+        "invalid-yaml.yaml",
+        "missing.yaml",
+    ] {
+        let path = format!("testdata/config/{file}");
+        let out = ownerlint(&dir, &["--config", &path, "examples"]);
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        assert_eq!(stdout(&out), "", "{file}");
+        all.push_str(&stderr(&out));
+    }
+    insta::assert_snapshot!(all);
 }
 
 /// Cluster API objects as its documentation's ownership table describes them.
@@ -259,4 +270,40 @@ fn the_readme_configuration_example_is_valid() {
     assert_eq!(config.packs.len(), 1);
     assert_eq!(config.policies.required_owner.len(), 1);
     assert_eq!(config.policies.tracking_label_required.len(), 1);
+}
+
+#[test]
+fn a_tracking_label_must_name_an_owner_that_exists() {
+    let config = "policies:\n  tracking-label-required:\n    - kinds: [ClusterRole]\n      label: example.com/agentrun\n      owner: {group: example.com, kind: AgentRun}\n      namespace-label: example.com/agentrun-namespace\n";
+    let parsed = ownerlint::config::parse("c.yaml", config, Path::new("")).expect("config");
+    let options = Options {
+        policies: parsed.policies,
+        ..Options::default()
+    };
+    let role = |name: &str, ns: &str| {
+        format!(
+            "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: r-{name}-{ns}\n  labels: {{example.com/agentrun: {name}, example.com/agentrun-namespace: {ns}}}\n---\n"
+        )
+    };
+    let run =
+        "apiVersion: example.com/v1\nkind: AgentRun\nmetadata: {name: my-run, namespace: agents}\n";
+    let text = format!(
+        "{}{}{}{run}",
+        role("my-run", "agents"),
+        role("gone", "agents"),
+        role("my-run", "other")
+    );
+    let outcome = common::lint("roles.yaml", &text, &options);
+    let messages: Vec<&str> = outcome
+        .findings
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "ClusterRole r-gone-agents: its `example.com/agentrun` label names AgentRun agents/gone, which is not in the input (policy c.yaml:3): a cleanup by label would never run for it",
+            "ClusterRole r-my-run-other: its `example.com/agentrun` label names AgentRun other/my-run, which is not in the input (policy c.yaml:3): a cleanup by label would never run for it",
+        ]
+    );
 }
