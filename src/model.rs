@@ -413,6 +413,15 @@ impl Object {
         }
     }
 
+    /// Where findings about the object's labels point: its `labels`, or its name when it has
+    /// none.
+    pub fn labels_span(&self) -> Span {
+        match &self.labels {
+            Some(labels) => labels.span,
+            None => self.name.as_ref().map_or(self.span, |n| n.span),
+        }
+    }
+
     /// Whether the object was captured while being deleted.
     pub fn is_being_deleted(&self) -> bool {
         self.deletion_timestamp.is_some()

@@ -59,13 +59,8 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             ),
         };
         let labels = display_labels(dependent.labels.as_ref());
-        let (span, label) = match &dependent.labels {
-            Some(l) => (l.span, format!("labels {labels}")),
-            None => (
-                dependent.name.as_ref().map_or(dependent.span, |n| n.span),
-                "no labels".to_string(),
-            ),
-        };
+        let span = dependent.labels_span();
+        let label = format!("labels {labels}");
         let selector_label = match selector.origin {
             SelectorOrigin::Spec => format!("selector {selector}"),
             SelectorOrigin::TemplateLabels => {

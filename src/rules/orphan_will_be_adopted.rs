@@ -87,13 +87,8 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             ),
             [] => continue,
         };
-        let (span, label) = match &dependent.labels {
-            Some(l) => (l.span, format!("labels {}", display_labels(Some(l)))),
-            None => (
-                dependent.name.as_ref().map_or(dependent.span, |n| n.span),
-                "no labels".to_string(),
-            ),
-        };
+        let span = dependent.labels_span();
+        let label = format!("labels {}", display_labels(dependent.labels.as_ref()));
         let mut finding = cx.finding(&META, id, span, label, message).help(format!(
             "to keep {dependent_text} on its own, give it labels no controller selects; to have it managed, write the controller's ownerReference so the ownership is explicit"
         ));

@@ -37,10 +37,7 @@ fn check_object(
     let labels = object.labels.as_ref();
     let owner_kind = policy.owner.as_ref().map_or("owner", |o| o.kind.as_str());
     let Some(value) = labels.and_then(|l| l.get(&policy.label)) else {
-        let span = labels.map_or_else(
-            || object.name.as_ref().map_or(object.span, |n| n.span),
-            |l| l.span,
-        );
+        let span = object.labels_span();
         out.push(
             cx.finding(
                 &META,
