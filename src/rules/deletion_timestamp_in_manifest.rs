@@ -28,9 +28,14 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     what_it_waits_for(object)
                 ),
                 format!(
-                    "if it stays Terminating, see which finalizer holds it: `kubectl get {} {} -o jsonpath='{{.metadata.finalizers}}'`",
+                    "if it stays Terminating, see which finalizer holds it: `kubectl get {} {}{} -o jsonpath='{{.metadata.finalizers}}'`",
                     object.kind_str().to_lowercase(),
-                    object.name.as_ref().map_or("NAME", |n| n.value.as_str())
+                    object.name.as_ref().map_or("NAME", |n| n.value.as_str()),
+                    cx.index
+                        .facts(id)
+                        .namespace
+                        .as_ref()
+                        .map_or(String::new(), |ns| format!(" -n {ns}"))
                 ),
             ),
         };
