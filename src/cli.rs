@@ -43,24 +43,61 @@ pub enum Command {
     },
     /// Print the man page (roff), e.g. `ownerlint man > ownerlint.1`
     Man,
+    /// Draw the ownership graph: roots are objects without owners and owners that do not resolve
+    Tree(Box<TreeArgs>),
+    /// Show what deleting an object would delete with it, as the garbage collector would
+    DeletePreview(Box<PreviewArgs>),
     /// Print the effective configuration (file and flags) and where each value came from
     Config {
         #[command(flatten)]
-        lint: Box<LintArgs>,
+        input: Box<InputArgs>,
     },
 }
 
 #[derive(Args, Debug)]
-pub struct LintArgs {
-    /// Files and directories to lint; `-` reads standard input
+pub struct TreeArgs {
+    /// Start at this object (`KIND/NAME`, in the namespace of -n)
+    #[arg(long, value_name = "KIND/NAME")]
+    pub root: Option<String>,
+    /// Only trees that hold objects of this kind
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// Output format
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: crate::tree::TreeFormat,
+    /// When to use colour
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct PreviewArgs {
+    /// The object to delete, as `KIND/NAME` (in the namespace of -n)
+    pub target: String,
+    /// How the delete propagates, as `kubectl delete --cascade`
+    #[arg(long, value_enum, default_value = "background")]
+    pub cascade: crate::preview::Cascade,
+    /// Output format
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: PreviewFormat,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PreviewFormat {
+    Text,
+    Json,
+}
+
+/// What to read, and how: shared by linting, `tree`, `delete-preview` and `config`.
+#[derive(Args, Debug)]
+pub struct InputArgs {
+    /// Files and directories to read; `-` reads standard input
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
-    /// Output format [default: github when GITHUB_ACTIONS=true, else pretty on a terminal, short otherwise]
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
-    /// Exit with 1 when a finding has at least this severity
-    #[arg(long, value_enum, default_value = "error")]
-    pub fail_on: FailOn,
     /// Configuration file [default: the nearest .ownerlint.yaml upwards, up to the repository root]
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -89,12 +126,24 @@ pub struct LintArgs {
     /// it; findings are reported only for PATHS (for pre-commit, which passes changed files)
     #[arg(long, value_name = "PATH")]
     pub project: Vec<PathBuf>,
-    /// Only lint files in walked directories that match this glob (repeatable)
+    /// Only read files in walked directories that match this glob (repeatable)
     #[arg(long, value_name = "GLOB")]
     pub include: Vec<String>,
     /// Skip files in walked directories that match this glob (repeatable)
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct LintArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format [default: github when GITHUB_ACTIONS=true, else pretty on a terminal, short otherwise]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Exit with 1 when a finding has at least this severity
+    #[arg(long, value_enum, default_value = "error")]
+    pub fail_on: FailOn,
     /// Show every finding: ignore `# ownerlint: ignore[…]` comments and `ownerlint.dev/ignore` annotations
     #[arg(long)]
     pub no_suppress: bool,
@@ -159,7 +208,9 @@ pub fn run(cli: Cli) -> i32 {
             0
         }
         Some(Command::Explain { rule }) => explain(&rule),
-        Some(Command::Config { lint }) => match effective(&lint) {
+        Some(Command::Tree(args)) => tree(*args),
+        Some(Command::DeletePreview(args)) => delete_preview(*args),
+        Some(Command::Config { input }) => match effective(&input) {
             Ok(effective) => {
                 print!("{}", effective.describe());
                 0
@@ -266,7 +317,7 @@ where
 }
 
 /// Read the configuration file (given or discovered) and lay the flags over it.
-pub fn effective(args: &LintArgs) -> Result<Effective, Vec<ConfigError>> {
+pub fn effective(args: &InputArgs) -> Result<Effective, Vec<ConfigError>> {
     let path = if args.no_config {
         None
     } else {
@@ -483,13 +534,11 @@ impl Effective {
     }
 }
 
-fn lint(args: LintArgs) -> i32 {
-    let effective = match effective(&args) {
-        Ok(effective) => effective,
-        Err(errors) => return config_errors(&errors),
-    };
-    let options = crate::Options {
-        paths: args.paths,
+/// The options of a run over `input`, or the configuration's errors.
+fn options(input: InputArgs) -> Result<crate::Options, Vec<ConfigError>> {
+    let effective = effective(&input)?;
+    Ok(crate::Options {
+        paths: input.paths,
         include: effective.include.value,
         exclude: effective.exclude.value,
         namespace: effective.namespace.value,
@@ -498,7 +547,7 @@ fn lint(args: LintArgs) -> i32 {
         kube_version: effective.kube_version.value,
         crds: effective.crds.value,
         context: effective.context.value,
-        project: args.project,
+        project: input.project,
         limits: Default::default(),
         levels: effective
             .levels
@@ -507,7 +556,111 @@ fn lint(args: LintArgs) -> i32 {
             .collect(),
         kinds: effective.kinds.into_iter().map(|(k, _)| k).collect(),
         policies: effective.policies,
-        no_suppress: args.no_suppress,
+        no_suppress: false,
+    })
+}
+
+/// Read and resolve the input of a graph command; report unreadable inputs on stderr.
+fn analyze(input: InputArgs) -> Result<crate::Analysis, i32> {
+    let options = options(input).map_err(|errors| config_errors(&errors))?;
+    let analysis = crate::analyze(&options, &mut std::io::stdin().lock());
+    for error in &analysis.outcome.errors {
+        eprintln!("ownerlint: {}: {}", error.path, error.message);
+    }
+    Ok(analysis)
+}
+
+fn tree(args: TreeArgs) -> i32 {
+    let namespace = args.input.namespace.clone();
+    let analysis = match analyze(args.input) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let graph = crate::graph::Graph::build(&analysis, analysis.complete);
+    let root = match &args.root {
+        Some(spec) => {
+            match crate::preview::find(&analysis, spec, namespace.as_deref().unwrap_or("default")) {
+                Ok(id) => Some(id),
+                Err(message) => {
+                    eprintln!("ownerlint: {message}");
+                    return 2;
+                }
+            }
+        }
+        None => None,
+    };
+    let filter = crate::tree::TreeFilter {
+        root,
+        namespace: if root.is_some() { None } else { namespace },
+        kind: args.kind,
+    };
+    let forest = crate::tree::Forest::new(&analysis, &graph, &filter);
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    let text = match args.format {
+        crate::tree::TreeFormat::Text => crate::tree::text(&forest, color),
+        crate::tree::TreeFormat::Json => crate::tree::json(&forest),
+        crate::tree::TreeFormat::Dot => crate::tree::dot(&forest),
+        crate::tree::TreeFormat::Mermaid => crate::tree::mermaid(&forest),
+    };
+    print_out(&text);
+    if analysis.outcome.errors.is_empty() {
+        0
+    } else {
+        2
+    }
+}
+
+fn delete_preview(args: PreviewArgs) -> i32 {
+    let namespace = args
+        .input
+        .namespace
+        .clone()
+        .unwrap_or_else(|| "default".into());
+    let analysis = match analyze(args.input) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let target = match crate::preview::find(&analysis, &args.target, &namespace) {
+        Ok(id) => id,
+        Err(message) => {
+            eprintln!("ownerlint: {message}");
+            return 2;
+        }
+    };
+    let graph = crate::graph::Graph::build(&analysis, analysis.complete);
+    let preview = crate::preview::preview(&graph, target, args.cascade);
+    let text = match args.format {
+        PreviewFormat::Text => crate::preview::text(&analysis, &preview),
+        PreviewFormat::Json => crate::preview::json(&analysis, &preview),
+    };
+    print_out(&text);
+    if analysis.outcome.errors.is_empty() {
+        0
+    } else {
+        2
+    }
+}
+
+/// Print to stdout; a closed pipe (`| head`) is not an error.
+fn print_out(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+}
+
+fn lint(args: LintArgs) -> i32 {
+    let options = match options(args.input) {
+        Ok(options) => crate::Options {
+            no_suppress: args.no_suppress,
+            ..options
+        },
+        Err(errors) => return config_errors(&errors),
     };
     let mut outcome = crate::lint(&options, &mut std::io::stdin().lock());
     let root = std::env::current_dir()

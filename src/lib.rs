@@ -11,16 +11,19 @@ pub mod config;
 pub mod controllers;
 pub mod discover;
 pub mod finding;
+pub mod graph;
 pub mod index;
 pub mod load;
 pub mod model;
 pub mod policy;
+pub mod preview;
 pub mod report;
 pub mod resolve;
 pub mod rules;
 pub mod selector;
 pub mod source;
 pub mod suppress;
+pub mod tree;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -128,8 +131,26 @@ enum Role {
     Project,
 }
 
+/// Everything a run learned: the findings, and the objects with their index and resolved
+/// references (for `tree` and `delete-preview`).
+pub struct Analysis {
+    pub outcome: Outcome,
+    pub objects: Vec<Object>,
+    pub index: index::Index,
+    pub catalog: Catalog,
+    /// `resolutions[object][reference]`
+    pub resolutions: Vec<Vec<resolve::RefResolution>>,
+    /// The input is the whole cluster or release (`--complete`).
+    pub complete: bool,
+}
+
 /// Lint the paths in `options`; `stdin` is read when a path is `-`.
 pub fn lint(options: &Options, stdin: &mut dyn std::io::Read) -> Outcome {
+    analyze(options, stdin).outcome
+}
+
+/// Read, index, resolve and check the paths in `options`.
+pub fn analyze(options: &Options, stdin: &mut dyn std::io::Read) -> Analysis {
     let started = Instant::now();
     let mut errors = Vec::new();
     let filter = match Filter::new(&options.include, &options.exclude) {
@@ -139,9 +160,16 @@ pub fn lint(options: &Options, stdin: &mut dyn std::io::Read) -> Outcome {
                 path: "--include/--exclude".into(),
                 message: err.to_string(),
             });
-            return Outcome {
-                errors,
-                ..Outcome::default()
+            return Analysis {
+                outcome: Outcome {
+                    errors,
+                    ..Outcome::default()
+                },
+                objects: Vec::new(),
+                index: index::Index::default(),
+                catalog: Catalog::builtin(),
+                resolutions: Vec::new(),
+                complete: options.complete,
             };
         }
     };
@@ -175,14 +203,19 @@ pub fn lint(options: &Options, stdin: &mut dyn std::io::Read) -> Outcome {
             }),
         }
     }
-    let mut outcome = check(texts, options);
-    outcome.errors.extend(errors);
-    outcome.stats.elapsed = started.elapsed();
-    outcome
+    let mut analysis = check(texts, options);
+    analysis.outcome.errors.extend(errors);
+    analysis.outcome.stats.elapsed = started.elapsed();
+    analysis
 }
 
 /// Lint in-memory inputs, named as they should be reported (used by tests and tools).
 pub fn lint_texts(inputs: Vec<(String, String)>, options: &Options) -> Outcome {
+    analyze_texts(inputs, options).outcome
+}
+
+/// Analyze in-memory inputs, named as they should be reported.
+pub fn analyze_texts(inputs: Vec<(String, String)>, options: &Options) -> Analysis {
     check(
         inputs
             .into_iter()
@@ -208,7 +241,7 @@ fn read(input: &Input, stdin: &mut dyn std::io::Read) -> Result<Vec<u8>, String>
     result.map(|()| bytes).map_err(|e| e.to_string())
 }
 
-fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Outcome {
+fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {
     let mut outcome = Outcome::default();
     let mut objects: Vec<Object> = Vec::new();
     let mut crd_objects: Vec<Object> = Vec::new();
@@ -330,7 +363,14 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Outcome {
         };
         key(a).cmp(&key(b)).then_with(|| a.message.cmp(&b.message))
     });
-    outcome
+    Analysis {
+        outcome,
+        objects,
+        index,
+        catalog,
+        resolutions,
+        complete: options.complete,
+    }
 }
 
 /// Configured rule levels: drop the findings of rules that are off, and give the others the

@@ -1,0 +1,198 @@
+//! `ownerlint tree` and `ownerlint delete-preview` on the fixtures in `testdata/graph/` (a
+//! Deployment chain, a Namespace owning objects in other namespaces, several owners, a cycle,
+//! a dangling chain) and on a real `kubectl get` dump from `../shared/corpus`.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Run ownerlint from the repository root; stdout, with the exit code checked.
+fn run(args: &[&str], code: i32) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+        .args(args)
+        .current_dir(root())
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .expect("the binary runs");
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_deployment_chain_in_every_format() {
+    let file = "testdata/graph/chain.yaml";
+    insta::assert_snapshot!("chain-text", run(&["tree", file], 0));
+    insta::assert_snapshot!("chain-json", run(&["tree", "--format", "json", file], 0));
+    insta::assert_snapshot!("chain-dot", run(&["tree", "--format", "dot", file], 0));
+    insta::assert_snapshot!(
+        "chain-mermaid",
+        run(&["tree", "--format", "mermaid", file], 0)
+    );
+    for cascade in ["background", "foreground", "orphan"] {
+        insta::assert_snapshot!(
+            format!("chain-delete-{cascade}"),
+            run(
+                &[
+                    "delete-preview",
+                    "deployment/web",
+                    "-n",
+                    "shop",
+                    "--cascade",
+                    cascade,
+                    file
+                ],
+                0
+            )
+        );
+    }
+    insta::assert_snapshot!(
+        "chain-delete-json",
+        run(
+            &[
+                "delete-preview",
+                "replicaset/web-7d9f",
+                "-n",
+                "shop",
+                "--format",
+                "json",
+                file
+            ],
+            0
+        )
+    );
+}
+
+#[test]
+fn a_namespace_owning_objects_in_other_namespaces_and_several_owners() {
+    let file = "testdata/graph/namespace-owner.yaml";
+    let tree = run(&["tree", file], 0);
+    insta::assert_snapshot!("namespace-owner-text", tree);
+    // The ConfigMap with three owners is drawn once in full and referred back to twice.
+    assert_eq!(tree.matches("ConfigMap platform/shared").count(), 3);
+    assert_eq!(
+        tree.matches("ConfigMap platform/shared  ↑ shown above")
+            .count(),
+        2
+    );
+    insta::assert_snapshot!(
+        "namespace-owner-delete",
+        run(&["delete-preview", "namespace/tenant-a", file], 0)
+    );
+    // Filters: one namespace keeps its owners for context; --root starts at one object.
+    insta::assert_snapshot!(
+        "namespace-owner-filter-ns",
+        run(&["tree", "-n", "tenant-a", file], 0)
+    );
+    insta::assert_snapshot!(
+        "namespace-owner-filter-kind",
+        run(&["tree", "--kind", "secret", file], 0)
+    );
+    insta::assert_snapshot!(
+        "namespace-owner-root",
+        run(
+            &["tree", "--root", "configmap/audit", "-n", "platform", file],
+            0
+        )
+    );
+}
+
+#[test]
+fn a_cycle_is_shown_not_followed() {
+    let file = "testdata/graph/cycle.yaml";
+    let tree = run(&["tree", file], 0);
+    insta::assert_snapshot!("cycle-text", tree);
+    assert!(tree.contains("↻"));
+    insta::assert_snapshot!(
+        "cycle-delete",
+        run(&["delete-preview", "configmap/a", "-n", "shop", file], 0)
+    );
+}
+
+#[test]
+fn a_dangling_chain_is_deleted_on_apply() {
+    let file = "testdata/graph/dangling.yaml";
+    insta::assert_snapshot!("dangling-text", run(&["tree", file], 0));
+    let preview = run(&["delete-preview", "deployment/api", "-n", "shop", file], 0);
+    insta::assert_snapshot!("dangling-delete", preview);
+    assert!(
+        preview.contains("  - ConfigMap shop/api-cache\n  - Secret shop/api-cache-key\n"),
+        "{preview}"
+    );
+}
+
+#[test]
+fn an_unknown_target_is_a_clear_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+        .args([
+            "delete-preview",
+            "deployment/nope",
+            "-n",
+            "shop",
+            "testdata/graph/chain.yaml",
+        ])
+        .current_dir(root())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "ownerlint: no deployment/nope in namespace shop (or cluster-scoped) in the input\n"
+    );
+}
+
+#[test]
+fn a_real_cluster_dump() {
+    let dump = root().join("../shared/corpus/vmware-tanzu__sonobuoy/healthsummary/resources");
+    if !dump.is_dir() {
+        eprintln!(
+            "skipped: {} is not here (the shared corpus is beside the checkout in CI)",
+            dump.display()
+        );
+        return;
+    }
+    let path = dump.to_string_lossy().into_owned();
+    insta::assert_snapshot!("sonobuoy-tree", run(&["tree", &path], 0));
+    insta::assert_snapshot!(
+        "sonobuoy-delete-node",
+        run(&["delete-preview", "node/kind-control-plane", &path], 0)
+    );
+}
+
+#[test]
+fn the_readme_shows_the_tools_own_output() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let mermaid = run(&["tree", "--format", "mermaid", "examples/cluster-dump"], 0);
+    assert!(
+        readme.contains(&format!("```mermaid\n{mermaid}```")),
+        "README mermaid block is stale:\n{mermaid}"
+    );
+    let tree = run(&["tree", "examples/cluster-dump"], 0);
+    assert!(
+        readme.contains(&format!(
+            "$ ownerlint tree examples/cluster-dump\n{tree}```"
+        )),
+        "README tree is stale:\n{tree}"
+    );
+    let preview = run(
+        &[
+            "delete-preview",
+            "replicaset/billing-7c9f8d6b5",
+            "-n",
+            "payments",
+            "examples/cluster-dump",
+        ],
+        0,
+    );
+    assert!(
+        readme.contains(&preview),
+        "README preview is stale:\n{preview}"
+    );
+}
