@@ -557,6 +557,7 @@ fn options(input: InputArgs) -> Result<crate::Options, Vec<ConfigError>> {
         kinds: effective.kinds.into_iter().map(|(k, _)| k).collect(),
         policies: effective.policies,
         no_suppress: false,
+        full_parse: false,
     })
 }
 

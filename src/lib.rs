@@ -60,6 +60,9 @@ pub struct Options {
     pub policies: config::Policies,
     /// Ignore suppression comments and annotations: show every finding.
     pub no_suppress: bool,
+    /// Parse every document whole, without the fast path's filter (the findings are the same;
+    /// this is for comparing the two).
+    pub full_parse: bool,
 }
 
 impl Default for Options {
@@ -80,6 +83,7 @@ impl Default for Options {
             kinds: Vec::new(),
             policies: config::Policies::default(),
             no_suppress: false,
+            full_parse: false,
         }
     }
 }
@@ -270,6 +274,7 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {
             limits: options.limits,
             mode: options.mode,
             context: role == Role::Context,
+            full_parse: options.full_parse,
         };
         let mut loaded = load::load(id, &source, load_options);
         if role == Role::Project {

@@ -3,6 +3,7 @@
 //! template` give each document its template; syntax errors and unrendered templates become
 //! findings, and every other document is still read.
 
+pub mod fast;
 pub mod yaml;
 
 use crate::finding::{Finding, Label, Severity};
@@ -27,6 +28,8 @@ pub struct LoadOptions {
     pub mode: ModeChoice,
     /// Objects from `--context`: they exist in the cluster, and are not linted.
     pub context: bool,
+    /// Parse whole documents only (no line-level filter first); the findings are the same.
+    pub full_parse: bool,
 }
 
 #[derive(Debug, Default)]
@@ -40,11 +43,28 @@ pub struct Loaded {
 }
 
 pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
+    use rayon::prelude::*;
     let text = &source.text;
     let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let chunks = yaml::split_documents(text, start);
+    // Documents are independent: load them in parallel, in batches big enough to be worth a
+    // thread, and put the results back in input order.
+    let parts: Vec<Loaded> = chunks
+        .par_chunks(64)
+        .map(|batch| {
+            let mut loaded = Loaded::default();
+            for &chunk in batch {
+                load_document(id, source, chunk, options, &mut loaded);
+            }
+            loaded
+        })
+        .collect();
     let mut loaded = Loaded::default();
-    for chunk in yaml::split_documents(text, start) {
-        load_document(id, source, chunk, options, &mut loaded);
+    for part in parts {
+        loaded.objects.extend(part.objects);
+        loaded.findings.extend(part.findings);
+        loaded.documents += part.documents;
+        loaded.skipped += part.skipped;
     }
     loaded
 }
@@ -58,7 +78,14 @@ fn load_document(
 ) {
     let text = &source.text;
     let chunk_text = &text[chunk.span.start..chunk.span.end];
-    let document = match yaml::parse_document(text, chunk, options.limits) {
+    let fast = (!options.full_parse)
+        .then(|| parse_filtered(chunk_text, chunk.span.start, options.limits))
+        .flatten();
+    let parsed = match fast {
+        Some(document) => Ok(document),
+        None => yaml::parse_document(text, chunk, options.limits),
+    };
+    let document = match parsed {
         Ok(document) => document,
         Err(error) => {
             loaded.documents += 1;
@@ -114,6 +141,42 @@ fn load_document(
             ModeChoice::Auto => Mode::Apply,
         };
         loaded.objects.push(object);
+    }
+}
+
+/// A document parsed through the fast path's filter, with every span mapped back to the
+/// source; `None` when the filter declines or the kept text does not parse (the caller then
+/// parses the whole document, and reports any error at its true place).
+fn parse_filtered(chunk_text: &str, base: usize, limits: Limits) -> Option<yaml::Document> {
+    let filtered = fast::filter(chunk_text)?;
+    let whole = yaml::Chunk {
+        span: crate::source::Span::new(0, filtered.text.len()),
+    };
+    let mut document = yaml::parse_document(&filtered.text, whole, limits).ok()?;
+    let map = |span: crate::source::Span| {
+        let s = filtered.map_span(span);
+        crate::source::Span::new(s.start + base, s.end + base)
+    };
+    if let Some(root) = &mut document.root {
+        remap(root, &map);
+    }
+    for comment in &mut document.comments {
+        comment.span = map(comment.span);
+    }
+    Some(document)
+}
+
+fn remap(node: &mut Node, map: &dyn Fn(crate::source::Span) -> crate::source::Span) {
+    node.span = map(node.span);
+    match &mut node.value {
+        Value::Map(entries) => {
+            for (k, v) in entries {
+                remap(k, map);
+                remap(v, map);
+            }
+        }
+        Value::Seq(items) => items.iter_mut().for_each(|i| remap(i, map)),
+        Value::Scalar(_) => {}
     }
 }
 

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::Context;
-use crate::controllers::{Verdict, workload_controller};
+use crate::controllers::{Verdict, is_claimable, workload_controller};
 use crate::finding::{Finding, Label};
 use crate::index::ObjId;
 use crate::selector::display_labels;
@@ -36,7 +36,9 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         let (Some(group), Some(namespace)) = (&facts.group, &facts.namespace) else {
             continue;
         };
-        if dependent.is_being_deleted() || dependent.owner_refs().iter().any(|r| r.is_controller())
+        if !is_claimable(group, dependent.kind_str())
+            || dependent.is_being_deleted()
+            || dependent.owner_refs().iter().any(|r| r.is_controller())
         {
             continue;
         }

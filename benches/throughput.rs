@@ -1,0 +1,139 @@
+//! End-to-end throughput on generated cluster dumps, all measured in one run: for each input
+//! (a `---` stream, the same objects as one `kind: List`, and as `kubectl get -o json`), the
+//! time to merely read the file, `ownerlint --format short` on it (wall time and peak RSS, from
+//! GNU time when it is installed), and a full parse with serde_yaml into `serde_yaml::Value` (the
+//! naive design), with the ratios between them.
+//!
+//! `cargo bench --bench throughput`; sizes in MB from `OWNERLINT_BENCH_MB` (default `30,300`).
+//! Inputs are generated into `target/bench-data/` (seeded, so every run measures the same bytes)
+//! and are not committed.
+
+#[path = "support/generate.rs"]
+mod generate;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn data_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
+    std::fs::create_dir_all(&dir).expect("target/bench-data");
+    dir
+}
+
+/// The three shapes of one dump of `mb` megabytes, generated once.
+fn inputs(mb: usize) -> Vec<(&'static str, PathBuf)> {
+    let dir = data_dir();
+    let stream = dir.join(format!("dump-{mb}mb.yaml"));
+    let list = dir.join(format!("dump-{mb}mb-list.yaml"));
+    let json = dir.join(format!("dump-{mb}mb-list.json"));
+    if !stream.exists() {
+        std::fs::write(&stream, generate::dump(7, mb << 20, false)).expect("write");
+    }
+    if !list.exists() {
+        std::fs::write(&list, generate::dump(7, mb << 20, true)).expect("write");
+    }
+    if !json.exists() {
+        let text = std::fs::read_to_string(&list).expect("list");
+        let value: serde_json::Value =
+            serde_yaml::from_str(&text).expect("the generated list is YAML");
+        std::fs::write(&json, serde_json::to_string_pretty(&value).expect("JSON")).expect("write");
+    }
+    vec![("stream", stream), ("list", list), ("json", json)]
+}
+
+fn seconds(f: impl FnOnce()) -> f64 {
+    let started = Instant::now();
+    f();
+    started.elapsed().as_secs_f64()
+}
+
+/// Wall time and peak RSS (KB) of ownerlint on `path`.
+fn ownerlint(path: &Path) -> (f64, Option<u64>) {
+    let binary = env!("CARGO_BIN_EXE_ownerlint");
+    let timed = Path::new("/usr/bin/time").exists();
+    let mut command = if timed {
+        let mut c = Command::new("/usr/bin/time");
+        c.args(["-f", "%M", binary]);
+        c
+    } else {
+        Command::new(binary)
+    };
+    command.args(["--format", "short", "--no-config"]).arg(path);
+    let started = Instant::now();
+    let out = command.output().expect("ownerlint runs");
+    let elapsed = started.elapsed().as_secs_f64();
+    let rss = timed
+        .then(|| {
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .and_then(|l| l.trim().parse().ok())
+        })
+        .flatten();
+    (elapsed, rss)
+}
+
+fn serde_yaml_parse(text: &str) -> usize {
+    use serde::Deserialize;
+    let mut documents = 0;
+    for document in serde_yaml::Deserializer::from_str(text) {
+        if serde_yaml::Value::deserialize(document).is_ok() {
+            documents += 1;
+        }
+    }
+    documents
+}
+
+fn main() {
+    let sizes: Vec<usize> = std::env::var("OWNERLINT_BENCH_MB")
+        .unwrap_or_else(|_| "30,300".into())
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("cores: {cores}");
+    println!(
+        "{:<8} {:>8} {:>9} {:>10} {:>10} {:>12} {:>10} {:>10} {:>12}",
+        "input",
+        "MB",
+        "read MB/s",
+        "lint MB/s",
+        "objects/s",
+        "peak RSS MB",
+        "RSS/size",
+        "lint/read",
+        "yaml/lint"
+    );
+    for mb in sizes {
+        for (shape, path) in inputs(mb) {
+            let size = std::fs::metadata(&path).expect("input").len() as f64;
+            // Warm the page cache, then time a plain read.
+            let _ = std::fs::read(&path);
+            let mut text = Vec::new();
+            let read = seconds(|| text = std::fs::read(&path).expect("read"));
+            let (lint, rss) = ownerlint(&path);
+            let text = String::from_utf8(text).expect("UTF-8");
+            let objects = text
+                .matches("\n  uid: ")
+                .count()
+                .max(text.matches("\"uid\": ").count());
+            // serde_yaml reads JSON too (JSON is YAML).
+            let yaml = seconds(|| {
+                serde_yaml_parse(&text);
+            });
+            let mib = size / (1 << 20) as f64;
+            let rss_mb = rss.map(|kb| kb as f64 / 1024.0);
+            println!(
+                "{shape:<8} {mib:>8.1} {:>9.0} {:>10.1} {:>10.0} {:>12} {:>10} {:>10.2} {:>12.1}",
+                mib / read,
+                mib / lint,
+                objects as f64 / lint,
+                rss_mb.map_or("n/a".into(), |r| format!("{r:.0}")),
+                rss_mb.map_or("n/a".into(), |r| format!("{:.2}", r / mib)),
+                lint / read,
+                yaml / lint,
+            );
+        }
+    }
+}

@@ -1,0 +1,408 @@
+//! The fast path: most of a cluster dump is `managedFields`, `spec` and `status` that no rule
+//! reads. Before parsing, a line-level filter keeps only what the rules need — `apiVersion`,
+//! `kind`, the fields of `metadata` the model reads, a workload controller's `spec.selector`, a Pod's
+//! `status.phase`, and the items of a List filtered the same way — and remembers where each kept
+//! line came from, so every span still points into the original file.
+//!
+//! It declines (and the document is parsed whole) whenever it cannot be sure to keep the same
+//! meaning: flow style or a quoted key where it decides, tabs in indentation, anchors or aliases,
+//! directives, template text, kinds whose whole `spec` matters (CustomResourceDefinition,
+//! ReplicationController), and any kept text that does not parse.
+
+use crate::controllers::workload_controller;
+use crate::source::Span;
+
+/// A document reduced to the lines the rules read.
+pub struct Filtered {
+    pub text: String,
+    /// `(offset in text, offset in the original)` at the start of each kept run of lines.
+    segments: Vec<(usize, usize)>,
+}
+
+impl Filtered {
+    /// The original offset of an offset in the filtered text.
+    pub fn map(&self, offset: usize) -> usize {
+        let i = self.segments.partition_point(|&(f, _)| f <= offset);
+        match i.checked_sub(1) {
+            Some(i) => {
+                let (f, o) = self.segments[i];
+                o + (offset - f)
+            }
+            None => offset,
+        }
+    }
+
+    pub fn map_span(&self, span: Span) -> Span {
+        if span.is_empty() {
+            let at = self.map(span.start);
+            return Span::new(at, at);
+        }
+        // The end is exclusive: map its last byte, so an end at a gap stays before it.
+        Span::new(self.map(span.start), self.map(span.end - 1) + 1)
+    }
+}
+
+/// One line of the document: its byte range (with its newline) and indentation.
+#[derive(Clone, Copy)]
+struct Line {
+    start: usize,
+    end: usize,
+    indent: usize,
+    /// Blank, or only a comment: it belongs to whatever entry surrounds it.
+    blank: bool,
+}
+
+/// What to keep of a mapping's entries.
+#[derive(Clone, Copy)]
+enum Keep {
+    All,
+    /// Only these keys, each with its own rule.
+    Only(&'static [(&'static str, Keep)]),
+}
+
+/// The metadata the model reads (`model::Object::from_node`).
+const METADATA: Keep = Keep::Only(&[
+    ("name", Keep::All),
+    ("namespace", Keep::All),
+    ("uid", Keep::All),
+    ("labels", Keep::All),
+    ("ownerReferences", Keep::All),
+    ("finalizers", Keep::All),
+    ("deletionTimestamp", Keep::All),
+    (
+        "annotations",
+        Keep::Only(&[(crate::suppress::ANNOTATION, Keep::All)]),
+    ),
+]);
+const SELECTOR_ONLY: Keep = Keep::Only(&[("selector", Keep::All)]);
+const PHASE_ONLY: Keep = Keep::Only(&[("phase", Keep::All)]);
+
+/// Filter the document `text` (one chunk of a stream). `None`: parse it whole.
+pub fn filter(text: &str) -> Option<Filtered> {
+    if text.contains("{{") || text.contains('\t') {
+        return None;
+    }
+    let lines = split_lines(text)?;
+    let mut kept: Vec<(usize, usize)> = Vec::new();
+    // Leading comments (`# Source:`), directives markers and blank lines stay as they are.
+    let first = lines.iter().position(|l| !l.blank && !is_marker(text, l))?;
+    for line in &lines[..first] {
+        if text[line.start..line.end].starts_with('%') {
+            return None;
+        }
+        kept.push((line.start, line.end));
+    }
+    if lines[first].indent != 0 {
+        return None;
+    }
+    let body = &lines[first..];
+    let end = body
+        .iter()
+        .position(|l| is_document_end(text, l))
+        .unwrap_or(body.len());
+    object(text, &body[..end], 0, &mut kept)?;
+    // Anchors and aliases in what is kept would need what was dropped.
+    let mut filtered = String::with_capacity(kept.iter().map(|(s, e)| e - s).sum());
+    let mut segments = Vec::new();
+    for (start, end) in merge(kept) {
+        segments.push((filtered.len(), start));
+        filtered.push_str(&text[start..end]);
+    }
+    if has_node_properties(&filtered) {
+        return None;
+    }
+    Some(Filtered {
+        text: filtered,
+        segments,
+    })
+}
+
+fn split_lines(text: &str) -> Option<Vec<Line>> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let end = text[start..]
+            .find('\n')
+            .map_or(text.len(), |i| start + i + 1);
+        let content = &text[start..end];
+        let indent = content.len() - content.trim_start_matches(' ').len();
+        let rest = content[indent..].trim_end();
+        lines.push(Line {
+            start,
+            end,
+            indent,
+            blank: rest.is_empty() || rest.starts_with('#'),
+        });
+        start = end;
+    }
+    Some(lines)
+}
+
+fn is_marker(text: &str, line: &Line) -> bool {
+    let t = &text[line.start..line.end];
+    t.starts_with("---") || t.starts_with('%')
+}
+
+fn is_document_end(text: &str, line: &Line) -> bool {
+    line.indent == 0 && text[line.start..line.end].trim_end() == "..."
+}
+
+/// Adjacent kept ranges as one.
+fn merge(mut ranges: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    ranges.sort_unstable();
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
+    for (s, e) in ranges {
+        match out.last_mut() {
+            Some(last) if last.1 == s => last.1 = e,
+            _ => out.push((s, e)),
+        }
+    }
+    out
+}
+
+/// `&anchor` or `*alias` at a place where YAML reads them (after `: `, `- ` or at a line's
+/// start); a `&` or `*` inside a plain value is just text, but is treated as one too, to be safe.
+fn has_node_properties(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| {
+        (b == b'&' || b == b'*')
+            && (i == 0 || matches!(bytes[i - 1], b' ' | b'\n' | b'[' | b'{' | b','))
+            && bytes.get(i + 1).is_some_and(|n| !n.is_ascii_whitespace())
+    })
+}
+
+/// The key of an entry line at `indent` (after a `- ` when `item` is set), if it is a plain key
+/// followed by `:`; `Err` when it is something the filter must not guess about.
+fn key_of<'t>(text: &'t str, line: &Line, at: usize) -> Result<&'t str, ()> {
+    let content = &text[line.start + at..line.end];
+    let first = content.bytes().next().ok_or(())?;
+    if matches!(
+        first,
+        b'"' | b'\'' | b'{' | b'[' | b'?' | b'&' | b'*' | b'!' | b'|' | b'>'
+    ) {
+        return Err(());
+    }
+    let colon = content.find(':').ok_or(())?;
+    let after = content.as_bytes().get(colon + 1);
+    if !matches!(after, None | Some(b' ' | b'\n' | b'\r')) {
+        return Err(());
+    }
+    let key = &content[..colon];
+    if key.is_empty() || key.contains(['#', ' ', ',']) {
+        return Err(());
+    }
+    Ok(key)
+}
+
+/// The plain scalar after `key:` on the same line, unquoted.
+fn inline_value<'t>(text: &'t str, line: &Line, at: usize) -> Option<&'t str> {
+    let content = &text[line.start + at..line.end];
+    let value = content[content.find(':')? + 1..].trim();
+    let value = value.split(" #").next().unwrap_or(value).trim();
+    let value = value
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')))
+        .unwrap_or(value);
+    (!value.is_empty()).then_some(value)
+}
+
+/// The entries of a block mapping whose keys are at `indent`: for each, its key, and the range of
+/// `lines` it spans (its key line, then every line more indented, or a `- ` item at the same
+/// indent, or blank). In a sequence item the first key follows the `- ` on the first line.
+fn entries<'t>(
+    text: &'t str,
+    lines: &[Line],
+    indent: usize,
+    in_item: bool,
+) -> Option<Vec<(&'t str, usize, usize)>> {
+    let mut out: Vec<(&str, usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = &lines[i];
+        if line.blank {
+            i += 1;
+            continue;
+        }
+        let first_of_item = i == 0 && in_item;
+        if line.indent != indent && !first_of_item {
+            return None;
+        }
+        let at = indent;
+        let key = key_of(text, line, at).ok()?;
+        let mut j = i + 1;
+        while j < lines.len() {
+            let next = &lines[j];
+            let continues = next.blank
+                || next.indent > indent
+                || (next.indent == indent && text[next.start + indent..next.end].starts_with("- "));
+            if !continues {
+                break;
+            }
+            j += 1;
+        }
+        out.push((key, i, j));
+        i = j;
+    }
+    Some(out)
+}
+
+/// Keep what the rules read of one object (a mapping with keys at `indent`).
+fn object(text: &str, lines: &[Line], indent: usize, kept: &mut Vec<(usize, usize)>) -> Option<()> {
+    object_at(text, lines, indent, false, kept)
+}
+
+fn object_at(
+    text: &str,
+    lines: &[Line],
+    indent: usize,
+    in_item: bool,
+    kept: &mut Vec<(usize, usize)>,
+) -> Option<()> {
+    let entries = entries(text, lines, indent, in_item)?;
+    let kind = entries
+        .iter()
+        .find(|(k, _, _)| *k == "kind")
+        .map(|&(_, i, _)| inline_value(text, &lines[i], indent))?;
+    let api_version = entries
+        .iter()
+        .find(|(k, _, _)| *k == "apiVersion")
+        .and_then(|&(_, i, _)| inline_value(text, &lines[i], indent));
+    let group = api_version
+        .map(|a| a.split_once('/').map_or("", |(g, _)| g))
+        .map(|g| crate::catalog::canonical_group(g, kind.unwrap_or("")));
+    // Kinds whose whole spec matters are parsed whole.
+    match kind {
+        Some("CustomResourceDefinition") | Some("ReplicationController") => return None,
+        _ => {}
+    }
+    let is_list = kind.is_some_and(|k| k.ends_with("List"));
+    let workload = group
+        .and_then(|g| workload_controller(g, kind.unwrap_or("")))
+        .is_some();
+    let pod = group == Some("") && kind == Some("Pod");
+    for &(key, from, to) in &entries {
+        let rule = match key {
+            "apiVersion" | "kind" => Keep::All,
+            "metadata" => METADATA,
+            "spec" if workload => SELECTOR_ONLY,
+            "status" if pod => PHASE_ONLY,
+            "items" if is_list => {
+                // The key line, then each item filtered as an object.
+                kept.push((lines[from].start, lines[from].end));
+                items(text, &lines[from + 1..to], kept)?;
+                continue;
+            }
+            _ => continue,
+        };
+        keep(text, &lines[from..to], indent, rule, kept)?;
+    }
+    Some(())
+}
+
+/// The items of a block sequence of objects.
+fn items(text: &str, lines: &[Line], kept: &mut Vec<(usize, usize)>) -> Option<()> {
+    let mut i = 0;
+    while i < lines.len() {
+        let line = &lines[i];
+        if line.blank {
+            kept.push((line.start, line.end));
+            i += 1;
+            continue;
+        }
+        if !text[line.start + line.indent..line.end].starts_with("- ") {
+            return None;
+        }
+        let dash = line.indent;
+        let mut j = i + 1;
+        while j < lines.len() && (lines[j].blank || lines[j].indent > dash) {
+            j += 1;
+        }
+        object_at(text, &lines[i..j], dash + 2, true, kept)?;
+        i = j;
+    }
+    Some(())
+}
+
+/// Keep one entry (its `lines`, the key at `indent`) by `rule`.
+fn keep(
+    text: &str,
+    lines: &[Line],
+    indent: usize,
+    rule: Keep,
+    kept: &mut Vec<(usize, usize)>,
+) -> Option<()> {
+    match rule {
+        Keep::All => {
+            kept.push((lines[0].start, lines[lines.len() - 1].end));
+        }
+        Keep::Only(_) => {
+            // The key line must open a block mapping: nothing after the colon.
+            let head = &lines[0];
+            if inline_value(text, head, indent).is_some() {
+                // `metadata: {…}` and the like: keep as written, the parser decides.
+                kept.push((head.start, lines[lines.len() - 1].end));
+                return Some(());
+            }
+            kept.push((head.start, head.end));
+            let body = &lines[1..];
+            let Some(child) = body.iter().find(|l| !l.blank).map(|l| l.indent) else {
+                return Some(());
+            };
+            for (key, from, to) in entries(text, body, child, false)? {
+                let wanted = match rule {
+                    Keep::Only(keys) => keys.iter().find(|(k, _)| *k == key).map(|&(_, r)| r),
+                    Keep::All => Some(Keep::All),
+                };
+                if let Some(r) = wanted {
+                    keep(text, &body[from..to], child, r, kept)?;
+                }
+            }
+        }
+    }
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_what_rules_read_and_maps_back() {
+        let text = "# Source: chart/templates/a.yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  managedFields:\n  - manager: x\n    fieldsV1: {}\n  annotations:\n    a: b\n    ownerlint.dev/ignore: x\n  name: a\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\nspec:\n  containers: []\nstatus:\n  hostIP: 1.2.3.4\n  phase: Running\n";
+        let f = filter(text).expect("a plain dump document");
+        assert_eq!(
+            f.text,
+            "# Source: chart/templates/a.yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  annotations:\n    ownerlint.dev/ignore: x\n  name: a\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\nstatus:\n  phase: Running\n"
+        );
+        let name = f.text.find("name: a").expect("kept");
+        assert_eq!(&text[f.map(name)..f.map(name) + 7], "name: a");
+        let phase = f.text.find("phase").expect("kept");
+        assert_eq!(&text[f.map(phase)..f.map(phase) + 5], "phase");
+    }
+
+    #[test]
+    fn declines_what_it_cannot_be_sure_of() {
+        assert!(filter("{apiVersion: v1, kind: Pod}\n").is_none());
+        assert!(filter("apiVersion: v1\nkind: Pod\nmetadata: &m\n  name: a\n").is_none());
+        assert!(filter("apiVersion: v1\nkind: Pod\nmetadata:\n\tname: a\n").is_none());
+        assert!(filter("apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .x }}\n").is_none());
+        assert!(
+            filter(
+                "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: {}\n"
+            )
+            .is_none()
+        );
+        assert!(filter("\"apiVersion\": v1\nkind: Pod\n").is_none());
+    }
+
+    #[test]
+    fn filters_list_items_one_by_one() {
+        let text = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  data:\n    a: b\n  metadata:\n    name: x\n- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: y\n  spec:\n    replicas: 1\n    selector:\n      matchLabels: {app: y}\nmetadata:\n  resourceVersion: \"\"\n";
+        let f = filter(text).expect("a list");
+        assert_eq!(
+            f.text,
+            "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: x\n- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: y\n  spec:\n    selector:\n      matchLabels: {app: y}\nmetadata:\n"
+        );
+    }
+}
