@@ -101,7 +101,11 @@ pub fn filter(text: &str) -> Option<Filtered> {
         .position(|l| is_document_end(text, l))
         .unwrap_or(body.len());
     object(text, &body[..end], 0, &mut kept)?;
-    // Anchors and aliases in what is kept would need what was dropped.
+    finish(text, kept)
+}
+
+/// The kept ranges as one text, unless anchors or aliases in it would need what was dropped.
+fn finish(text: &str, kept: Vec<(usize, usize)>) -> Option<Filtered> {
     let mut filtered = String::with_capacity(kept.iter().map(|(s, e)| e - s).sum());
     let mut segments = Vec::new();
     for (start, end) in merge(kept) {
@@ -115,6 +119,17 @@ pub fn filter(text: &str) -> Option<Filtered> {
         text: filtered,
         segments,
     })
+}
+
+/// Filter one item of a `kind: List` (`- apiVersion: …` and its more indented lines).
+pub fn filter_item(text: &str) -> Option<Filtered> {
+    if text.contains("{{") || text.contains('\t') {
+        return None;
+    }
+    let lines = split_lines(text)?;
+    let mut kept = Vec::new();
+    items(text, &lines, &mut kept)?;
+    finish(text, kept)
 }
 
 fn split_lines(text: &str) -> Option<Vec<Line>> {

@@ -46,15 +46,36 @@ pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
     use rayon::prelude::*;
     let text = &source.text;
     let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let chunks = yaml::split_documents(text, start);
-    // Documents are independent: load them in parallel, in batches big enough to be worth a
+    // Units of work: documents, and the items of a `kind: List` one by one (so a syntax error
+    // in one item loses only that item, and a big List loads in parallel like a stream).
+    let mut units = Vec::new();
+    for chunk in yaml::split_documents(text, start) {
+        match list_items(text, chunk.span) {
+            Some(items) => {
+                units.push(Unit::ListHeader);
+                units.extend(
+                    items
+                        .into_iter()
+                        .map(|span| Unit::ListItem(span, chunk.span)),
+                );
+            }
+            None => units.push(Unit::Document(chunk)),
+        }
+    }
+    // Units are independent: load them in parallel, in batches big enough to be worth a
     // thread, and put the results back in input order.
-    let parts: Vec<Loaded> = chunks
+    let parts: Vec<Loaded> = units
         .par_chunks(64)
         .map(|batch| {
             let mut loaded = Loaded::default();
-            for &chunk in batch {
-                load_document(id, source, chunk, options, &mut loaded);
+            for unit in batch {
+                match *unit {
+                    Unit::Document(chunk) => load_document(id, source, chunk, options, &mut loaded),
+                    Unit::ListHeader => loaded.documents += 1,
+                    Unit::ListItem(item, list) => {
+                        load_list_item(id, source, item, list, options, &mut loaded)
+                    }
+                }
             }
             loaded
         })
@@ -123,6 +144,19 @@ fn load_document(
     }
     let mut objects = Vec::new();
     collect_objects(&root, text, id, &mut objects, &mut loaded.skipped);
+    finish_objects(objects, origin, id, source, options, loaded);
+}
+
+/// Give each object its origin and mode, or report it when template text stands in an identity
+/// field.
+fn finish_objects(
+    objects: Vec<Object>,
+    origin: Option<String>,
+    id: SourceId,
+    source: &Source,
+    options: LoadOptions,
+    loaded: &mut Loaded,
+) {
     for mut object in objects {
         if let Some(at) = identity_template(&object) {
             let mut finding = unrendered_template(id, source, at);
@@ -144,11 +178,131 @@ fn load_document(
     }
 }
 
+/// A piece of a file that loads on its own.
+enum Unit {
+    Document(yaml::Chunk),
+    /// A `kind: List` document itself (counted once).
+    ListHeader,
+    /// One item of a List: its range (from its `- `), and the List document's range.
+    ListItem(Span, Span),
+}
+
+/// The items of a `kind: List` document as `kubectl get -o yaml` writes it: top-level keys at
+/// column 0, `items:` followed by block sequence items whose `- ` is at column 0. `None` for
+/// anything else (typed lists, flow style, template text), which loads as one document.
+fn list_items(text: &str, chunk: Span) -> Option<Vec<Span>> {
+    let body = &text[chunk.start..chunk.end];
+    if body.contains("{{") {
+        return None;
+    }
+    let mut items: Vec<Span> = Vec::new();
+    let mut is_list = false;
+    let mut in_items = false;
+    let mut offset = chunk.start;
+    for line in body.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let trimmed = line.trim_end();
+        let blank = trimmed.trim_start().is_empty() || trimmed.trim_start().starts_with('#');
+        if blank || line.starts_with(' ') {
+            if let Some(last) = items.last_mut().filter(|_| in_items) {
+                last.end = offset;
+            }
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("- ") {
+            if !in_items || rest.trim().is_empty() {
+                return None;
+            }
+            items.push(Span::new(start, offset));
+            continue;
+        }
+        if trimmed == "---" || trimmed == "..." {
+            continue;
+        }
+        in_items = false;
+        let (key, value) = trimmed.split_once(':')?;
+        let value = value.trim().trim_matches(|c| c == '"' || c == '\'');
+        match key {
+            "kind" => is_list = value == "List",
+            "items" if value.is_empty() => in_items = true,
+            "apiVersion" | "metadata" => {}
+            _ => return None,
+        }
+    }
+    (is_list && !items.is_empty()).then_some(items)
+}
+
+/// One item of a List, loaded like a document of its own.
+fn load_list_item(
+    id: SourceId,
+    source: &Source,
+    item: Span,
+    list: Span,
+    options: LoadOptions,
+    loaded: &mut Loaded,
+) {
+    let text = &source.text;
+    let item_text = &text[item.start..item.end];
+    let fast = (!options.full_parse)
+        .then(|| parse_filtered_item(item_text, item.start, options.limits))
+        .flatten();
+    let parsed = match fast {
+        Some(document) => Ok(document),
+        None => yaml::parse_document(text, yaml::Chunk { span: item }, options.limits),
+    };
+    let document = match parsed {
+        Ok(document) => document,
+        Err(error) => {
+            loaded.findings.push(
+                Finding::new(
+                    "invalid-yaml",
+                    Severity::Error,
+                    Label::new(id, char_span(text, error.offset), error.message.clone()),
+                    format!("this item of a List is not valid YAML: {}", error.message),
+                )
+                .help(
+                    error
+                        .hint
+                        .unwrap_or("fix the syntax; the other items of the List are still checked"),
+                ),
+            );
+            return;
+        }
+    };
+    let node = document
+        .root
+        .as_ref()
+        .and_then(Node::as_seq)
+        .and_then(<[Node]>::first);
+    let objects = match node {
+        Some(node) if node.as_map().is_some() && is_object(node) => {
+            vec![Object::from_node(node, text, id, (None, None))]
+        }
+        _ => {
+            loaded.skipped += 1;
+            Vec::new()
+        }
+    };
+    let origin = raw_origin(&text[list.start..list.end]);
+    finish_objects(objects, origin, id, source, options, loaded);
+}
+
+/// An item of a List through the fast path's filter, spans mapped back.
+fn parse_filtered_item(item_text: &str, base: usize, limits: Limits) -> Option<yaml::Document> {
+    let filtered = fast::filter_item(item_text)?;
+    parse_mapped(filtered, base, limits)
+}
+
 /// A document parsed through the fast path's filter, with every span mapped back to the
 /// source; `None` when the filter declines or the kept text does not parse (the caller then
 /// parses the whole document, and reports any error at its true place).
 fn parse_filtered(chunk_text: &str, base: usize, limits: Limits) -> Option<yaml::Document> {
-    let filtered = fast::filter(chunk_text)?;
+    parse_mapped(fast::filter(chunk_text)?, base, limits)
+}
+
+/// Parse filtered text and map its spans to the source (`base` is where it starts there).
+fn parse_mapped(filtered: fast::Filtered, base: usize, limits: Limits) -> Option<yaml::Document> {
     let whole = yaml::Chunk {
         span: crate::source::Span::new(0, filtered.text.len()),
     };
