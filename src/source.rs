@@ -1,8 +1,6 @@
 //! Source files: their text, a display name, and the line index that turns byte offsets into
 //! line and column numbers without rescanning the text.
 
-use std::sync::Arc;
-
 /// Index of a source in [`crate::Workspace::sources`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SourceId(pub u32);
@@ -38,13 +36,13 @@ pub struct LineCol {
 pub struct Source {
     /// What the user sees: the path as given or found, or `<stdin>`.
     pub name: String,
-    pub text: Arc<str>,
+    pub text: String,
     line_starts: Vec<usize>,
 }
 
 impl Source {
-    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
-        let text: Arc<str> = text.into();
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+        let text: String = text.into();
         let mut line_starts = vec![0];
         line_starts.extend(memchr_newlines(text.as_bytes()));
         Source {
