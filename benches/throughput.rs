@@ -48,8 +48,8 @@ fn seconds(f: impl FnOnce()) -> f64 {
     started.elapsed().as_secs_f64()
 }
 
-/// Wall time and peak RSS (KB) of ownerlint on `path`.
-fn ownerlint(path: &Path) -> (f64, Option<u64>) {
+/// Wall time, peak RSS (KB) and object count of ownerlint on `path`.
+fn ownerlint(path: &Path) -> (f64, Option<u64>, usize) {
     let binary = env!("CARGO_BIN_EXE_ownerlint");
     let timed = Path::new("/usr/bin/time").exists();
     let mut command = if timed {
@@ -63,6 +63,14 @@ fn ownerlint(path: &Path) -> (f64, Option<u64>) {
     let started = Instant::now();
     let out = command.output().expect("ownerlint runs");
     let elapsed = started.elapsed().as_secs_f64();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // "ownerlint: 1234 objects in 1 file: …"
+    let objects = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("ownerlint: "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
     let rss = timed
         .then(|| {
             String::from_utf8_lossy(&out.stderr)
@@ -71,7 +79,7 @@ fn ownerlint(path: &Path) -> (f64, Option<u64>) {
                 .and_then(|l| l.trim().parse().ok())
         })
         .flatten();
-    (elapsed, rss)
+    (elapsed, rss, objects)
 }
 
 fn serde_yaml_parse(text: &str) -> usize {
@@ -112,12 +120,8 @@ fn main() {
             let _ = std::fs::read(&path);
             let mut text = Vec::new();
             let read = seconds(|| text = std::fs::read(&path).expect("read"));
-            let (lint, rss) = ownerlint(&path);
+            let (lint, rss, objects) = ownerlint(&path);
             let text = String::from_utf8(text).expect("UTF-8");
-            let objects = text
-                .matches("\n  uid: ")
-                .count()
-                .max(text.matches("\"uid\": ").count());
             // serde_yaml reads JSON too (JSON is YAML).
             let yaml = seconds(|| {
                 serde_yaml_parse(&text);
