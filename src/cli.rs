@@ -132,6 +132,39 @@ pub struct InputArgs {
     /// Skip files in walked directories that match this glob (repeatable)
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
+    /// Largest document (or List item) to parse, e.g. 512MiB; larger ones are reported, not read
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "512MiB")]
+    pub max_document_size: usize,
+    /// Most nodes that YAML aliases may copy into one document
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub max_alias_nodes: usize,
+    /// Deepest nesting of mappings and lists in a document
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub max_depth: usize,
+}
+
+/// `1048576`, `512KiB`, `64MiB`, `1GiB` (also `K`, `M`, `G`, `KB`, `MB`, `GB`, as powers of 1024).
+fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let number: usize = number
+        .parse()
+        .map_err(|_| format!("expected a size like 512MiB, got \"{text}\""))?;
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        _ => {
+            return Err(format!(
+                "unknown unit \"{unit}\" in \"{text}\" (use KiB, MiB or GiB)"
+            ));
+        }
+    };
+    number
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("\"{text}\" is too large"))
 }
 
 #[derive(Args, Debug)]
@@ -548,7 +581,11 @@ fn options(input: InputArgs) -> Result<crate::Options, Vec<ConfigError>> {
         crds: effective.crds.value,
         context: effective.context.value,
         project: input.project,
-        limits: Default::default(),
+        limits: crate::load::yaml::Limits {
+            max_depth: input.max_depth,
+            max_alias_nodes: input.max_alias_nodes,
+            max_document_size: input.max_document_size,
+        },
         levels: effective
             .levels
             .into_iter()

@@ -240,9 +240,42 @@ fn read(input: &Input, stdin: &mut dyn std::io::Read) -> Result<Vec<u8>, String>
     let mut bytes = Vec::new();
     let result = match input {
         Input::Stdin => stdin.read_to_end(&mut bytes).map(|_| ()),
-        Input::File(path) => std::fs::read(path).map(|b| bytes = b),
+        Input::File(path) => {
+            // A FIFO or a device would block or never end: only regular files are read.
+            let kind = std::fs::metadata(path)
+                .map_err(|e| e.to_string())?
+                .file_type();
+            if !kind.is_file() {
+                return Err(format!(
+                    "not a regular file ({}), so it was not read",
+                    describe_file_type(kind)
+                ));
+            }
+            std::fs::read(path).map(|b| bytes = b)
+        }
     };
     result.map(|()| bytes).map_err(|e| e.to_string())
+}
+
+fn describe_file_type(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a named pipe";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
 }
 
 fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {

@@ -6,8 +6,8 @@
 //!
 //! It declines (and the document is parsed whole) whenever it cannot be sure to keep the same
 //! meaning: flow style or a quoted key where it decides, tabs in indentation, anchors or aliases,
-//! directives, template text, kinds whose whole `spec` matters (CustomResourceDefinition,
-//! ReplicationController), and any kept text that does not parse.
+//! nesting near `--max-depth`, directives, template text, kinds whose whole `spec` matters
+//! (CustomResourceDefinition, ReplicationController), and any kept text that does not parse.
 
 use crate::controllers::workload_controller;
 use crate::source::Span;
@@ -77,9 +77,24 @@ const METADATA: Keep = Keep::Only(&[
 const SELECTOR_ONLY: Keep = Keep::Only(&[("selector", Keep::All)]);
 const PHASE_ONLY: Keep = Keep::Only(&[("phase", Keep::All)]);
 
+/// Whether a document must be parsed whole so that the same findings come out: template text,
+/// tabs, anchors or aliases anywhere (an alias bomb in a dropped field is still reported), or
+/// nesting that could reach the `--max-depth` limit.
+fn needs_full_parse(text: &str, max_depth: usize) -> bool {
+    text.contains("{{") || text.contains('\t') || has_node_properties(text) || {
+        let deep_flow = text
+            .lines()
+            .any(|l| l.bytes().filter(|b| matches!(b, b'[' | b'{')).count() >= max_depth);
+        let deep_block = text
+            .lines()
+            .any(|l| l.len() - l.trim_start_matches(' ').len() >= max_depth);
+        deep_flow || deep_block
+    }
+}
+
 /// Filter the document `text` (one chunk of a stream). `None`: parse it whole.
-pub fn filter(text: &str) -> Option<Filtered> {
-    if text.contains("{{") || text.contains('\t') {
+pub fn filter(text: &str, max_depth: usize) -> Option<Filtered> {
+    if needs_full_parse(text, max_depth) {
         return None;
     }
     let lines = split_lines(text)?;
@@ -104,16 +119,13 @@ pub fn filter(text: &str) -> Option<Filtered> {
     finish(text, kept)
 }
 
-/// The kept ranges as one text, unless anchors or aliases in it would need what was dropped.
+/// The kept ranges as one text.
 fn finish(text: &str, kept: Vec<(usize, usize)>) -> Option<Filtered> {
     let mut filtered = String::with_capacity(kept.iter().map(|(s, e)| e - s).sum());
     let mut segments = Vec::new();
     for (start, end) in merge(kept) {
         segments.push((filtered.len(), start));
         filtered.push_str(&text[start..end]);
-    }
-    if has_node_properties(&filtered) {
-        return None;
     }
     Some(Filtered {
         text: filtered,
@@ -122,8 +134,8 @@ fn finish(text: &str, kept: Vec<(usize, usize)>) -> Option<Filtered> {
 }
 
 /// Filter one item of a `kind: List` (`- apiVersion: …` and its more indented lines).
-pub fn filter_item(text: &str) -> Option<Filtered> {
-    if text.contains("{{") || text.contains('\t') {
+pub fn filter_item(text: &str, max_depth: usize) -> Option<Filtered> {
+    if needs_full_parse(text, max_depth) {
         return None;
     }
     let lines = split_lines(text)?;
@@ -385,7 +397,7 @@ mod tests {
     #[test]
     fn keeps_what_rules_read_and_maps_back() {
         let text = "# Source: chart/templates/a.yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  managedFields:\n  - manager: x\n    fieldsV1: {}\n  annotations:\n    a: b\n    ownerlint.dev/ignore: x\n  name: a\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\nspec:\n  containers: []\nstatus:\n  hostIP: 1.2.3.4\n  phase: Running\n";
-        let f = filter(text).expect("a plain dump document");
+        let f = filter(text, 200).expect("a plain dump document");
         assert_eq!(
             f.text,
             "# Source: chart/templates/a.yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  annotations:\n    ownerlint.dev/ignore: x\n  name: a\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\nstatus:\n  phase: Running\n"
@@ -398,23 +410,30 @@ mod tests {
 
     #[test]
     fn declines_what_it_cannot_be_sure_of() {
-        assert!(filter("{apiVersion: v1, kind: Pod}\n").is_none());
-        assert!(filter("apiVersion: v1\nkind: Pod\nmetadata: &m\n  name: a\n").is_none());
-        assert!(filter("apiVersion: v1\nkind: Pod\nmetadata:\n\tname: a\n").is_none());
-        assert!(filter("apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .x }}\n").is_none());
+        assert!(filter("{apiVersion: v1, kind: Pod}\n", 200).is_none());
+        assert!(filter("apiVersion: v1\nkind: Pod\nmetadata: &m\n  name: a\n", 200).is_none());
+        assert!(filter("apiVersion: v1\nkind: Pod\nmetadata:\n\tname: a\n", 200).is_none());
         assert!(
             filter(
-                "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: {}\n"
+                "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .x }}\n",
+                200
             )
             .is_none()
         );
-        assert!(filter("\"apiVersion\": v1\nkind: Pod\n").is_none());
+        assert!(
+            filter(
+                "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: {}\n",
+                200
+            )
+            .is_none()
+        );
+        assert!(filter("\"apiVersion\": v1\nkind: Pod\n", 200).is_none());
     }
 
     #[test]
     fn filters_list_items_one_by_one() {
         let text = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  data:\n    a: b\n  metadata:\n    name: x\n- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: y\n  spec:\n    replicas: 1\n    selector:\n      matchLabels: {app: y}\nmetadata:\n  resourceVersion: \"\"\n";
-        let f = filter(text).expect("a list");
+        let f = filter(text, 200).expect("a list");
         assert_eq!(
             f.text,
             "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: x\n- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: y\n  spec:\n    selector:\n      matchLabels: {app: y}\nmetadata:\n"

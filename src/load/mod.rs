@@ -99,6 +99,11 @@ fn load_document(
 ) {
     let text = &source.text;
     let chunk_text = &text[chunk.span.start..chunk.span.end];
+    if let Some(finding) = too_large(id, source, chunk.span, options.limits, "document") {
+        loaded.documents += 1;
+        loaded.findings.push(finding);
+        return;
+    }
     let fast = (!options.full_parse)
         .then(|| parse_filtered(chunk_text, chunk.span.start, options.limits))
         .flatten();
@@ -233,6 +238,43 @@ fn list_items(text: &str, chunk: Span) -> Option<Vec<Span>> {
     (is_list && !items.is_empty()).then_some(items)
 }
 
+/// A finding for a document (or List item) larger than `--max-document-size`; it is not parsed.
+fn too_large(
+    id: SourceId,
+    source: &Source,
+    span: Span,
+    limits: Limits,
+    what: &str,
+) -> Option<Finding> {
+    if span.len() <= limits.max_document_size {
+        return None;
+    }
+    Some(
+        Finding::new(
+            "invalid-yaml",
+            Severity::Error,
+            Label::new(id, char_span(&source.text, span.start), "too large"),
+            format!(
+                "this {what} is {}, more than the {} limit of --max-document-size, so it was not checked",
+                human_size(span.len()),
+                human_size(limits.max_document_size)
+            ),
+        )
+        .help("real manifests stay far below this limit; raise it with --max-document-size (e.g. 1GiB) if this one is meant to be checked"),
+    )
+}
+
+/// `512 bytes`, `1.5 KiB`, `300.0 MiB`, `1.0 GiB`.
+fn human_size(bytes: usize) -> String {
+    let b = bytes as f64;
+    match bytes {
+        0..1024 => format!("{bytes} bytes"),
+        1024..1_048_576 => format!("{:.1} KiB", b / 1024.0),
+        1_048_576..1_073_741_824 => format!("{:.1} MiB", b / 1_048_576.0),
+        _ => format!("{:.1} GiB", b / 1_073_741_824.0),
+    }
+}
+
 /// One item of a List, loaded like a document of its own.
 fn load_list_item(
     id: SourceId,
@@ -243,6 +285,10 @@ fn load_list_item(
     loaded: &mut Loaded,
 ) {
     let text = &source.text;
+    if let Some(finding) = too_large(id, source, item, options.limits, "item of a List") {
+        loaded.findings.push(finding);
+        return;
+    }
     let item_text = &text[item.start..item.end];
     let fast = (!options.full_parse)
         .then(|| parse_filtered_item(item_text, item.start, options.limits))
@@ -290,7 +336,7 @@ fn load_list_item(
 
 /// An item of a List through the fast path's filter, spans mapped back.
 fn parse_filtered_item(item_text: &str, base: usize, limits: Limits) -> Option<yaml::Document> {
-    let filtered = fast::filter_item(item_text)?;
+    let filtered = fast::filter_item(item_text, limits.max_depth)?;
     parse_mapped(filtered, base, limits)
 }
 
@@ -298,7 +344,7 @@ fn parse_filtered_item(item_text: &str, base: usize, limits: Limits) -> Option<y
 /// source; `None` when the filter declines or the kept text does not parse (the caller then
 /// parses the whole document, and reports any error at its true place).
 fn parse_filtered(chunk_text: &str, base: usize, limits: Limits) -> Option<yaml::Document> {
-    parse_mapped(fast::filter(chunk_text)?, base, limits)
+    parse_mapped(fast::filter(chunk_text, limits.max_depth)?, base, limits)
 }
 
 /// Parse filtered text and map its spans to the source (`base` is where it starts there).

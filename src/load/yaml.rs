@@ -18,6 +18,8 @@ pub struct Limits {
     pub max_depth: usize,
     /// Most nodes that aliases may copy into one document.
     pub max_alias_nodes: usize,
+    /// Largest document (or item of a `kind: List`) that is parsed, in bytes.
+    pub max_document_size: usize,
 }
 
 impl Default for Limits {
@@ -25,6 +27,7 @@ impl Default for Limits {
         Limits {
             max_depth: 200,
             max_alias_nodes: 100_000,
+            max_document_size: 512 << 20,
         }
     }
 }
@@ -293,13 +296,25 @@ pub fn parse_document(text: &str, chunk: Chunk, limits: Limits) -> Result<Docume
                 }
             }
             Err(err) => {
-                let hint = matches!(err.kind(), granit_parser::ErrorKind::UnknownAnchor).then_some(
-                    "a plain value that starts with `*` is an alias to an anchor; quote it (`\"*value\"`) if it is text",
-                );
-                return Err(SyntaxError {
-                    offset: base + err.marker().byte_offset().unwrap_or(err.marker().index()),
-                    message: err.info(),
-                    hint,
+                let offset = base + err.marker().byte_offset().unwrap_or(err.marker().index());
+                return Err(match err.kind() {
+                    granit_parser::ErrorKind::RecursionLimitExceeded => SyntaxError {
+                        offset,
+                        message: format!(
+                            "mappings and lists nest deeper than {} levels (the --max-depth limit)",
+                            limits.max_depth
+                        ),
+                        hint: Some(
+                            "real manifests stay far below this limit; raise it with --max-depth if this one is meant to",
+                        ),
+                    },
+                    kind => SyntaxError {
+                        offset,
+                        message: err.info(),
+                        hint: matches!(kind, granit_parser::ErrorKind::UnknownAnchor).then_some(
+                            "a plain value that starts with `*` is an alias to an anchor; quote it (`\"*value\"`) if it is text",
+                        ),
+                    },
                 });
             }
         }
@@ -437,10 +452,12 @@ impl<'a> Builder<'a> {
                     return Err(SyntaxError {
                         offset: span.start,
                         message: format!(
-                            "aliases expand to more than {} nodes in one document",
+                            "aliases expand to more than {} nodes in one document (the --max-alias-nodes limit)",
                             self.limits.max_alias_nodes
                         ),
-                        hint: None,
+                        hint: Some(
+                            "many nested aliases (a \"billion laughs\") multiply a small file into a huge one; raise the limit with --max-alias-nodes only for a file you trust",
+                        ),
                     });
                 }
                 let mut copy = target.clone();
