@@ -26,12 +26,13 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         if component.iter().all(|id| cx.object(*id).context) {
             continue;
         }
-        // Report once, on the first member in input order, at its reference into the cycle.
+        // Report once, at the reference into the cycle of the member that sorts first by kind,
+        // namespace and name: the same finding whatever the order of the input.
         let Some(start) = component
             .iter()
             .copied()
             .filter(|id| !cx.object(*id).context)
-            .min()
+            .min_by_key(|id| (cx.describe(*id), *id))
         else {
             continue;
         };
