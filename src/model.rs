@@ -93,6 +93,40 @@ fn string_field(map: &Node, key: &str) -> Option<Spanned<String>> {
     })
 }
 
+/// A key written twice in one mapping: kubectl rejects the document (`key "x" already set in
+/// map`); the last value is the one read.
+#[derive(Clone, Debug)]
+pub struct DuplicateKey {
+    pub key: String,
+    pub first: Span,
+    pub again: Span,
+}
+
+/// Keys of `map` (among `keys`, or all when `keys` is empty) that appear more than once.
+fn duplicate_keys(map: &Node, keys: &[&str]) -> Vec<DuplicateKey> {
+    let entries = map.as_map().unwrap_or_default();
+    let mut out = Vec::new();
+    for (i, (key, _)) in entries.iter().enumerate() {
+        let Some(name) = key.as_scalar().map(|s| s.text.as_str()) else {
+            continue;
+        };
+        if !keys.is_empty() && !keys.contains(&name) {
+            continue;
+        }
+        if let Some((first, _)) = entries[..i]
+            .iter()
+            .find(|(k, _)| k.as_scalar().is_some_and(|s| s.text == name))
+        {
+            out.push(DuplicateKey {
+                key: name.to_string(),
+                first: first.span,
+                again: key.span,
+            });
+        }
+    }
+    out
+}
+
 /// One entry of `metadata.ownerReferences`.
 #[derive(Clone, Debug)]
 pub struct OwnerRef {
@@ -113,6 +147,8 @@ pub struct OwnerRef {
     pub unknown_keys: Vec<Spanned<String>>,
     /// Every key and value as written, for comparing entries.
     pub canonical: Vec<(String, String)>,
+    /// Keys written twice in this entry.
+    pub duplicate_keys: Vec<DuplicateKey>,
 }
 
 pub const OWNER_REF_FIELDS: [&str; 6] = [
@@ -142,6 +178,7 @@ impl OwnerRef {
             block_owner_deletion: None,
             unknown_keys: Vec::new(),
             canonical: Vec::new(),
+            duplicate_keys: duplicate_keys(node, &[]),
         };
         let Some(entries) = node.as_map() else {
             r.not_a_mapping = Some(node.describe());
@@ -331,6 +368,8 @@ pub struct Object {
     /// The `ownerlint.dev/ignore` annotation: rule ids whose findings on this object are
     /// suppressed.
     pub ignore_annotation: Option<Spanned<String>>,
+    /// Ownership fields of `metadata` written twice.
+    pub duplicate_keys: Vec<DuplicateKey>,
 }
 
 impl Object {
@@ -410,6 +449,19 @@ impl Object {
             ignore_annotation: metadata
                 .and_then(|m| m.get("annotations"))
                 .and_then(|a| string_field(a, crate::suppress::ANNOTATION)),
+            duplicate_keys: metadata.map_or_else(Vec::new, |m| {
+                duplicate_keys(
+                    m,
+                    &[
+                        "name",
+                        "namespace",
+                        "uid",
+                        "ownerReferences",
+                        "finalizers",
+                        "labels",
+                    ],
+                )
+            }),
         }
     }
 

@@ -75,6 +75,7 @@ fn small_hostile_files() {
         "latin1.yaml",
         "wrong-types.yaml",
         "merge-keys.yaml",
+        "duplicate-keys.yaml",
     ] {
         insta::assert_snapshot!(name, committed(name));
     }

@@ -14,6 +14,7 @@ pub mod controller_selector_mismatch;
 pub mod cross_namespace_owner;
 pub mod deletion_finalizer_in_manifest;
 pub mod deletion_timestamp_in_manifest;
+pub mod duplicate_key;
 pub mod duplicate_object;
 pub mod duplicate_owner_ref;
 pub mod finalizer_invalid;
@@ -91,6 +92,10 @@ pub static RULES: &[Rule] = &[
     Rule {
         meta: &duplicate_object::META,
         check: duplicate_object::check,
+    },
+    Rule {
+        meta: &duplicate_key::META,
+        check: duplicate_key::check,
     },
     Rule {
         meta: &owner_ref_invalid::META,
