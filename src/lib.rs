@@ -188,15 +188,10 @@ pub fn analyze(options: &Options, stdin: &mut dyn std::io::Read) -> Analysis {
         errors.extend(found.errors);
         inputs.extend(found.inputs.into_iter().map(|i| (i, role)));
     }
-    // A file linted by name is not read again as part of the project.
-    let linted: std::collections::HashSet<PathBuf> = inputs
-        .iter()
-        .filter(|(_, role)| *role == Role::Lint)
-        .filter_map(|(input, _)| canonical(input))
-        .collect();
-    inputs.retain(|(input, role)| {
-        *role != Role::Project || canonical(input).is_none_or(|p| !linted.contains(&p))
-    });
+    // A file named twice (or named and also found by a walk) is read once, in its first role:
+    // linted files are not read again as part of the project.
+    let mut seen: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
+    inputs.retain(|(input, _)| canonical(input).is_none_or(|p| seen.insert(p)));
     let mut texts = Vec::new();
     for (input, role) in inputs {
         match read(&input, stdin) {

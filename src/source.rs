@@ -37,26 +37,33 @@ pub struct Source {
     /// What the user sees: the path as given or found, or `<stdin>`.
     pub name: String,
     pub text: String,
-    line_starts: Vec<usize>,
+    /// Where each line starts, built the first time a position is asked for: a big input
+    /// without findings never needs it.
+    line_starts: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl Source {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
-        let text: String = text.into();
-        let mut line_starts = vec![0];
-        line_starts.extend(memchr_newlines(text.as_bytes()));
         Source {
             name: name.into(),
-            text,
-            line_starts,
+            text: text.into(),
+            line_starts: std::sync::OnceLock::new(),
         }
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = vec![0];
+            starts.extend(memchr_newlines(self.text.as_bytes()));
+            starts
+        })
     }
 
     /// Line and column of a byte offset (clamped to the text).
     pub fn line_col(&self, offset: usize) -> LineCol {
         let offset = offset.min(self.text.len());
         let line_index = self.line_index(offset);
-        let line_start = self.line_starts[line_index];
+        let line_start = self.line_starts()[line_index];
         let column = self
             .text
             .get(line_start..offset)
@@ -70,7 +77,7 @@ impl Source {
 
     /// 0-based index of the line holding `offset`.
     pub fn line_index(&self, offset: usize) -> usize {
-        match self.line_starts.binary_search(&offset) {
+        match self.line_starts().binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         }
@@ -78,14 +85,14 @@ impl Source {
 
     /// Byte offset where 0-based line `index` starts.
     pub fn line_start(&self, index: usize) -> usize {
-        self.line_starts
+        self.line_starts()
             .get(index)
             .copied()
             .unwrap_or(self.text.len())
     }
 
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.line_starts().len()
     }
 
     /// The text of 0-based line `index`, without its line break.

@@ -10,6 +10,47 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Run `command`, killing it if it is not done within `limit` (a hang must fail the test, not
+/// stall it).
+fn run_bounded(command: &mut Command, limit: Duration) -> Option<std::process::Output> {
+    use std::io::Read;
+    let mut child = command
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("ownerlint runs");
+    // Read both pipes while waiting, so a full pipe cannot block the child.
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    let out = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stdout.read_to_end(&mut buf);
+        buf
+    });
+    let err = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stderr.read_to_end(&mut buf);
+        buf
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    Some(std::process::Output {
+        status,
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
+    })
+}
+
 /// A healthy file with one known finding, linted beside every hostile input.
 const HEALTHY: &str = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: reader\n  ownerReferences:\n  - {apiVersion: apps/v1, kind: Deployment, name: api, uid: 8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a8b}\n";
 const HEALTHY_FINDING: &str = "healthy.yaml:6:3: error[cluster-scoped-dependent]";
@@ -25,30 +66,33 @@ fn temp(name: &str) -> PathBuf {
 /// Lint `inputs` (relative to `dir`) with the healthy file; returns the exit code and what was
 /// printed, after checking that the healthy finding is there and the run was quick.
 fn lint(dir: &Path, inputs: &[&str]) -> (i32, String) {
-    let started = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
-        .args(["--format", "short", "--no-config", "healthy.yaml"])
-        .args(inputs)
-        .current_dir(dir)
-        .env_remove("GITHUB_ACTIONS")
-        .output()
-        .expect("ownerlint runs");
-    // Generous: a debug build on a busy machine; a hang would take for ever.
-    assert!(
-        started.elapsed() < Duration::from_secs(120),
-        "{inputs:?} took {:?}",
-        started.elapsed()
-    );
+    lint_within(dir, inputs, Duration::from_secs(120))
+}
+
+/// `lint`, for inputs that take long in a debug build (still bounded: a hang fails).
+fn lint_within(dir: &Path, inputs: &[&str], limit: Duration) -> (i32, String) {
+    let out = run_bounded(
+        Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+            .args(["--format", "short", "--no-config", "healthy.yaml"])
+            .args(inputs)
+            .current_dir(dir)
+            .env_remove("GITHUB_ACTIONS"),
+        limit,
+    )
+    .unwrap_or_else(|| panic!("{inputs:?} did not finish within {limit:?}: it hangs"));
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(
         stdout.contains(HEALTHY_FINDING),
         "{inputs:?} hid the healthy file's finding:\n{stdout}{stderr}"
     );
-    // The summary line has a time in it.
+    // The summary line ends with the time it took.
     let stderr: Vec<&str> = stderr
         .lines()
-        .map(|l| l.split(" (").next().unwrap_or(l))
+        .map(|l| match l.rsplit_once(" (") {
+            Some((rest, time)) if time.ends_with("s)") => rest,
+            _ => l,
+        })
         .collect();
     (
         out.status.code().unwrap_or(-1),
@@ -121,6 +165,46 @@ fn a_one_gigabyte_scalar() {
     }
     let (code, text) = lint(&dir, &["huge.yaml"]);
     insta::assert_snapshot!(format!("exit {code}\n{text}"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ten_million_tiny_documents() {
+    let dir = temp("ten-million");
+    std::fs::write(dir.join("tiny.yaml"), "---\na: 1\n".repeat(10_000_000)).expect("write");
+    // About 15 s in a release build; a debug build under a full test run takes minutes.
+    let (code, text) = lint_within(&dir, &["tiny.yaml"], Duration::from_secs(900));
+    assert_eq!(code, 1);
+    assert!(
+        text.contains("ownerlint: 1 object in 2 files (10000000 documents not Kubernetes objects, skipped): 1 error"),
+        "{}",
+        text.lines().last().unwrap_or("")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_tree_of_100_000_files() {
+    let dir = temp("many-files");
+    for d in 0..100 {
+        let sub = dir.join(format!("team-{d}"));
+        std::fs::create_dir_all(&sub).expect("mkdir");
+        for f in 0..1000 {
+            std::fs::write(
+                sub.join(format!("cm-{f}.yaml")),
+                format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: cm-{f}, namespace: team-{d}}}\n"),
+            )
+            .expect("write");
+        }
+    }
+    let (code, text) = lint(&dir, &["."]);
+    assert_eq!(code, 1);
+    // healthy.yaml is named and found again by the walk: it is read once.
+    assert!(
+        text.contains("ownerlint: 100001 objects in 100001 files: 1 error, 0 warnings"),
+        "{}",
+        text.lines().last().unwrap_or("")
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

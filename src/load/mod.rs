@@ -47,39 +47,47 @@ pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
     let text = &source.text;
     let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
     // Units of work: documents, and the items of a `kind: List` one by one (so a syntax error
-    // in one item loses only that item, and a big List loads in parallel like a stream).
-    let mut units = Vec::new();
-    for chunk in yaml::split_documents(text, start) {
-        match list_items(text, chunk.span) {
-            Some(items) => {
-                units.push(Unit::ListHeader);
-                units.extend(
-                    items
-                        .into_iter()
-                        .map(|span| Unit::ListItem(span, chunk.span)),
-                );
-            }
-            None => units.push(Unit::Document(chunk)),
-        }
-    }
-    // Units are independent: load them in parallel, in batches big enough to be worth a
-    // thread, and put the results back in input order.
-    let parts: Vec<Loaded> = units
-        .par_chunks(64)
-        .map(|batch| {
-            let mut loaded = Loaded::default();
-            for unit in batch {
-                match *unit {
-                    Unit::Document(chunk) => load_document(id, source, chunk, options, &mut loaded),
-                    Unit::ListHeader => loaded.documents += 1,
-                    Unit::ListItem(item, list) => {
-                        load_list_item(id, source, item, list, options, &mut loaded)
-                    }
+    // in one item loses only that item, and a big List loads in parallel like a stream). They
+    // are made a window at a time, so a file of millions of tiny documents stays small.
+    let mut parts: Vec<Loaded> = Vec::new();
+    for window in yaml::split_documents(text, start).chunks(16 * 1024) {
+        let mut units = Vec::with_capacity(window.len());
+        for chunk in window {
+            match list_items(text, chunk.span) {
+                Some(items) => {
+                    units.push(Unit::ListHeader);
+                    units.extend(
+                        items
+                            .into_iter()
+                            .map(|span| Unit::ListItem(span, chunk.span)),
+                    );
                 }
+                None => units.push(Unit::Document(*chunk)),
             }
-            loaded
-        })
-        .collect();
+        }
+        // Units are independent: load them in parallel, in batches big enough to be worth a
+        // thread, and keep the results in input order.
+        parts.extend(
+            units
+                .par_chunks(64)
+                .map(|batch| {
+                    let mut loaded = Loaded::default();
+                    for unit in batch {
+                        match *unit {
+                            Unit::Document(chunk) => {
+                                load_document(id, source, chunk, options, &mut loaded)
+                            }
+                            Unit::ListHeader => loaded.documents += 1,
+                            Unit::ListItem(item, list) => {
+                                load_list_item(id, source, item, list, options, &mut loaded)
+                            }
+                        }
+                    }
+                    loaded
+                })
+                .collect::<Vec<_>>(),
+        );
+    }
     let mut loaded = Loaded::default();
     for part in parts {
         loaded.objects.extend(part.objects);
