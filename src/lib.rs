@@ -148,6 +148,13 @@ pub struct Analysis {
     pub complete: bool,
 }
 
+impl Analysis {
+    /// "Deployment shop/api": an object as messages and drawings name it.
+    pub fn describe(&self, id: index::ObjId) -> String {
+        self.objects[id.index()].describe(self.index.facts(id).namespace.as_deref())
+    }
+}
+
 /// Lint the paths in `options`; `stdin` is read when a path is `-`.
 pub fn lint(options: &Options, stdin: &mut dyn std::io::Read) -> Outcome {
     analyze(options, stdin).outcome

@@ -486,6 +486,16 @@ impl Object {
         }
     }
 
+    /// "Deployment shop/api", "ClusterRole reader": how messages name an object, given the
+    /// namespace it lives in.
+    pub fn describe(&self, namespace: Option<&str>) -> String {
+        let name = self.name.as_ref().map_or("(unnamed)", |n| n.value.as_str());
+        match namespace {
+            Some(ns) => format!("{} {ns}/{name}", self.kind_str()),
+            None => format!("{} {name}", self.kind_str()),
+        }
+    }
+
     pub fn kind_str(&self) -> &str {
         self.kind.as_ref().map_or("?", |k| k.value.as_str())
     }

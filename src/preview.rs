@@ -133,20 +133,8 @@ pub fn preview(graph: &Graph, target: ObjId, cascade: Cascade) -> Preview {
     }
 }
 
-fn describe(analysis: &Analysis, id: ObjId) -> String {
-    let object = &analysis.objects[id.index()];
-    let name = object
-        .name
-        .as_ref()
-        .map_or("(unnamed)", |n| n.value.as_str());
-    match &analysis.index.facts(id).namespace {
-        Some(ns) => format!("{} {ns}/{name}", object.kind_str()),
-        None => format!("{} {name}", object.kind_str()),
-    }
-}
-
 pub fn text(analysis: &Analysis, preview: &Preview) -> String {
-    let d = |id: ObjId| describe(analysis, id);
+    let d = |id: ObjId| analysis.describe(id);
     let mut out = String::new();
     let cascade = match preview.cascade {
         Cascade::Background => "background",
@@ -253,7 +241,7 @@ pub fn find(analysis: &Analysis, spec: &str, namespace: &str) -> Result<ObjId, S
         many => Err(format!(
             "{kind}/{name} is ambiguous: {}",
             many.iter()
-                .map(|&id| describe(analysis, id))
+                .map(|&id| analysis.describe(id))
                 .collect::<Vec<_>>()
                 .join(", ")
         )),

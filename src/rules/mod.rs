@@ -271,16 +271,8 @@ impl<'a> Context<'a> {
 
     /// "Deployment shop/api", "ClusterRole reader".
     pub fn describe(&self, id: ObjId) -> String {
-        let object = self.object(id);
-        let facts = self.index.facts(id);
-        let name = object
-            .name
-            .as_ref()
-            .map_or("(unnamed)", |n| n.value.as_str());
-        match &facts.namespace {
-            Some(ns) => format!("{} {}/{}", object.kind_str(), ns, name),
-            None => format!("{} {}", object.kind_str(), name),
-        }
+        self.object(id)
+            .describe(self.index.facts(id).namespace.as_deref())
     }
 
     /// "deploy/app.yaml:12", where an object's name (or the object) is.
