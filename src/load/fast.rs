@@ -81,15 +81,15 @@ const PHASE_ONLY: Keep = Keep::Only(&[("phase", Keep::All)]);
 /// tabs, anchors or aliases anywhere (an alias bomb in a dropped field is still reported), or
 /// nesting that could reach the `--max-depth` limit.
 fn needs_full_parse(text: &str, max_depth: usize) -> bool {
-    text.contains("{{") || text.contains('\t') || has_node_properties(text) || {
-        let deep_flow = text
-            .lines()
-            .any(|l| l.bytes().filter(|b| matches!(b, b'[' | b'{')).count() >= max_depth);
-        let deep_block = text
-            .lines()
-            .any(|l| l.len() - l.trim_start_matches(' ').len() >= max_depth);
-        deep_flow || deep_block
-    }
+    // One pass over the lines, rather than one per condition.
+    text.lines().any(|line| {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        indent >= max_depth
+            || line.contains("{{")
+            || line.contains('\t')
+            || has_node_properties(line)
+            || line.bytes().filter(|b| matches!(b, b'[' | b'{')).count() >= max_depth
+    })
 }
 
 /// Filter the document `text` (one chunk of a stream). `None`: parse it whole.
