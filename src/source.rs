@@ -37,9 +37,9 @@ pub struct Source {
     /// What the user sees: the path as given or found, or `<stdin>`.
     pub name: String,
     pub text: String,
-    /// Where each line starts, built the first time a position is asked for: a big input
-    /// without findings never needs it.
-    line_starts: std::sync::OnceLock<Vec<usize>>,
+    /// Where lines start, built the first time a position is asked for: a big input without
+    /// findings never needs it.
+    lines: std::sync::OnceLock<LineIndex>,
 }
 
 impl Source {
@@ -47,23 +47,19 @@ impl Source {
         Source {
             name: name.into(),
             text: text.into(),
-            line_starts: std::sync::OnceLock::new(),
+            lines: std::sync::OnceLock::new(),
         }
     }
 
-    fn line_starts(&self) -> &[usize] {
-        self.line_starts.get_or_init(|| {
-            let mut starts = vec![0];
-            starts.extend(memchr_newlines(self.text.as_bytes()));
-            starts
-        })
+    fn lines(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
     }
 
     /// Line and column of a byte offset (clamped to the text).
     pub fn line_col(&self, offset: usize) -> LineCol {
         let offset = offset.min(self.text.len());
         let line_index = self.line_index(offset);
-        let line_start = self.line_starts()[line_index];
+        let line_start = self.line_start(line_index);
         let column = self
             .text
             .get(line_start..offset)
@@ -77,22 +73,31 @@ impl Source {
 
     /// 0-based index of the line holding `offset`.
     pub fn line_index(&self, offset: usize) -> usize {
-        match self.line_starts().binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i - 1,
+        let lines = self.lines();
+        let offset = offset.min(self.text.len());
+        let block = lines.checkpoints.partition_point(|&s| s <= offset) - 1;
+        let from = lines.checkpoints[block];
+        block * CHECKPOINT_EVERY
+            + memchr::memchr_iter(b'\n', &self.text.as_bytes()[from..offset]).count()
+    }
+
+    /// Byte offset where 0-based line `index` starts (the text's length past the last line).
+    pub fn line_start(&self, index: usize) -> usize {
+        let lines = self.lines();
+        if index >= lines.count {
+            return self.text.len();
+        }
+        let from = lines.checkpoints[index / CHECKPOINT_EVERY];
+        match index % CHECKPOINT_EVERY {
+            0 => from,
+            n => memchr::memchr_iter(b'\n', &self.text.as_bytes()[from..])
+                .nth(n - 1)
+                .map_or(self.text.len(), |i| from + i + 1),
         }
     }
 
-    /// Byte offset where 0-based line `index` starts.
-    pub fn line_start(&self, index: usize) -> usize {
-        self.line_starts()
-            .get(index)
-            .copied()
-            .unwrap_or(self.text.len())
-    }
-
     pub fn line_count(&self) -> usize {
-        self.line_starts().len()
+        self.lines().count
     }
 
     /// The text of 0-based line `index`, without its line break.
@@ -103,12 +108,29 @@ impl Source {
     }
 }
 
-fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| **b == b'\n')
-        .map(|(i, _)| i + 1)
+/// Lines are found from a checkpoint every this many lines, so the index stays small for a
+/// file of millions of lines.
+const CHECKPOINT_EVERY: usize = 128;
+
+#[derive(Debug)]
+struct LineIndex {
+    /// Where lines 0, 128, 256, … start.
+    checkpoints: Vec<usize>,
+    count: usize,
+}
+
+impl LineIndex {
+    fn new(text: &str) -> LineIndex {
+        let mut checkpoints = vec![0];
+        let mut count = 1;
+        for newline in memchr::memchr_iter(b'\n', text.as_bytes()) {
+            if count % CHECKPOINT_EVERY == 0 {
+                checkpoints.push(newline + 1);
+            }
+            count += 1;
+        }
+        LineIndex { checkpoints, count }
+    }
 }
 
 #[cfg(test)]
@@ -125,5 +147,20 @@ mod tests {
         assert_eq!(s.line_col(12), LineCol { line: 3, column: 1 });
         assert_eq!(s.line_text(1), "çé: x");
         assert_eq!(s.line_col(999), LineCol { line: 3, column: 5 });
+    }
+
+    #[test]
+    fn lines_past_checkpoints() {
+        let text: String = (0..1000).map(|i| format!("line {i}\n")).collect();
+        let s = Source::new("t", text.clone());
+        assert_eq!(s.line_count(), 1001);
+        for i in [0, 1, 127, 128, 129, 255, 256, 999] {
+            let start = s.line_start(i);
+            assert_eq!(s.line_text(i), format!("line {i}"));
+            assert_eq!(s.line_index(start), i);
+            assert_eq!(s.line_index(start + 3), i);
+        }
+        assert_eq!(s.line_start(1000), text.len());
+        assert_eq!(s.line_start(5000), text.len());
     }
 }

@@ -7,6 +7,7 @@ mod common;
 use std::path::PathBuf;
 
 use ownerlint::Options;
+use ownerlint::load::{block, fast, scan, yaml};
 use ownerlint::report::Format;
 use ownerlint::rules::RULES;
 
@@ -105,4 +106,78 @@ fn the_whole_corpus() {
         return;
     }
     compare(vec![corpus]);
+}
+
+/// Every document of the YAML and JSON files under `dirs`, as text.
+fn documents(dirs: &[PathBuf]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for dir in dirs {
+        for entry in ignore::WalkBuilder::new(dir).build().flatten() {
+            let path = entry.path();
+            let yaml = path
+                .extension()
+                .is_some_and(|e| e == "yaml" || e == "yml" || e == "json");
+            let Ok(text) = std::fs::read_to_string(path)
+                .map_err(|_| ())
+                .and_then(|t| if yaml { Ok(t) } else { Err(()) })
+            else {
+                continue;
+            };
+            for chunk in yaml::split_documents(&text, 0) {
+                out.push((
+                    format!("{}@{}", path.display(), chunk.span.start),
+                    text[chunk.span.start..chunk.span.end].to_string(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn whole(text: &str) -> Result<yaml::Document, yaml::SyntaxError> {
+    let span = ownerlint::source::Span::new(0, text.len());
+    yaml::parse_document(text, yaml::Chunk { span }, yaml::Limits::default())
+}
+
+/// The line scanner vouches only for documents the parser accepts, and the tree built from the
+/// kept lines is the parser's tree of the same text.
+fn check_documents(dirs: &[PathBuf]) {
+    let (mut scanned, mut built, mut total) = (0, 0, 0);
+    for (name, text) in documents(dirs) {
+        total += 1;
+        if scan::scan(&text, 200).is_some() {
+            scanned += 1;
+            assert!(
+                whole(&text).is_ok(),
+                "{name}: the scanner accepted what the parser rejects:\n{text}"
+            );
+        }
+        let Some(filtered) = fast::filter(&text, 200) else {
+            continue;
+        };
+        if let Some(ours) = block::parse(&filtered.text, 200) {
+            built += 1;
+            let theirs = whole(&filtered.text).expect("kept text parses");
+            assert_eq!(ours.root, theirs.root, "{name}:\n{}", filtered.text);
+            let comments = |d: &yaml::Document| {
+                d.comments
+                    .iter()
+                    .map(|c| (c.span, c.text.clone()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(comments(&ours), comments(&theirs), "{name}");
+        }
+    }
+    eprintln!("{total} documents: {scanned} vouched for by the scanner, {built} trees built");
+}
+
+#[test]
+fn scanner_and_tree_builder_agree_with_the_parser() {
+    check_documents(&[root().join("testdata"), root().join("examples")]);
+    let corpus = root().join("../shared/corpus");
+    if corpus.is_dir() {
+        check_documents(&[corpus]);
+    } else {
+        eprintln!("corpus part skipped: {} is not here", corpus.display());
+    }
 }

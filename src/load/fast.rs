@@ -9,6 +9,7 @@
 //! nesting near `--max-depth`, directives, template text, kinds whose whole `spec` matters
 //! (CustomResourceDefinition, ReplicationController), and any kept text that does not parse.
 
+use super::scan::{Line, scan};
 use crate::controllers::workload_controller;
 use crate::source::Span;
 
@@ -42,16 +43,6 @@ impl Filtered {
     }
 }
 
-/// One line of the document: its byte range (with its newline) and indentation.
-#[derive(Clone, Copy)]
-struct Line {
-    start: usize,
-    end: usize,
-    indent: usize,
-    /// Blank, or only a comment: it belongs to whatever entry surrounds it.
-    blank: bool,
-}
-
 /// What to keep of a mapping's entries.
 #[derive(Clone, Copy)]
 enum Keep {
@@ -77,27 +68,9 @@ const METADATA: Keep = Keep::Only(&[
 const SELECTOR_ONLY: Keep = Keep::Only(&[("selector", Keep::All)]);
 const PHASE_ONLY: Keep = Keep::Only(&[("phase", Keep::All)]);
 
-/// Whether a document must be parsed whole so that the same findings come out: template text,
-/// tabs, anchors or aliases anywhere (an alias bomb in a dropped field is still reported), or
-/// nesting that could reach the `--max-depth` limit.
-fn needs_full_parse(text: &str, max_depth: usize) -> bool {
-    // One pass over the lines, rather than one per condition.
-    text.lines().any(|line| {
-        let indent = line.len() - line.trim_start_matches(' ').len();
-        indent >= max_depth
-            || line.contains("{{")
-            || line.contains('\t')
-            || has_node_properties(line)
-            || line.bytes().filter(|b| matches!(b, b'[' | b'{')).count() >= max_depth
-    })
-}
-
 /// Filter the document `text` (one chunk of a stream). `None`: parse it whole.
 pub fn filter(text: &str, max_depth: usize) -> Option<Filtered> {
-    if needs_full_parse(text, max_depth) {
-        return None;
-    }
-    let lines = split_lines(text)?;
+    let lines = scan(text, max_depth)?;
     let mut kept: Vec<(usize, usize)> = Vec::new();
     // Leading comments (`# Source:`), directives markers and blank lines stay as they are.
     let first = lines.iter().position(|l| !l.blank && !is_marker(text, l))?;
@@ -135,34 +108,10 @@ fn finish(text: &str, kept: Vec<(usize, usize)>) -> Option<Filtered> {
 
 /// Filter one item of a `kind: List` (`- apiVersion: …` and its more indented lines).
 pub fn filter_item(text: &str, max_depth: usize) -> Option<Filtered> {
-    if needs_full_parse(text, max_depth) {
-        return None;
-    }
-    let lines = split_lines(text)?;
+    let lines = scan(text, max_depth)?;
     let mut kept = Vec::new();
     items(text, &lines, &mut kept)?;
     finish(text, kept)
-}
-
-fn split_lines(text: &str) -> Option<Vec<Line>> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        let end = text[start..]
-            .find('\n')
-            .map_or(text.len(), |i| start + i + 1);
-        let content = &text[start..end];
-        let indent = content.len() - content.trim_start_matches(' ').len();
-        let rest = content[indent..].trim_end();
-        lines.push(Line {
-            start,
-            end,
-            indent,
-            blank: rest.is_empty() || rest.starts_with('#'),
-        });
-        start = end;
-    }
-    Some(lines)
 }
 
 fn is_marker(text: &str, line: &Line) -> bool {
@@ -187,26 +136,22 @@ fn merge(mut ranges: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
     out
 }
 
-/// `&anchor` or `*alias` at a place where YAML reads them (after `: `, `- ` or at a line's
-/// start); a `&` or `*` inside a plain value is just text, but is treated as one too, to be safe.
-fn has_node_properties(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes.iter().enumerate().any(|(i, &b)| {
-        (b == b'&' || b == b'*')
-            && (i == 0 || matches!(bytes[i - 1], b' ' | b'\n' | b'[' | b'{' | b','))
-            && bytes.get(i + 1).is_some_and(|n| !n.is_ascii_whitespace())
-    })
-}
-
 /// The key of an entry line at `indent` (after a `- ` when `item` is set), if it is a plain key
 /// followed by `:`; `Err` when it is something the filter must not guess about.
 fn key_of<'t>(text: &'t str, line: &Line, at: usize) -> Result<&'t str, ()> {
     let content = &text[line.start + at..line.end];
     let first = content.bytes().next().ok_or(())?;
-    if matches!(
-        first,
-        b'"' | b'\'' | b'{' | b'[' | b'?' | b'&' | b'*' | b'!' | b'|' | b'>'
-    ) {
+    if let b'"' | b'\'' = first {
+        // A quoted key without escapes (`"helm.sh/hook": …`) reads as its text.
+        let close = content[1..].find(first as char).ok_or(())? + 1;
+        let key = &content[1..close];
+        let plain_text = !key.contains(['\\', '"', '\'']) && !key.is_empty();
+        return match &content.as_bytes()[close + 1..] {
+            [b':'] | [b':', b' ' | b'\n', ..] if plain_text => Ok(key),
+            _ => Err(()),
+        };
+    }
+    if matches!(first, b'{' | b'[' | b'?' | b'&' | b'*' | b'!' | b'|' | b'>') {
         return Err(());
     }
     let colon = content.find(':').ok_or(())?;
@@ -427,7 +372,7 @@ mod tests {
             )
             .is_none()
         );
-        assert!(filter("\"apiVersion\": v1\nkind: Pod\n", 200).is_none());
+        assert!(filter("\"api\\u0056ersion\": v1\nkind: Pod\n", 200).is_none());
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! template` give each document its template; syntax errors and unrendered templates become
 //! findings, and every other document is still read.
 
+pub mod block;
 pub mod fast;
+pub mod scan;
 pub mod yaml;
 
 use crate::finding::{Finding, Label, Severity};
@@ -205,32 +207,33 @@ enum Unit {
 /// anything else (typed lists, flow style, template text), which loads as one document.
 fn list_items(text: &str, chunk: Span) -> Option<Vec<Span>> {
     let body = &text[chunk.start..chunk.end];
-    if body.contains("{{") {
+    let bytes = body.as_bytes();
+    let find = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
+    if !find(b"List") || find(b"{{") {
         return None;
     }
     let mut items: Vec<Span> = Vec::new();
     let mut is_list = false;
     let mut in_items = false;
-    let mut offset = chunk.start;
-    for line in body.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
+    let line_starts = std::iter::once(0).chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
+    // Only lines at column 0 decide; the indented, blank and comment lines after an item
+    // belong to it, so an item ends where the next deciding line starts.
+    for start in line_starts.filter(|&i| i < body.len() && bytes[i] != b' ') {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(body.len(), |i| start + i + 1);
+        let line = &body[start..end];
         let trimmed = line.trim_end();
         let blank = trimmed.trim_start().is_empty() || trimmed.trim_start().starts_with('#');
-        if blank || line.starts_with(' ') {
-            if let Some(last) = items.last_mut().filter(|_| in_items) {
-                last.end = offset;
-            }
+        if blank || trimmed == "---" || trimmed == "..." {
             continue;
+        }
+        if let Some(last) = items.last_mut().filter(|_| in_items) {
+            last.end = chunk.start + start;
         }
         if let Some(rest) = line.strip_prefix("- ") {
             if !in_items || rest.trim().is_empty() {
                 return None;
             }
-            items.push(Span::new(start, offset));
-            continue;
-        }
-        if trimmed == "---" || trimmed == "..." {
+            items.push(Span::new(chunk.start + start, chunk.end));
             continue;
         }
         in_items = false;
@@ -360,7 +363,10 @@ fn parse_mapped(filtered: fast::Filtered, base: usize, limits: Limits) -> Option
     let whole = yaml::Chunk {
         span: crate::source::Span::new(0, filtered.text.len()),
     };
-    let mut document = yaml::parse_document(&filtered.text, whole, limits).ok()?;
+    let mut document = match block::parse(&filtered.text, limits.max_depth) {
+        Some(document) => document,
+        None => yaml::parse_document(&filtered.text, whole, limits).ok()?,
+    };
     let map = |span: crate::source::Span| {
         let s = filtered.map_span(span);
         crate::source::Span::new(s.start + base, s.end + base)

@@ -213,13 +213,18 @@ pub struct Chunk {
 /// Each chunk starts at its `---` line, so the marker and anything after it on the line stay
 /// with their document.
 pub fn split_documents(text: &str, start: usize) -> Vec<Chunk> {
+    let bytes = text.as_bytes();
+    // Marker lines start the text or follow a newline; searching for the newline and marker
+    // together skips the content in between at memory speed.
+    let mut lines: Vec<usize> = memchr::memmem::find_iter(&bytes[start..], b"\n---")
+        .chain(memchr::memmem::find_iter(&bytes[start..], b"\n..."))
+        .map(|i| start + i + 1)
+        .collect();
+    lines.sort_unstable();
     let mut chunks = Vec::new();
     let mut chunk_start = start;
-    let mut offset = start;
-    let bytes = text.as_bytes();
-    while offset < text.len() {
-        let line_end = memchr(b'\n', &bytes[offset..]).map_or(text.len(), |i| offset + i + 1);
-        let line = &bytes[offset..line_end];
+    for offset in std::iter::once(start).chain(lines) {
+        let line = &bytes[offset..];
         if is_marker(line, b"---") {
             if offset > chunk_start {
                 chunks.push(Chunk {
@@ -227,13 +232,12 @@ pub fn split_documents(text: &str, start: usize) -> Vec<Chunk> {
                 });
             }
             chunk_start = offset;
-        } else if is_marker(line, b"...") {
+        } else if is_marker(line, b"...") && offset >= chunk_start {
             chunks.push(Chunk {
                 span: Span::new(chunk_start, offset),
             });
-            chunk_start = line_end;
+            chunk_start = memchr::memchr(b'\n', line).map_or(text.len(), |i| offset + i + 1);
         }
-        offset = line_end;
     }
     if text.len() > chunk_start {
         chunks.push(Chunk {
@@ -241,10 +245,6 @@ pub fn split_documents(text: &str, start: usize) -> Vec<Chunk> {
         });
     }
     chunks
-}
-
-fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
-    haystack.iter().position(|b| *b == needle)
 }
 
 fn is_marker(line: &[u8], marker: &[u8]) -> bool {

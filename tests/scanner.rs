@@ -1,0 +1,205 @@
+//! The fast path's line scanner and tree builder against the YAML parser, on generated
+//! documents built from tricky lines (proptest): whatever the scanner vouches for, the parser
+//! accepts; whatever the filter keeps, the parser accepts; and the tree built from kept lines is
+//! the parser's tree, spans and comments included.
+
+use ownerlint::load::{block, fast, scan, yaml};
+use ownerlint::source::Span;
+use proptest::prelude::*;
+
+const FRAGMENTS: &[&str] = &[
+    "apiVersion: v1",
+    "kind: Pod",
+    "kind: List",
+    "metadata:",
+    "name: a",
+    "namespace: b",
+    "labels:",
+    "ownerReferences:",
+    "items:",
+    "spec:",
+    "selector:",
+    "status:",
+    "phase: Running",
+    "- a",
+    "-",
+    "- k: v",
+    "- name: x",
+    "- - a",
+    "k: v",
+    "k:",
+    "k: |",
+    "k: >-",
+    "k: |+ # c",
+    "k: |2",
+    "text line",
+    "more: text",
+    "\"quoted",
+    "end\"",
+    "end\" # c",
+    "end\" tail",
+    "'single",
+    "it''s'",
+    "k: \"a\\tb\"",
+    "k: \"bad\\q\"",
+    "k: \"\\u00e9\"",
+    "k: \"\\ud800\"",
+    "k: [a, b]",
+    "k: [a, \"b\", 'c']",
+    "k: {a: b}",
+    "k: {a: [b, c], \"d\":e}",
+    "k: [a,]",
+    "k: [a",
+    "k: {a}",
+    "k: [a: b]",
+    "# comment",
+    "",
+    "   ",
+    "k: a # c",
+    "k: a#c",
+    "k: a: b",
+    "k: a:",
+    "k: &x v",
+    "k: *x",
+    "k: !t v",
+    "? k",
+    ": v",
+    "k: `x`",
+    "`x`",
+    "{x}",
+    "[x]",
+    "{}",
+    "[]",
+    "k:v",
+    "\"k\": v",
+    "'k': v",
+    "\"k\" : v",
+    "k: @x",
+    "k: %x",
+    "%YAML 1.2",
+    "---",
+    "--- x",
+    "...",
+    "k: -",
+    "k: - a",
+    "k: -1",
+    "k: ? a",
+    "k: :a",
+    "- \"q\"",
+    "- 'q'",
+    "- []",
+    "- {}",
+    "- |",
+    "- # c",
+    "k: a\tb",
+    "\tk: v",
+    "k:  spaced  ",
+    "k: \"a",
+    "k: 'a",
+    "b' c",
+    "k: x\u{85}y",
+    "k: ~",
+    "k: null",
+    "-\tk",
+    "k: a b c",
+    "k: \"a b\" # c",
+    "- k: |",
+    "  - a",
+    "k: 'x''",
+];
+
+fn document() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        (
+            prop::sample::select(vec![0usize, 0, 0, 1, 2, 2, 2, 3, 4, 4, 6, 8]),
+            prop::sample::select(FRAGMENTS),
+        ),
+        1..14,
+    )
+    .prop_map(|lines| {
+        let mut text = String::new();
+        for (indent, fragment) in lines {
+            text.push_str(&" ".repeat(indent));
+            text.push_str(fragment);
+            text.push('\n');
+        }
+        text
+    })
+}
+
+const SKELETON: &[&str] = &[
+    "apiVersion: apps/v1",
+    "kind: ReplicaSet",
+    "metadata:",
+    "  name: a",
+    "  labels:",
+    "    app: x",
+    "  annotations:",
+    "    ownerlint.dev/ignore: owner-not-found",
+    "  ownerReferences:",
+    "  - apiVersion: apps/v1",
+    "    kind: Deployment",
+    "    name: y",
+    "  finalizers:",
+    "  - example.com/f",
+    "spec:",
+    "  selector:",
+    "    matchLabels:",
+    "      app: x",
+    "  template: z",
+    "status:",
+    "  phase: Running",
+];
+
+/// A plausible object with tricky lines put in at indentations near their neighbours'.
+fn object() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        (
+            0..SKELETON.len(),
+            prop::sample::select(vec![-2i32, 0, 0, 2, 2, 4]),
+            prop::sample::select(FRAGMENTS),
+        ),
+        1..4,
+    )
+    .prop_map(|inserts| {
+        let mut lines: Vec<String> = SKELETON.iter().map(|l| l.to_string()).collect();
+        for (at, shift, fragment) in inserts {
+            let before = &lines[at.min(lines.len() - 1)];
+            let indent = before.len() - before.trim_start().len();
+            let indent = (indent as i32 + shift).max(0) as usize;
+            lines.insert(at + 1, format!("{}{fragment}", " ".repeat(indent)));
+        }
+        lines.join("\n") + "\n"
+    })
+}
+
+fn parse(text: &str) -> Result<yaml::Document, yaml::SyntaxError> {
+    let span = Span::new(0, text.len());
+    yaml::parse_document(text, yaml::Chunk { span }, yaml::Limits::default())
+}
+
+fn comments(d: &yaml::Document) -> Vec<(Span, String)> {
+    d.comments
+        .iter()
+        .map(|c| (c.span, c.text.clone()))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20000))]
+
+    #[test]
+    fn scanner_vouches_only_for_what_parses(text in prop_oneof![document(), object()]) {
+        if scan::scan(&text, 200).is_some() {
+            prop_assert!(parse(&text).is_ok(), "accepted, but the parser says {:?}", parse(&text).err());
+        }
+        if let Some(filtered) = fast::filter(&text, 200) {
+            let theirs = parse(&filtered.text);
+            prop_assert!(theirs.is_ok(), "kept text does not parse:\n{}", filtered.text);
+            if let (Some(ours), Ok(theirs)) = (block::parse(&filtered.text, 200), theirs) {
+                prop_assert_eq!(&ours.root, &theirs.root, "kept text:\n{}", filtered.text);
+                prop_assert_eq!(comments(&ours), comments(&theirs));
+            }
+        }
+    }
+}
