@@ -181,3 +181,38 @@ fn scanner_and_tree_builder_agree_with_the_parser() {
         eprintln!("corpus part skipped: {} is not here", corpus.display());
     }
 }
+
+/// The fast path drops `data`, `spec` and `status` unparsed; a syntax error there must still be
+/// reported, at the same place as a full parse reports it.
+#[test]
+fn syntax_errors_in_dropped_fields_are_still_reported() {
+    for (body, line) in [
+        ("data:\n  a: b: c\n", 7),
+        ("spec:\n  replicas: 1\n   bad: indent\n", 8),
+        ("status:\n  message: \"never closed\n", 8),
+        ("data:\n  script: |\n    ok\n  bad\n", 9),
+    ] {
+        let text = format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: b\n{body}"
+        );
+        let fast = common::lint("doc.yaml", &text, &Options::default());
+        let full = common::lint(
+            "doc.yaml",
+            &text,
+            &Options {
+                full_parse: true,
+                ..Options::default()
+            },
+        );
+        let (a, b) = (
+            common::render(&fast, Format::Json),
+            common::render(&full, Format::Json),
+        );
+        assert_eq!(a, b, "{body}");
+        let short = common::render(&fast, Format::Short);
+        assert!(
+            short.contains("error[invalid-yaml]") && short.contains(&format!("doc.yaml:{line}:")),
+            "{body}\n{short}"
+        );
+    }
+}
