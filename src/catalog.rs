@@ -109,9 +109,12 @@ pub enum ApiStatus {
 pub struct Catalog {
     pub kube_version: KubeVersion,
     builtin: Vec<BuiltinKind>,
+    /// Indexes into `builtin` by kind: looked up for every object and reference.
+    builtin_by_kind: HashMap<&'static str, Vec<usize>>,
     builtin_groups: HashSet<&'static str>,
     removed: Vec<RemovedApi>,
-    custom: HashMap<(String, String), CustomKind>,
+    /// Custom kinds by kind, then group.
+    custom: HashMap<String, Vec<CustomKind>>,
 }
 
 /// Kinds that moved between groups are one resource: an object served as
@@ -180,9 +183,14 @@ impl Catalog {
         let mut builtin_groups: HashSet<&'static str> = builtin.iter().map(|k| k.group).collect();
         builtin_groups.extend(removed.iter().map(|r| r.group));
         let kube_version = Catalog::latest_known_release_of(&removed);
+        let mut builtin_by_kind: HashMap<&'static str, Vec<usize>> = HashMap::new();
+        for (i, k) in builtin.iter().enumerate() {
+            builtin_by_kind.entry(k.kind).or_default().push(i);
+        }
         Catalog {
             kube_version,
             builtin,
+            builtin_by_kind,
             builtin_groups,
             removed,
             custom: HashMap::new(),
@@ -211,15 +219,20 @@ impl Catalog {
             Some("Cluster") => Some(Scope::Cluster),
             _ => None,
         };
-        let entry = self
-            .custom
-            .entry((crd.group.clone(), crd.kind.clone()))
-            .or_insert_with(|| CustomKind {
-                group: crd.group.clone(),
-                kind: crd.kind.clone(),
-                scope,
-                served_versions: Vec::new(),
-            });
+        let same_kind = self.custom.entry(crd.kind.clone()).or_default();
+        let at = match same_kind.iter().position(|c| c.group == crd.group) {
+            Some(at) => at,
+            None => {
+                same_kind.push(CustomKind {
+                    group: crd.group.clone(),
+                    kind: crd.kind.clone(),
+                    scope,
+                    served_versions: Vec::new(),
+                });
+                same_kind.len() - 1
+            }
+        };
+        let entry = &mut same_kind[at];
         entry.scope = entry.scope.or(scope);
         for v in &crd.served_versions {
             if !entry.served_versions.contains(v) {
@@ -229,10 +242,20 @@ impl Catalog {
     }
 
     fn builtin_kind(&self, group: &str, kind: &str) -> Option<&BuiltinKind> {
-        let group = canonical_group(group, kind);
-        self.builtin
+        self.builtin_exact(canonical_group(group, kind), kind)
+    }
+
+    /// The built-in kind with exactly this group and kind.
+    fn builtin_exact(&self, group: &str, kind: &str) -> Option<&BuiltinKind> {
+        self.builtin_by_kind
+            .get(kind)?
             .iter()
-            .find(|k| k.group == group && k.kind == kind)
+            .map(|&i| &self.builtin[i])
+            .find(|k| k.group == group)
+    }
+
+    fn custom_kind(&self, group: &str, kind: &str) -> Option<&CustomKind> {
+        self.custom.get(kind)?.iter().find(|c| c.group == group)
     }
 
     /// Whether the kind is built into Kubernetes (not a custom resource).
@@ -245,9 +268,7 @@ impl Catalog {
         if let Some(b) = self.builtin_kind(group, kind) {
             return Some(b.scope);
         }
-        self.custom
-            .get(&(group.to_string(), kind.to_string()))
-            .and_then(|c| c.scope)
+        self.custom_kind(group, kind).and_then(|c| c.scope)
     }
 
     /// False for kinds that are never stored (Binding, TokenReview, …).
@@ -276,9 +297,7 @@ impl Catalog {
             };
         }
         if self.is_builtin_group(group) {
-            let in_group: Vec<&BuiltinKind> =
-                self.builtin.iter().filter(|k| k.group == group).collect();
-            if let Some(k) = in_group.iter().find(|k| k.kind == kind) {
+            if let Some(k) = self.builtin_exact(group, kind) {
                 return if k.served.contains(&version) {
                     ApiStatus::Served
                 } else if k.off_by_default.contains(&version) {
@@ -289,7 +308,11 @@ impl Catalog {
                     }
                 };
             }
-            if let Some(k) = in_group.iter().find(|k| k.kind.eq_ignore_ascii_case(kind)) {
+            if let Some(k) = self
+                .builtin
+                .iter()
+                .find(|k| k.group == group && k.kind.eq_ignore_ascii_case(kind))
+            {
                 return ApiStatus::MisCased {
                     kind: k.kind.to_string(),
                 };
@@ -317,7 +340,7 @@ impl Catalog {
                 .collect();
             return ApiStatus::NotInGroup { elsewhere };
         }
-        if let Some(c) = self.custom.get(&(group.to_string(), kind.to_string())) {
+        if let Some(c) = self.custom_kind(group, kind) {
             return if c.served_versions.is_empty() || c.served_versions.iter().any(|v| v == version)
             {
                 ApiStatus::Served
@@ -330,6 +353,7 @@ impl Catalog {
         if let Some(c) = self
             .custom
             .values()
+            .flatten()
             .find(|c| c.group == group && c.kind.eq_ignore_ascii_case(kind))
         {
             return ApiStatus::MisCased {

@@ -75,6 +75,13 @@ impl Scalar {
 }
 
 fn resolve_plain(text: &str) -> ScalarType {
+    // Most plain scalars are names: longer than any keyword and not starting like a number.
+    if text.len() > 5
+        && text.as_bytes()[0].is_ascii_alphabetic()
+        && !matches!(text.as_bytes()[0], b'e' | b'E')
+    {
+        return ScalarType::String;
+    }
     match text {
         "" | "~" | "null" | "Null" | "NULL" => ScalarType::Null,
         "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
@@ -103,13 +110,16 @@ fn looks_numeric(text: &str) -> bool {
         Some(i) => (&t[..i], Some(&t[i + 1..])),
         None => (t, None),
     };
-    let digits = mantissa.replace('_', "");
-    let mut parts = digits.splitn(2, '.');
-    let whole = parts.next().unwrap_or("");
-    let frac = parts.next();
-    let whole_ok = whole.chars().all(|c| c.is_ascii_digit());
-    let frac_ok = frac.is_none_or(|f| f.chars().all(|c| c.is_ascii_digit()));
-    let has_digit = !whole.is_empty() || frac.is_some_and(|f| !f.is_empty());
+    // Underscores separate digits and count as nothing.
+    let (whole, frac) = match mantissa.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (mantissa, None),
+    };
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit() || b == b'_');
+    let has_digits = |s: &str| s.bytes().any(|b| b.is_ascii_digit());
+    let whole_ok = digits(whole);
+    let frac_ok = frac.is_none_or(digits);
+    let has_digit = has_digits(whole) || frac.is_some_and(has_digits);
     let exp_ok = exponent.is_none_or(|e| {
         let e = e.strip_prefix(['+', '-']).unwrap_or(e);
         !e.is_empty() && e.chars().all(|c| c.is_ascii_digit())
@@ -118,7 +128,7 @@ fn looks_numeric(text: &str) -> bool {
         && frac_ok
         && has_digit
         && exp_ok
-        && (exponent.is_none() || frac.is_some() || !whole.is_empty())
+        && (exponent.is_none() || frac.is_some() || has_digits(whole))
 }
 
 impl Node {
