@@ -700,7 +700,17 @@ fn lint(args: LintArgs) -> i32 {
         },
         Err(errors) => return config_errors(&errors),
     };
-    let mut outcome = crate::lint(&options, &mut std::io::stdin().lock());
+    let analysis = crate::analyze(&options, &mut std::io::stdin().lock());
+    let crate::Analysis {
+        mut outcome,
+        objects,
+        index,
+        resolutions,
+        ..
+    } = analysis;
+    // The process ends after the report: freeing a big dump's objects one by one would only
+    // delay the exit.
+    std::mem::forget((objects, index, resolutions));
     let root = std::env::current_dir()
         .ok()
         .and_then(|cwd| report::repository_root(&cwd).or(Some(cwd)));
@@ -755,8 +765,10 @@ fn lint(args: LintArgs) -> i32 {
         root,
         link_base: github_blob_url(),
     };
-    let mut stdout = std::io::stdout().lock();
-    if let Err(err) = report::render(format, &outcome, render.clone(), &mut stdout) {
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let written =
+        report::render(format, &outcome, render.clone(), &mut stdout).and_then(|()| stdout.flush());
+    if let Err(err) = written {
         if err.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("ownerlint: cannot write the report: {err}");
         }
@@ -787,13 +799,15 @@ fn lint(args: LintArgs) -> i32 {
         FailOn::Warning => Severity::Warning,
         FailOn::Error => Severity::Error,
     };
-    if !outcome.errors.is_empty() {
+    let status = if !outcome.errors.is_empty() {
         2
     } else if outcome.findings.iter().any(|f| f.severity >= threshold) {
         1
     } else {
         0
-    }
+    };
+    std::mem::forget(outcome);
+    status
 }
 
 /// `https://github.com/owner/repo/blob/<sha>` inside a GitHub Actions job, for links in the

@@ -197,11 +197,31 @@ pub fn analyze(options: &Options, stdin: &mut dyn std::io::Read) -> Analysis {
     }
     // A file named twice (or named and also found by a walk) is read once, in its first role:
     // linted files are not read again as part of the project.
+    use rayon::prelude::*;
+    let canonical_paths: Vec<Option<PathBuf>> =
+        inputs.par_iter().map(|(i, _)| canonical(i)).collect();
     let mut seen: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
-    inputs.retain(|(input, _)| canonical(input).is_none_or(|p| seen.insert(p)));
+    let inputs: Vec<(Input, Role)> = inputs
+        .into_iter()
+        .zip(canonical_paths)
+        .filter(|(_, path)| path.clone().is_none_or(|p| seen.insert(p)))
+        .map(|(input, _)| input)
+        .collect();
+    // Files are read in parallel (a monorepo has thousands); standard input on this thread.
+    let read_all: Vec<Result<Vec<u8>, String>> = inputs
+        .par_iter()
+        .map(|(input, _)| match input {
+            Input::Stdin => Ok(Vec::new()),
+            Input::File(_) => read(input, &mut std::io::empty()),
+        })
+        .collect();
     let mut texts = Vec::new();
-    for (input, role) in inputs {
-        match read(&input, stdin) {
+    for ((input, role), result) in inputs.into_iter().zip(read_all) {
+        let result = match input {
+            Input::Stdin => read(&input, stdin),
+            Input::File(_) => result,
+        };
+        match result {
             Ok(bytes) => texts.push((input.display_name(), bytes, role)),
             Err(message) => errors.push(InputError {
                 path: input.display_name(),
@@ -286,9 +306,44 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {
     let mut crd_objects: Vec<Object> = Vec::new();
     let mut suppressions = Vec::new();
     let mut malformed = Vec::new();
-    for (name, bytes, role) in texts {
+    // Each file decodes and loads on its own, in parallel; the results are then taken in
+    // input order, so the output does not depend on scheduling.
+    use rayon::prelude::*;
+    let prepared: Vec<Prepared> = texts
+        .into_par_iter()
+        .enumerate()
+        .map(|(i, (name, bytes, role))| {
+            let id = SourceId(i as u32);
+            let (source, invalid_at) = decode(name, bytes);
+            let loaded = invalid_at.is_none().then(|| {
+                let load_options = LoadOptions {
+                    limits: options.limits,
+                    mode: options.mode,
+                    context: role == Role::Context,
+                    full_parse: options.full_parse,
+                };
+                load::load(id, &source, load_options)
+            });
+            let comments = (role == Role::Lint && !options.no_suppress && invalid_at.is_none())
+                .then(|| suppress::from_comments(id, &source));
+            Prepared {
+                source,
+                role,
+                invalid_at,
+                loaded,
+                comments,
+            }
+        })
+        .collect();
+    for prepared in prepared {
+        let Prepared {
+            source,
+            role,
+            invalid_at,
+            loaded,
+            comments,
+        } = prepared;
         let id = SourceId(outcome.sources.len() as u32);
-        let (source, invalid_at) = decode(name, bytes);
         if role == Role::Lint {
             outcome.stats.files += 1;
         }
@@ -305,13 +360,10 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {
             outcome.sources.push(source);
             continue;
         }
-        let load_options = LoadOptions {
-            limits: options.limits,
-            mode: options.mode,
-            context: role == Role::Context,
-            full_parse: options.full_parse,
+        let Some(mut loaded) = loaded else {
+            outcome.sources.push(source);
+            continue;
         };
-        let mut loaded = load::load(id, &source, load_options);
         if role == Role::Project {
             // Indexed so that owners resolve; nothing is reported on these files.
             for object in &mut loaded.objects {
@@ -322,8 +374,7 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {
             continue;
         }
         outcome.findings.extend(loaded.findings);
-        if role == Role::Lint && !options.no_suppress {
-            let (found, bad) = suppress::from_comments(id, &source);
+        if let Some((found, bad)) = comments {
             suppressions.extend(found);
             malformed.extend(bad);
         }
@@ -411,6 +462,15 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {
         resolutions,
         complete: options.complete,
     }
+}
+
+/// One input, decoded and loaded.
+struct Prepared {
+    source: Source,
+    role: Role,
+    invalid_at: Option<usize>,
+    loaded: Option<load::Loaded>,
+    comments: Option<(Vec<suppress::Suppression>, Vec<suppress::Malformed>)>,
 }
 
 /// Configured rule levels: drop the findings of rules that are off, and give the others the
