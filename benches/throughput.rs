@@ -4,6 +4,9 @@
 //! GNU time when it is installed), and a full parse with serde_yaml into `serde_yaml::Value` (the
 //! naive design), with the ratios between them.
 //!
+//! Then, for the largest size, the stream's first 100,000 documents as 100,000 files in 100
+//! directories (a GitOps monorepo shape), against the stream's throughput in the same run.
+//!
 //! `cargo bench --bench throughput`; sizes in MB from `OWNERLINT_BENCH_MB` (default `30,300`).
 //! Inputs are generated into `target/bench-data/` (seeded, so every run measures the same bytes)
 //! and are not committed.
@@ -40,6 +43,54 @@ fn inputs(mb: usize) -> Vec<(&'static str, PathBuf)> {
         std::fs::write(&json, serde_json::to_string_pretty(&value).expect("JSON")).expect("write");
     }
     vec![("stream", stream), ("list", list), ("json", json)]
+}
+
+/// The first `count` documents of the stream `path` as one file each, in directories of 1,000.
+fn many_files(path: &Path, count: usize) -> PathBuf {
+    let dir = data_dir().join(format!("files-{count}"));
+    if dir.join("done").exists() {
+        return dir;
+    }
+    let text = std::fs::read_to_string(path).expect("stream");
+    let mut written = 0;
+    for document in text.split("\n---\n").take(count) {
+        let sub = dir.join(format!("d{:03}", written / 1000));
+        if written % 1000 == 0 {
+            std::fs::create_dir_all(&sub).expect("directory");
+        }
+        let body = document.trim_start_matches("---\n");
+        std::fs::write(
+            sub.join(format!("o{written}.yaml")),
+            format!("---\n{body}\n"),
+        )
+        .expect("write");
+        written += 1;
+    }
+    std::fs::write(dir.join("done"), written.to_string()).expect("write");
+    dir
+}
+
+/// Total size of the YAML files under `dir`, and the time to read them all.
+fn read_tree(dir: &Path) -> (f64, f64) {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("directory").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "yaml") {
+                files.push(path);
+            }
+        }
+    }
+    let mut size = 0;
+    let time = seconds(|| {
+        for file in &files {
+            size += std::fs::read(file).expect("read").len();
+        }
+    });
+    (size as f64, time)
 }
 
 fn seconds(f: impl FnOnce()) -> f64 {
@@ -113,7 +164,9 @@ fn main() {
         "lint/read",
         "yaml/lint"
     );
+    let largest = sizes.iter().copied().max();
     for mb in sizes {
+        let mut stream_lint_mbs = None;
         for (shape, path) in inputs(mb) {
             let size = std::fs::metadata(&path).expect("input").len() as f64;
             // Warm the page cache, then time a plain read.
@@ -137,6 +190,39 @@ fn main() {
                 rss_mb.map_or("n/a".into(), |r| format!("{:.2}", r / mib)),
                 lint / read,
                 yaml / lint,
+            );
+            if shape == "stream" {
+                stream_lint_mbs = Some(mib / lint);
+                if Some(mb) == largest {
+                    many_files(&path, 100_000);
+                }
+            }
+        }
+        if Some(mb) != largest {
+            continue;
+        }
+        // The monorepo shape: many small files, against the single stream.
+        let dir = data_dir().join("files-100000");
+        let _ = read_tree(&dir);
+        let (size, read) = read_tree(&dir);
+        let (lint, rss, objects) = ownerlint(&dir);
+        let mib = size / (1 << 20) as f64;
+        let rss_mb = rss.map(|kb| kb as f64 / 1024.0);
+        println!(
+            "{:<8} {mib:>8.1} {:>9.0} {:>10.1} {:>10.0} {:>12} {:>10} {:>10.2} {:>12}",
+            "files",
+            mib / read,
+            mib / lint,
+            objects as f64 / lint,
+            rss_mb.map_or("n/a".into(), |r| format!("{r:.0}")),
+            rss_mb.map_or("n/a".into(), |r| format!("{:.2}", r / mib)),
+            lint / read,
+            "n/a",
+        );
+        if let Some(stream) = stream_lint_mbs {
+            println!(
+                "100,000 files: {:.2}× the single stream's lint throughput",
+                (mib / lint) / stream
             );
         }
     }
