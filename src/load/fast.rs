@@ -5,9 +5,9 @@
 //! line came from, so every span still points into the original file.
 //!
 //! It declines (and the document is parsed whole) whenever it cannot be sure to keep the same
-//! meaning: flow style or a quoted key where it decides, tabs in indentation, anchors or aliases,
-//! nesting near `--max-depth`, directives, template text, kinds whose whole `spec` matters
-//! (CustomResourceDefinition, ReplicationController), and any kept text that does not parse.
+//! meaning: whatever the line scanner (`scan.rs`) does not vouch for, flow style or a quoted key
+//! with escapes where it decides, kinds whose whole `spec` matters (CustomResourceDefinition,
+//! ReplicationController), and any kept text that does not parse.
 
 use super::scan::{Line, scan};
 use crate::controllers::workload_controller;

@@ -1,12 +1,14 @@
 //! A validating line scanner for block-style YAML as `kubectl`, `helm template` and most people
-//! write it: keys and `- ` items, plain, quoted and block scalars, empty `{}` and `[]`.
+//! write it: plain and quoted keys, `- ` items, plain, quoted and block scalars, and flow
+//! collections that close on their line.
 //!
 //! The fast path drops the lines no rule reads, so a syntax error there would go unreported
 //! unless something checks it. This scanner reads every line once and returns the lines with
 //! their indentation only when a full YAML parse would accept the document and read the same
-//! structure from its indentation. Whatever it is not sure of — flow collections, anchors,
-//! aliases, tags, tabs, CR line ends, control characters, directives, explicit keys, long keys,
-//! nesting near the limit, template text — returns `None`, and the document is parsed whole.
+//! structure from its indentation. Whatever it is not sure of — flow collections over several
+//! lines or with unusual scalars, anchors, aliases, tags, tabs outside block scalar text, CR
+//! line ends, control characters, directives, explicit keys, long keys, nesting near the limit,
+//! template text — returns `None`, and the document is parsed whole.
 
 use memchr::{memchr, memchr2_iter, memchr3_iter, memmem};
 
