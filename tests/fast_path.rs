@@ -1,13 +1,13 @@
-//! The fast path (a line-level filter before parsing) must not change a single finding: every
-//! fixture, every rule document's examples in every shape, the examples and the whole
-//! `../shared/corpus` give byte-identical `json` output with and without it.
+//! The fast path (a line-level filter before parsing YAML, `serde_json` for JSON) must not change
+//! a single finding: every fixture, every rule document's examples in every shape, the examples
+//! and the whole `../shared/corpus` give byte-identical `json` output with and without it.
 
 mod common;
 
 use std::path::PathBuf;
 
 use ownerlint::Options;
-use ownerlint::load::{block, fast, scan, yaml};
+use ownerlint::load::{block, fast, json, scan, yaml};
 use ownerlint::report::Format;
 use ownerlint::rules::RULES;
 
@@ -142,9 +142,14 @@ fn whole(text: &str) -> Result<yaml::Document, yaml::SyntaxError> {
 /// The line scanner vouches only for documents the parser accepts, and the tree built from the
 /// kept lines is the parser's tree of the same text.
 fn check_documents(dirs: &[PathBuf]) {
-    let (mut scanned, mut built, mut total) = (0, 0, 0);
+    let (mut scanned, mut built, mut total, mut json_built) = (0, 0, 0, 0);
     for (name, text) in documents(dirs) {
         total += 1;
+        if let Some(ours) = json::parse_all(&text, 200) {
+            json_built += 1;
+            let theirs = whole(&text).expect("serde_json accepted it, so it parses");
+            assert_eq!(ours.root, theirs.root, "{name}: JSON tree differs");
+        }
         if scan::scan(&text, 200).is_some() {
             scanned += 1;
             assert!(
@@ -168,7 +173,9 @@ fn check_documents(dirs: &[PathBuf]) {
             assert_eq!(comments(&ours), comments(&theirs), "{name}");
         }
     }
-    eprintln!("{total} documents: {scanned} vouched for by the scanner, {built} trees built");
+    eprintln!(
+        "{total} documents: {scanned} vouched for by the scanner, {built} trees built, {json_built} JSON trees built"
+    );
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! The fast path's line scanner and tree builder against the YAML parser, on generated
 //! documents built from tricky lines (proptest): whatever the scanner vouches for, the parser
 //! accepts; whatever the filter keeps, the parser accepts; and the tree built from kept lines is
-//! the parser's tree, spans and comments included.
+//! the parser's tree, spans and comments included. The JSON fast path's tree, on generated JSON,
+//! is the parser's too.
 
-use ownerlint::load::{block, fast, scan, yaml};
+use ownerlint::load::{block, fast, json, scan, yaml};
 use ownerlint::source::Span;
 use proptest::prelude::*;
 
@@ -200,6 +201,46 @@ proptest! {
                 prop_assert_eq!(&ours.root, &theirs.root, "kept text:\n{}", filtered.text);
                 prop_assert_eq!(comments(&ours), comments(&theirs));
             }
+        }
+    }
+}
+
+/// JSON values with the strings, numbers and nesting that make spans tricky.
+fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        (-1e6f64..1e6).prop_map(Value::from),
+        "[a-z\"\\\\/é\\u{1F600}\\u{1}\\u{7f} \\t\\n:#{}\\[\\],-]{0,12}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 40, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(serde_json::Value::Array),
+            prop::collection::vec(("[a-z\"\\\\: ]{0,6}", inner), 0..5)
+                .prop_map(|entries| serde_json::Value::Object(entries.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// The JSON fast path's tree is the YAML parser's tree of the same text, compact or pretty.
+    #[test]
+    fn json_trees_match_the_parser(value in json_value(), pretty in any::<bool>()) {
+        let object = serde_json::json!({ "apiVersion": "v1", "kind": "ConfigMap", "data": value });
+        let text = if pretty {
+            serde_json::to_string_pretty(&object)
+        } else {
+            serde_json::to_string(&object)
+        }
+        .expect("JSON");
+        if let Some(ours) = json::parse_all(&text, 200) {
+            let theirs = parse(&text);
+            prop_assert!(theirs.is_ok(), "accepted, but the parser says {:?}", theirs.err());
+            prop_assert_eq!(ours.root, theirs.expect("checked").root, "{}", text);
         }
     }
 }

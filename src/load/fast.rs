@@ -45,14 +45,14 @@ impl Filtered {
 
 /// What to keep of a mapping's entries.
 #[derive(Clone, Copy)]
-enum Keep {
+pub(crate) enum Keep {
     All,
     /// Only these keys, each with its own rule.
     Only(&'static [(&'static str, Keep)]),
 }
 
 /// The metadata the model reads (`model::Object::from_node`).
-const METADATA: Keep = Keep::Only(&[
+pub(crate) const METADATA: Keep = Keep::Only(&[
     ("name", Keep::All),
     ("namespace", Keep::All),
     ("uid", Keep::All),
@@ -65,8 +65,8 @@ const METADATA: Keep = Keep::Only(&[
         Keep::Only(&[(crate::suppress::ANNOTATION, Keep::All)]),
     ),
 ]);
-const SELECTOR_ONLY: Keep = Keep::Only(&[("selector", Keep::All)]);
-const PHASE_ONLY: Keep = Keep::Only(&[("phase", Keep::All)]);
+pub(crate) const SELECTOR_ONLY: Keep = Keep::Only(&[("selector", Keep::All)]);
+pub(crate) const PHASE_ONLY: Keep = Keep::Only(&[("phase", Keep::All)]);
 
 /// Filter the document `text` (one chunk of a stream). `None`: parse it whole.
 pub fn filter(text: &str, max_depth: usize) -> Option<Filtered> {

@@ -5,6 +5,7 @@
 
 pub mod block;
 pub mod fast;
+pub mod json;
 pub mod scan;
 pub mod yaml;
 
@@ -115,7 +116,13 @@ fn load_document(
         return;
     }
     let fast = (!options.full_parse)
-        .then(|| parse_filtered(chunk_text, chunk.span.start, options.limits))
+        .then(|| {
+            if chunk_text.trim_start().starts_with('{') {
+                json::parse(chunk_text, chunk.span.start, options.limits.max_depth)
+            } else {
+                parse_filtered(chunk_text, chunk.span.start, options.limits)
+            }
+        })
         .flatten();
     let parsed = match fast {
         Some(document) => Ok(document),

@@ -59,7 +59,7 @@ pub fn scan(text: &str, max_depth: usize) -> Option<Vec<Line>> {
 /// No byte a YAML parser could treat differently from plain text: controls other than the
 /// newline and tab (this includes CR), DEL, C1 controls, NEL and the Unicode line separators
 /// (line breaks in YAML 1.1), the non-characters U+FFFE/U+FFFF and byte order marks.
-fn printable(bytes: &[u8]) -> bool {
+pub(crate) fn printable(bytes: &[u8]) -> bool {
     // Chunks without an early exit inside, so the check is vectorised.
     let controls = bytes.chunks(256).any(|chunk| {
         chunk.iter().fold(false, |bad, &b| {
