@@ -369,7 +369,7 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {
             for object in &mut loaded.objects {
                 object.context = true;
             }
-            objects.extend(loaded.objects);
+            append(&mut objects, loaded.objects);
             outcome.sources.push(source);
             continue;
         }
@@ -379,14 +379,14 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {
             malformed.extend(bad);
         }
         match role {
-            Role::Crds => crd_objects.extend(loaded.objects),
+            Role::Crds => append(&mut crd_objects, loaded.objects),
             Role::Lint | Role::Context | Role::Project => {
                 if role == Role::Lint {
                     outcome.stats.documents += loaded.documents;
                     outcome.stats.skipped_documents += loaded.skipped;
                     outcome.stats.objects += loaded.objects.len();
                 }
-                objects.extend(loaded.objects);
+                append(&mut objects, loaded.objects);
             }
         }
         outcome.sources.push(source);
@@ -461,6 +461,15 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {
         catalog,
         resolutions,
         complete: options.complete,
+    }
+}
+
+/// Add `more` to `objects`, without copying when `objects` is still empty (a single big dump).
+fn append(objects: &mut Vec<Object>, more: Vec<Object>) {
+    if objects.is_empty() {
+        *objects = more;
+    } else {
+        objects.extend(more);
     }
 }
 

@@ -145,8 +145,9 @@ pub struct OwnerRef {
     pub block_owner_deletion: Option<Field>,
     /// Keys an OwnerReference does not have, with their spans.
     pub unknown_keys: Vec<Spanned<String>>,
-    /// Every key and value as written, for comparing entries.
-    pub canonical: Vec<(String, String)>,
+    /// Every key and value as written (sorted by key, the last of a repeated key), in one
+    /// string, for comparing entries.
+    pub canonical: String,
     /// Keys written twice in this entry.
     pub duplicate_keys: Vec<DuplicateKey>,
 }
@@ -177,7 +178,7 @@ impl OwnerRef {
             controller: None,
             block_owner_deletion: None,
             unknown_keys: Vec::new(),
-            canonical: Vec::new(),
+            canonical: String::new(),
             duplicate_keys: duplicate_keys(node, &[]),
         };
         let Some(entries) = node.as_map() else {
@@ -190,6 +191,7 @@ impl OwnerRef {
         r.uid = field(node, "uid");
         r.controller = field(node, "controller");
         r.block_owner_deletion = field(node, "blockOwnerDeletion");
+        let mut canonical = Vec::with_capacity(entries.len());
         for (k, v) in entries {
             let key = k
                 .as_scalar()
@@ -200,10 +202,15 @@ impl OwnerRef {
                     span: k.span,
                 });
             }
-            r.canonical.push((key, canonical_text(v)));
+            canonical.push((key, canonical_text(v)));
         }
-        r.canonical.sort();
-        r.canonical.dedup_by(|a, b| a.0 == b.0);
+        canonical.sort();
+        canonical.dedup_by(|a, b| a.0 == b.0);
+        // Each part with its length first, so that different entries never join alike.
+        for (key, value) in canonical {
+            use std::fmt::Write;
+            let _ = write!(r.canonical, "{}:{key}{}:{value}", key.len(), value.len());
+        }
         r
     }
 
@@ -355,7 +362,8 @@ pub struct Object {
     pub namespace: Option<Spanned<String>>,
     pub uid: Option<Spanned<String>>,
     pub owner_refs: OwnerRefs,
-    pub crd: Option<CrdInfo>,
+    /// For a CustomResourceDefinition (rare, so kept out of line).
+    pub crd: Option<Box<CrdInfo>>,
     pub labels: Option<Labels>,
     pub finalizers: Finalizers,
     /// `metadata.deletionTimestamp`, when set (not null).
@@ -403,7 +411,7 @@ impl Object {
                 if k.value == "CustomResourceDefinition"
                     && a.value.starts_with("apiextensions.k8s.io/") =>
             {
-                node.get("spec").and_then(CrdInfo::from_spec)
+                node.get("spec").and_then(CrdInfo::from_spec).map(Box::new)
             }
             _ => None,
         };

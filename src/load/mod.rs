@@ -91,7 +91,10 @@ pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
                 .collect::<Vec<_>>(),
         );
     }
-    let mut loaded = Loaded::default();
+    let mut loaded = Loaded {
+        objects: Vec::with_capacity(parts.iter().map(|p| p.objects.len()).sum()),
+        ..Loaded::default()
+    };
     for part in parts {
         loaded.objects.extend(part.objects);
         loaded.findings.extend(part.findings);
