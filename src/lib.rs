@@ -427,11 +427,22 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {
         resolutions: &resolutions,
         options: &check_options,
     };
-    // Rules read the sources through `cx`, so they report into a list of their own.
-    let mut findings = Vec::new();
-    for rule in rules::RULES {
-        (rule.check)(&cx, &mut findings);
-    }
+    // Rules read the sources through `cx`, so they report into lists of their own; they run
+    // in parallel, and their findings are taken in rule order.
+    let findings: Vec<Finding> = {
+        use rayon::prelude::*;
+        rules::RULES
+            .par_iter()
+            .map(|rule| {
+                let mut found = Vec::new();
+                (rule.check)(&cx, &mut found);
+                found
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .flatten()
+            .collect()
+    };
     outcome.findings.extend(findings);
     if !options.no_suppress {
         suppressions.extend(suppress::from_annotations(&objects));

@@ -81,8 +81,10 @@ pub fn resolve_all(
     index: &Index,
     catalog: &Catalog,
 ) -> Vec<Vec<RefResolution>> {
+    use rayon::prelude::*;
+    // Each reference resolves on its own; the results keep the objects' order.
     objects
-        .iter()
+        .par_iter()
         .enumerate()
         .map(|(i, object)| {
             object
