@@ -21,13 +21,15 @@ use crate::source::Span;
 /// The kept tree of the JSON document `text` (spans offset by `base`), or `None` to parse it
 /// whole.
 pub fn parse(text: &str, base: usize, max_depth: usize) -> Option<Document> {
-    guard(text, max_depth)?;
     let tree = Tree { text, base };
     let json = text.trim();
     if !json.starts_with('{') {
         return None;
     }
-    let root = tree.object(json, true)?;
+    // The guard and the reading are separate passes over the text: run them side by side.
+    let (guarded, root) = rayon::join(|| guard(text, max_depth), || tree.object(json, true));
+    guarded?;
+    let root = root?;
     Some(Document {
         root: Some(root),
         comments: Vec::new(),
