@@ -33,6 +33,7 @@ use discover::{Filter, Input, InputError};
 use finding::{Finding, Label, Severity};
 use load::{LoadOptions, ModeChoice};
 use model::Object;
+use rayon::prelude::*;
 use source::{Source, SourceId};
 
 /// Everything that decides what a run checks and concludes.
@@ -197,14 +198,13 @@ pub fn analyze(options: &Options, stdin: &mut dyn std::io::Read) -> Analysis {
     }
     // A file named twice (or named and also found by a walk) is read once, in its first role:
     // linted files are not read again as part of the project.
-    use rayon::prelude::*;
     let canonical_paths: Vec<Option<PathBuf>> =
         inputs.par_iter().map(|(i, _)| canonical(i)).collect();
     let mut seen: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
     let inputs: Vec<(Input, Role)> = inputs
         .into_iter()
         .zip(canonical_paths)
-        .filter(|(_, path)| path.clone().is_none_or(|p| seen.insert(p)))
+        .filter(|(_, path)| path.as_ref().is_none_or(|p| seen.insert(p.clone())))
         .map(|(input, _)| input)
         .collect();
     // Files are read in parallel (a monorepo has thousands); standard input on this thread.
@@ -308,7 +308,6 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {
     let mut malformed = Vec::new();
     // Each file decodes and loads on its own, in parallel; the results are then taken in
     // input order, so the output does not depend on scheduling.
-    use rayon::prelude::*;
     let prepared: Vec<Prepared> = texts
         .into_par_iter()
         .enumerate()
@@ -429,20 +428,17 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {
     };
     // Rules read the sources through `cx`, so they report into lists of their own; they run
     // in parallel, and their findings are taken in rule order.
-    let findings: Vec<Finding> = {
-        use rayon::prelude::*;
-        rules::RULES
-            .par_iter()
-            .map(|rule| {
-                let mut found = Vec::new();
-                (rule.check)(&cx, &mut found);
-                found
-            })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .flatten()
-            .collect()
-    };
+    let findings: Vec<Finding> = rules::RULES
+        .par_iter()
+        .map(|rule| {
+            let mut found = Vec::new();
+            (rule.check)(&cx, &mut found);
+            found
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .flatten()
+        .collect();
     outcome.findings.extend(findings);
     if !options.no_suppress {
         suppressions.extend(suppress::from_annotations(&objects));
