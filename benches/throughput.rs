@@ -47,7 +47,8 @@ fn inputs(mb: usize) -> Vec<(&'static str, PathBuf)> {
 
 /// The first `count` documents of the stream `path` as one file each, in directories of 1,000.
 fn many_files(path: &Path, count: usize) -> PathBuf {
-    let dir = data_dir().join(format!("files-{count}"));
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("dump");
+    let dir = data_dir().join(format!("{stem}-files-{count}"));
     if dir.join("done").exists() {
         return dir;
     }
@@ -133,6 +134,30 @@ fn ownerlint(path: &Path) -> (f64, Option<u64>, usize) {
     (elapsed, rss, objects)
 }
 
+/// Print one row of the table: `size` in bytes, times in seconds, the lint run's wall time,
+/// peak RSS (KB) and object count, and how many times slower serde_yaml was. Returns the MiB.
+fn row(
+    shape: &str,
+    size: f64,
+    read: f64,
+    (lint, rss, objects): (f64, Option<u64>, usize),
+    yaml_ratio: Option<f64>,
+) -> f64 {
+    let mib = size / (1 << 20) as f64;
+    let rss_mb = rss.map(|kb| kb as f64 / 1024.0);
+    println!(
+        "{shape:<8} {mib:>8.1} {:>9.0} {:>10.1} {:>10.0} {:>12} {:>10} {:>10.2} {:>12}",
+        mib / read,
+        mib / lint,
+        objects as f64 / lint,
+        rss_mb.map_or("n/a".into(), |r| format!("{r:.0}")),
+        rss_mb.map_or("n/a".into(), |r| format!("{:.2}", r / mib)),
+        lint / read,
+        yaml_ratio.map_or("n/a".into(), |r| format!("{r:.1}")),
+    );
+    mib
+}
+
 fn serde_yaml_parse(text: &str) -> usize {
     use serde::Deserialize;
     let mut documents = 0;
@@ -167,6 +192,7 @@ fn main() {
     let largest = sizes.iter().copied().max();
     for mb in sizes {
         let mut stream_lint_mbs = None;
+        let mut files = None;
         for (shape, path) in inputs(mb) {
             let size = std::fs::metadata(&path).expect("input").len() as f64;
             // Warm the page cache, then time a plain read.
@@ -179,49 +205,25 @@ fn main() {
             let yaml = seconds(|| {
                 serde_yaml_parse(&text);
             });
-            let mib = size / (1 << 20) as f64;
-            let rss_mb = rss.map(|kb| kb as f64 / 1024.0);
-            println!(
-                "{shape:<8} {mib:>8.1} {:>9.0} {:>10.1} {:>10.0} {:>12} {:>10} {:>10.2} {:>12.1}",
-                mib / read,
-                mib / lint,
-                objects as f64 / lint,
-                rss_mb.map_or("n/a".into(), |r| format!("{r:.0}")),
-                rss_mb.map_or("n/a".into(), |r| format!("{:.2}", r / mib)),
-                lint / read,
-                yaml / lint,
-            );
+            let mib = row(shape, size, read, (lint, rss, objects), Some(yaml / lint));
             if shape == "stream" {
                 stream_lint_mbs = Some(mib / lint);
                 if Some(mb) == largest {
-                    many_files(&path, 100_000);
+                    files = Some(many_files(&path, 100_000));
                 }
             }
         }
-        if Some(mb) != largest {
-            continue;
-        }
         // The monorepo shape: many small files, against the single stream.
-        let dir = data_dir().join("files-100000");
+        let Some(dir) = files.take() else {
+            continue;
+        };
         let _ = read_tree(&dir);
         let (size, read) = read_tree(&dir);
         let (lint, rss, objects) = ownerlint(&dir);
-        let mib = size / (1 << 20) as f64;
-        let rss_mb = rss.map(|kb| kb as f64 / 1024.0);
-        println!(
-            "{:<8} {mib:>8.1} {:>9.0} {:>10.1} {:>10.0} {:>12} {:>10} {:>10.2} {:>12}",
-            "files",
-            mib / read,
-            mib / lint,
-            objects as f64 / lint,
-            rss_mb.map_or("n/a".into(), |r| format!("{r:.0}")),
-            rss_mb.map_or("n/a".into(), |r| format!("{:.2}", r / mib)),
-            lint / read,
-            "n/a",
-        );
+        let mib = row("files", size, read, (lint, rss, objects), None);
         if let Some(stream) = stream_lint_mbs {
             println!(
-                "100,000 files: {:.2}× the single stream's lint throughput",
+                "one file per document: {:.2}× the single stream's lint throughput",
                 (mib / lint) / stream
             );
         }
