@@ -40,7 +40,7 @@ pub fn parse(text: &str, base: usize, max_depth: usize) -> Option<Document> {
 pub fn parse_all(text: &str, max_depth: usize) -> Option<Document> {
     guard(text, max_depth)?;
     let raw: &RawValue = serde_json::from_str(text).ok()?;
-    let root = Tree { text, base: 0 }.node(raw)?;
+    let root = Tree { text, base: 0 }.node(raw.get())?;
     Some(Document {
         root: Some(root),
         comments: Vec::new(),
@@ -59,8 +59,7 @@ impl<'t> Tree<'t> {
     }
 
     /// Any JSON value, whole.
-    fn node(&self, raw: &RawValue) -> Option<Node> {
-        let json = raw.get();
+    fn node(&self, json: &str) -> Option<Node> {
         let start = self.offset(json);
         let span = Span::new(start, start + json.len());
         let value = match json.as_bytes()[0] {
@@ -70,7 +69,7 @@ impl<'t> Tree<'t> {
                     let Entry::Raw(value) = value else {
                         return None;
                     };
-                    entries.push((self.key(&key, value.get())?, self.node(value)?));
+                    entries.push((self.key(&key, value)?, self.node(value)?));
                 }
                 return Some(collection(span, Value::Map(entries)));
             }
@@ -78,7 +77,7 @@ impl<'t> Tree<'t> {
                 let items: Vec<&RawValue> = serde_json::from_str(json).ok()?;
                 let items = items
                     .into_iter()
-                    .map(|i| self.node(i))
+                    .map(|i| self.node(i.get()))
                     .collect::<Option<Vec<_>>>()?;
                 return Some(collection(span, Value::Seq(items)));
             }
@@ -127,14 +126,23 @@ impl<'t> Tree<'t> {
     /// An object as the YAML filter keeps it (`fast::object_at`); `json` is its text. The
     /// items of a List (`root`) are read in the same pass and kept in parallel.
     fn object(&self, json: &str, root: bool) -> Option<Node> {
-        let entries = map_entries(json, root)?;
+        // The root is checked by `serde_json` here; an item was checked with it, so it is only
+        // split.
+        let entries = if root {
+            map_entries(json, true)?
+        } else {
+            split_entries(json)?
+                .into_iter()
+                .map(|(k, v)| (k, Entry::Raw(v)))
+                .collect()
+        };
         // Like the YAML filter, an object without a `kind` key is parsed whole (a kind-less
         // list of items is read differently).
         if !entries.iter().any(|(k, _)| k == "kind") {
             return None;
         }
         let text_of = |name: &str| match entries.iter().rev().find(|(k, _)| k == name) {
-            Some((_, Entry::Raw(v))) => serde_json::from_str::<Cow<str>>(v.get()).ok(),
+            Some((_, Entry::Raw(v))) => serde_json::from_str::<Cow<str>>(v).ok(),
             _ => None,
         };
         let kind = text_of("kind");
@@ -152,8 +160,8 @@ impl<'t> Tree<'t> {
         let pod = group == Some("") && kind == "Pod";
         let is_list = kind.ends_with("List");
         let mut kept = Vec::new();
-        for (key, value) in &entries {
-            let (at, node) = match (key.as_ref(), value) {
+        for (key, value) in entries.iter() {
+            let (at, node) = match (key.as_ref(), &value) {
                 ("items", Entry::Items(items)) if is_list => self.items(items)?,
                 // Items split from an object that is not a List: not worth a second way.
                 (_, Entry::Items(_)) => return None,
@@ -165,7 +173,7 @@ impl<'t> Tree<'t> {
                         "status" if pod => self.keep(value, PHASE_ONLY)?,
                         _ => continue,
                     };
-                    (value.get(), node)
+                    (*value, node)
                 }
             };
             kept.push((self.key(key, at)?, node));
@@ -193,7 +201,7 @@ impl<'t> Tree<'t> {
             .par_iter()
             .map(|item| match item.get().as_bytes()[0] {
                 b'{' => self.object(item.get(), false),
-                _ => self.node(item),
+                _ => self.node(item.get()),
             })
             .collect::<Option<Vec<_>>>()?;
         let start = self.offset(at);
@@ -201,21 +209,17 @@ impl<'t> Tree<'t> {
     }
 
     /// A value kept by `rule`: whole, or an object with only some of its keys.
-    fn keep(&self, raw: &RawValue, rule: Keep) -> Option<Node> {
-        let json = raw.get();
+    fn keep(&self, json: &str, rule: Keep) -> Option<Node> {
         let Keep::Only(keys) = rule else {
-            return self.node(raw);
+            return self.node(json);
         };
         if !json.starts_with('{') {
-            return self.node(raw);
+            return self.node(json);
         }
         let mut kept = Vec::new();
-        for (key, value) in map_entries(json, false)? {
-            let Entry::Raw(value) = value else {
-                return None;
-            };
+        for (key, value) in split_entries(json)? {
             if let Some(&(_, rule)) = keys.iter().find(|(k, _)| *k == key) {
-                kept.push((self.key(&key, value.get())?, self.keep(value, rule)?));
+                kept.push((self.key(&key, value)?, self.keep(value, rule)?));
             }
         }
         let start = self.offset(json);
@@ -242,7 +246,7 @@ fn collection(whole: Span, value: Value) -> Node {
 
 /// The value of one entry of an object.
 enum Entry<'t> {
-    Raw(&'t RawValue),
+    Raw(&'t str),
     /// The `items` of a top-level object, split into items in the same pass.
     Items(Vec<&'t RawValue>),
 }
@@ -264,7 +268,7 @@ fn map_entries(json: &str, split_items: bool) -> Option<Vec<(Cow<'_, str>, Entry
                 let value = if self.split_items && key == "items" {
                     Entry::Items(map.next_value::<Vec<&'de RawValue>>()?)
                 } else {
-                    Entry::Raw(map.next_value::<&'de RawValue>()?)
+                    Entry::Raw(map.next_value::<&'de RawValue>()?.get())
                 };
                 out.push((key, value));
             }
@@ -282,6 +286,99 @@ fn map_entries(json: &str, split_items: bool) -> Option<Vec<(Cow<'_, str>, Entry
     let entries = serde::de::DeserializeSeed::deserialize(seed, &mut deserializer).ok()?;
     deserializer.end().ok()?;
     Some(entries)
+}
+
+/// The entries of an object in text `serde_json` has already checked, split by hand without
+/// checking again: the keys (unescaped) and the text of each value.
+fn split_entries(json: &str) -> Option<Vec<(Cow<'_, str>, &str)>> {
+    let b = json.as_bytes();
+    let mut i = skip_space(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    i = skip_space(b, i + 1);
+    let mut out = Vec::new();
+    if b.get(i) == Some(&b'}') {
+        return Some(out);
+    }
+    loop {
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let key_end = string_end(b, i)?;
+        let raw_key = &json[i..key_end];
+        let key = match raw_key.contains('\\') {
+            true => Cow::Owned(serde_json::from_str::<String>(raw_key).ok()?),
+            false => Cow::Borrowed(&raw_key[1..raw_key.len() - 1]),
+        };
+        i = skip_space(b, key_end);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        i = skip_space(b, i + 1);
+        let value_end = value_end(b, i)?;
+        out.push((key, &json[i..value_end]));
+        i = skip_space(b, value_end);
+        match b.get(i) {
+            Some(b',') => i = skip_space(b, i + 1),
+            Some(b'}') => return Some(out),
+            _ => return None,
+        }
+    }
+}
+
+fn skip_space(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
+        i += 1;
+    }
+    i
+}
+
+/// After the string whose opening quote is at `i`.
+fn string_end(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    loop {
+        let at = j + memchr::memchr2(b'"', b'\\', b.get(j..)?)?;
+        if b[at] == b'"' {
+            return Some(at + 1);
+        }
+        j = at + 2;
+    }
+}
+
+/// After the value that starts at `i`.
+fn value_end(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'"' => string_end(b, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            while j < b.len() {
+                match b[j] {
+                    b'"' => {
+                        j = string_end(b, j)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            None
+        }
+        _ => Some(
+            i + b[i..]
+                .iter()
+                .position(|c| matches!(c, b',' | b'}' | b']') || c.is_ascii_whitespace())
+                .unwrap_or(b.len() - i),
+        ),
+    }
 }
 
 /// Whether `serde_json` and the YAML parser read `text` alike (see the module comment):
@@ -366,6 +463,52 @@ mod tests {
             "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n        {\n            \"kind\": \"Pod\"\n        }\n    ]\n}\n",
         );
         same_as_parser("  {\"k\":\"\\u00e9\",\"n\":-1.5e3}");
+    }
+
+    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        use serde_json::Value;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            (-1e6f64..1e6).prop_map(Value::from),
+            "[a-z\"\\\\/{}\\[\\],: \\u{1}é]{0,10}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 40, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec(("[a-z\"\\\\{}: ]{0,6}", inner), 0..5)
+                    .prop_map(|e| Value::Object(e.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// Splitting checked text by hand finds the entries `serde_json` finds.
+        #[test]
+        fn split_entries_finds_what_serde_json_finds(
+            entries in proptest::collection::vec(("[a-z\"\\\\{}: ]{0,6}", json_value()), 0..6),
+            pretty in proptest::bool::ANY,
+        ) {
+            let object = serde_json::Value::Object(entries.into_iter().collect());
+            let text = if pretty {
+                serde_json::to_string_pretty(&object)
+            } else {
+                serde_json::to_string(&object)
+            }
+            .expect("JSON");
+            let ours = split_entries(&text).expect("split");
+            let theirs: Vec<(Cow<str>, &str)> = map_entries(&text, false)
+                .expect("parsed")
+                .into_iter()
+                .map(|(k, v)| match v {
+                    Entry::Raw(v) => (k, v),
+                    Entry::Items(_) => unreachable!("not split"),
+                })
+                .collect();
+            proptest::prop_assert_eq!(ours, theirs);
+        }
     }
 
     #[test]
