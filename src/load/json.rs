@@ -65,10 +65,8 @@ impl<'t> Tree<'t> {
         let value = match json.as_bytes()[0] {
             b'{' => {
                 let mut entries = Vec::new();
-                for (key, value) in map_entries(json, false)? {
-                    let Entry::Raw(value) = value else {
-                        return None;
-                    };
+                // Every value reaching here is in text `serde_json` has checked.
+                for (key, value) in split_entries(json)? {
                     entries.push((self.key(&key, value)?, self.node(value)?));
                 }
                 return Some(collection(span, Value::Map(entries)));
