@@ -5,6 +5,7 @@
 //! (kube-apiserver 1.34, with their sources), compiled into the binary. CustomResourceDefinitions
 //! in the input or in `--crds` add their own kinds. A kind of unknown scope stays unknown.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -112,6 +113,8 @@ pub struct Catalog {
     /// Indexes into `builtin` by kind: looked up for every object and reference.
     builtin_by_kind: HashMap<&'static str, Vec<usize>>,
     builtin_groups: HashSet<&'static str>,
+    /// Every group and version the built-in tables name.
+    builtin_names: HashSet<&'static str>,
     removed: Vec<RemovedApi>,
     /// Custom kinds by kind, then group.
     custom: HashMap<String, Vec<CustomKind>>,
@@ -182,6 +185,14 @@ impl Catalog {
             .collect();
         let mut builtin_groups: HashSet<&'static str> = builtin.iter().map(|k| k.group).collect();
         builtin_groups.extend(removed.iter().map(|r| r.group));
+        let mut builtin_names = builtin_groups.clone();
+        builtin_names.extend(
+            builtin
+                .iter()
+                .flat_map(|k| k.served.iter().chain(&k.off_by_default))
+                .copied(),
+        );
+        builtin_names.extend(removed.iter().map(|r| r.version));
         let kube_version = Catalog::latest_known_release_of(&removed);
         let mut builtin_by_kind: HashMap<&'static str, Vec<usize>> = HashMap::new();
         for (i, k) in builtin.iter().enumerate() {
@@ -192,8 +203,18 @@ impl Catalog {
             builtin,
             builtin_by_kind,
             builtin_groups,
+            builtin_names,
             removed,
             custom: HashMap::new(),
+        }
+    }
+
+    /// A group or version, as the built-in tables' own string when they name it (most do), so
+    /// that the hundreds of thousands of objects of a dump do not each hold a copy.
+    pub fn shared(&self, name: &str) -> Cow<'static, str> {
+        match self.builtin_names.get(name) {
+            Some(&name) => Cow::Borrowed(name),
+            None => Cow::Owned(name.to_string()),
         }
     }
 

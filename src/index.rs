@@ -2,8 +2,8 @@
 //! (group, kind, name) across namespaces. Namespaces are defaulted as `kubectl -n` does, and
 //! dropped for cluster-scoped kinds as the API server drops them.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
+use std::borrow::Cow;
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use crate::catalog::{Catalog, Scope, canonical_group};
 use crate::model::{Object, parse_api_version};
@@ -21,140 +21,153 @@ impl ObjId {
 #[derive(Clone, Debug, Default)]
 pub struct ObjectFacts {
     /// The group as the catalogue knows it (`extensions` ReplicaSets are `apps`).
-    pub group: Option<String>,
-    pub version: Option<String>,
+    pub group: Option<Cow<'static, str>>,
+    pub version: Option<Cow<'static, str>>,
     pub scope: Option<Scope>,
     /// The namespace the object lives in: defaulted for namespaced kinds, `None` for
     /// cluster-scoped ones; as written when the scope is unknown.
     pub namespace: Option<String>,
 }
 
-/// Objects by the hash of a key; a lookup checks each candidate's key itself, so two keys
-/// with one hash never mix.
-type Buckets = HashMap<u64, Vec<ObjId>, BuildHasherDefault<HashIsKey>>;
+/// Objects by the hash of a key, sorted by hash: a lookup finds the run of its hash and checks
+/// each candidate's key against the object itself, so two keys with one hash never mix. (A
+/// sorted list takes 16 bytes an object, a fraction of a map of lists.)
+#[derive(Debug, Default)]
+struct ByHash(Vec<(u64, ObjId)>);
+
+impl ByHash {
+    fn new(mut entries: Vec<(u64, ObjId)>) -> ByHash {
+        use rayon::slice::ParallelSliceMut;
+        // By hash, then by id: objects with one hash stay in input order.
+        entries.par_sort_unstable();
+        ByHash(entries)
+    }
+
+    /// The objects whose key has this hash, in input order.
+    fn get(&self, hash: u64) -> impl Iterator<Item = ObjId> + '_ {
+        let from = self.0.partition_point(|&(h, _)| h < hash);
+        self.0[from..]
+            .iter()
+            .take_while(move |&&(h, _)| h == hash)
+            .map(|&(_, id)| id)
+    }
+
+    /// Runs of more than one object with the same hash.
+    fn shared(&self) -> impl Iterator<Item = &[(u64, ObjId)]> {
+        self.0
+            .chunk_by(|a, b| a.0 == b.0)
+            .filter(|run| run.len() > 1)
+    }
+}
 
 #[derive(Debug, Default)]
 pub struct Index {
     pub facts: Vec<ObjectFacts>,
-    /// Each object's kind and name, which the keys below are made of.
-    names: Vec<Option<(String, String)>>,
-    by_identity: Buckets,
-    by_name: Buckets,
-    by_uid: HashMap<String, Vec<ObjId>>,
+    by_identity: ByHash,
+    by_name: ByHash,
+    by_uid: ByHash,
 }
 
 impl Index {
     pub fn build(objects: &[Object], catalog: &Catalog, default_namespace: &str) -> Index {
         use rayon::prelude::*;
-        // Facts and key hashes are worked out in parallel; filling the maps is then cheap.
         let facts: Vec<ObjectFacts> = objects
             .par_iter()
             .map(|o| facts_of(o, catalog, default_namespace))
             .collect();
-        let names: Vec<Option<(String, String)>> = objects
-            .iter()
-            .zip(&facts)
-            .map(
-                |(object, facts)| match (&facts.group, &object.kind, &object.name) {
-                    (Some(_), Some(kind), Some(name)) => {
-                        Some((kind.value.clone(), name.value.clone()))
-                    }
-                    _ => None,
-                },
-            )
-            .collect();
-        let hashes: Vec<Option<(u64, u64)>> = facts
-            .par_iter()
-            .zip(&names)
-            .map(|(facts, names)| {
-                let (kind, name) = names.as_ref()?;
-                let group = facts.group.as_deref()?;
-                Some((
-                    identity_hash(group, kind, facts.namespace.as_deref(), name),
-                    name_hash(group, kind, name),
-                ))
-            })
-            .collect();
-        let mut index = Index {
-            facts,
-            names,
-            ..Index::default()
+        let keyed = |key: &(dyn Fn(&Object, &ObjectFacts) -> Option<u64> + Sync)| {
+            objects
+                .par_iter()
+                .zip(&facts)
+                .enumerate()
+                .filter_map(|(i, (object, facts))| Some((key(object, facts)?, ObjId(i as u32))))
+                .collect::<Vec<_>>()
         };
-        index.by_identity.reserve(objects.len());
-        index.by_name.reserve(objects.len());
-        for (i, (object, hashes)) in objects.iter().zip(hashes).enumerate() {
-            let id = ObjId(i as u32);
-            if let Some((identity, name)) = hashes {
-                index.by_identity.entry(identity).or_default().push(id);
-                index.by_name.entry(name).or_default().push(id);
-            }
-            if let Some(uid) = &object.uid {
-                index.by_uid.entry(uid.value.clone()).or_default().push(id);
-            }
+        let by_identity = ByHash::new(keyed(&|object, facts| {
+            let (group, kind, name) = key_of(object, facts)?;
+            Some(identity_hash(group, kind, facts.namespace.as_deref(), name))
+        }));
+        let by_name = ByHash::new(keyed(&|object, facts| {
+            let (group, kind, name) = key_of(object, facts)?;
+            Some(name_hash(group, kind, name))
+        }));
+        let by_uid = ByHash::new(keyed(&|object, _| {
+            Some(uid_hash(&object.uid.as_ref()?.value))
+        }));
+        Index {
+            facts,
+            by_identity,
+            by_name,
+            by_uid,
         }
-        index
     }
 
     pub fn facts(&self, id: ObjId) -> &ObjectFacts {
         &self.facts[id.index()]
     }
 
-    fn is(&self, id: ObjId, group: &str, kind: &str, name: &str) -> bool {
-        let facts = self.facts(id);
-        facts.group.as_deref() == Some(group)
-            && self.names[id.index()]
-                .as_ref()
-                .is_some_and(|(k, n)| k == kind && n == name)
+    /// Whether object `id` has this group, kind and name.
+    fn is(&self, objects: &[Object], id: ObjId, group: &str, kind: &str, name: &str) -> bool {
+        key_of(&objects[id.index()], self.facts(id)) == Some((group, kind, name))
     }
 
-    /// Objects with exactly this identity.
+    /// Objects with exactly this identity (`objects` are those the index was built from).
     pub fn lookup(
         &self,
+        objects: &[Object],
         group: &str,
         kind: &str,
         namespace: Option<&str>,
         name: &str,
     ) -> Vec<ObjId> {
-        let hash = identity_hash(group, kind, namespace, name);
         self.by_identity
-            .get(&hash)
-            .map_or(&[][..], Vec::as_slice)
-            .iter()
-            .copied()
+            .get(identity_hash(group, kind, namespace, name))
             .filter(|&id| {
-                self.is(id, group, kind, name) && self.facts(id).namespace.as_deref() == namespace
+                self.is(objects, id, group, kind, name)
+                    && self.facts(id).namespace.as_deref() == namespace
             })
             .collect()
     }
 
     /// Objects of this group, kind and name in any namespace (or none).
-    pub fn lookup_any_namespace(&self, group: &str, kind: &str, name: &str) -> Vec<ObjId> {
+    pub fn lookup_any_namespace(
+        &self,
+        objects: &[Object],
+        group: &str,
+        kind: &str,
+        name: &str,
+    ) -> Vec<ObjId> {
         self.by_name
-            .get(&name_hash(group, kind, name))
-            .map_or(&[][..], Vec::as_slice)
-            .iter()
-            .copied()
-            .filter(|&id| self.is(id, group, kind, name))
+            .get(name_hash(group, kind, name))
+            .filter(|&id| self.is(objects, id, group, kind, name))
             .collect()
     }
 
-    /// Objects whose `metadata.uid` is `uid`.
-    pub fn by_uid(&self, uid: &str) -> &[ObjId] {
-        self.by_uid.get(uid).map_or(&[], Vec::as_slice)
+    /// Objects whose `metadata.uid` is `uid`, in input order.
+    pub fn by_uid<'a>(
+        &'a self,
+        objects: &'a [Object],
+        uid: &'a str,
+    ) -> impl Iterator<Item = ObjId> + 'a {
+        self.by_uid.get(uid_hash(uid)).filter(move |id| {
+            objects[id.index()]
+                .uid
+                .as_ref()
+                .is_some_and(|u| u.value == uid)
+        })
     }
 
     /// Every identity held by more than one object, in input order.
-    pub fn duplicate_identities(&self) -> Vec<Vec<ObjId>> {
+    pub fn duplicate_identities(&self, objects: &[Object]) -> Vec<Vec<ObjId>> {
         let mut groups: Vec<Vec<ObjId>> = Vec::new();
-        for bucket in self.by_identity.values().filter(|ids| ids.len() > 1) {
-            // Split the bucket by exact identity (hashes of different keys may meet).
-            let mut rest: Vec<ObjId> = bucket.clone();
+        for run in self.by_identity.shared() {
+            // Split the run by exact identity (hashes of different keys may meet).
+            let mut rest: Vec<ObjId> = run.iter().map(|&(_, id)| id).collect();
             while let Some(&first) = rest.first() {
                 let key = |id: ObjId| {
                     (
-                        &self.facts(id).group,
+                        key_of(&objects[id.index()], self.facts(id)),
                         &self.facts(id).namespace,
-                        &self.names[id.index()],
                     )
                 };
                 let (same, other): (Vec<ObjId>, Vec<ObjId>) =
@@ -170,6 +183,15 @@ impl Index {
     }
 }
 
+/// The group, kind and name an object is indexed by, when it has all three.
+fn key_of<'a>(object: &'a Object, facts: &'a ObjectFacts) -> Option<(&'a str, &'a str, &'a str)> {
+    Some((
+        facts.group.as_deref()?,
+        &object.kind.as_ref()?.value,
+        &object.name.as_ref()?.value,
+    ))
+}
+
 fn identity_hash(group: &str, kind: &str, namespace: Option<&str>, name: &str) -> u64 {
     let mut hasher = DefaultHasher::new();
     (group, kind, namespace, name).hash(&mut hasher);
@@ -182,23 +204,10 @@ fn name_hash(group: &str, kind: &str, name: &str) -> u64 {
     hasher.finish()
 }
 
-/// The keys of [`Buckets`] are hashes already: use them as they are.
-#[derive(Default)]
-struct HashIsKey(u64);
-
-impl Hasher for HashIsKey {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is used; fold anything else in all the same.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
+fn uid_hash(uid: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    uid.hash(&mut hasher);
+    hasher.finish()
 }
 
 fn facts_of(object: &Object, catalog: &Catalog, default_namespace: &str) -> ObjectFacts {
@@ -218,8 +227,8 @@ fn facts_of(object: &Object, catalog: &Catalog, default_namespace: &str) -> Obje
         None => written,
     };
     ObjectFacts {
-        group: Some(canonical_group(group, kind).to_string()),
-        version: Some(version.to_string()),
+        group: Some(catalog.shared(canonical_group(group, kind))),
+        version: Some(catalog.shared(version)),
         scope,
         namespace,
     }

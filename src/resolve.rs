@@ -4,6 +4,8 @@
 //! looked up by name in the dependent's namespace (or cluster-wide) and compared by uid.
 //! Rules read the outcome; none of them repeats the lookup.
 
+use std::borrow::Cow;
+
 use crate::catalog::{ApiStatus, Catalog, Scope, canonical_group};
 use crate::index::{Index, ObjId};
 use crate::model::{Mode, Object, OwnerRef, parse_api_version};
@@ -46,8 +48,8 @@ pub enum Resolution {
 #[derive(Clone, Debug)]
 pub struct RefResolution {
     pub resolution: Resolution,
-    pub group: String,
-    pub version: String,
+    pub group: Cow<'static, str>,
+    pub version: Cow<'static, str>,
     /// Served status of the reference's apiVersion/kind (`Served` when it was not reached).
     pub api: ApiStatus,
     /// The owner kind's scope, when the catalogue knows it.
@@ -105,8 +107,8 @@ fn resolve(
 ) -> RefResolution {
     let mut out = RefResolution {
         resolution: Resolution::Invalid,
-        group: String::new(),
-        version: String::new(),
+        group: Cow::Borrowed(""),
+        version: Cow::Borrowed(""),
         api: ApiStatus::Served,
         owner_scope: None,
     };
@@ -127,8 +129,8 @@ fn resolve(
     {
         return out;
     }
-    out.group = group.to_string();
-    out.version = version.to_string();
+    out.group = catalog.shared(group);
+    out.version = catalog.shared(version);
     if group.is_empty() && version == "v1" && kind == "Event" {
         out.resolution = Resolution::Banned;
         return out;
@@ -154,15 +156,12 @@ fn resolve(
     }
     let dependent_namespace = dependent_facts.namespace.as_deref();
     let candidates: Vec<ObjId> = match out.owner_scope {
-        Some(Scope::Cluster) => index.lookup(group, kind, None, name).to_vec(),
-        Some(Scope::Namespaced) => index
-            .lookup(group, kind, dependent_namespace, name)
-            .to_vec(),
+        Some(Scope::Cluster) => index.lookup(objects, group, kind, None, name),
+        Some(Scope::Namespaced) => index.lookup(objects, group, kind, dependent_namespace, name),
         // Unknown scope: the owner may be cluster-scoped or in the dependent's namespace.
         None => index
-            .lookup_any_namespace(group, kind, name)
-            .iter()
-            .copied()
+            .lookup_any_namespace(objects, group, kind, name)
+            .into_iter()
             .filter(|id| {
                 let ns = index.facts(*id).namespace.as_deref();
                 ns.is_none() || ns == dependent_namespace
@@ -175,9 +174,8 @@ fn resolve(
             Vec::new()
         } else {
             index
-                .lookup_any_namespace(group, kind, name)
-                .iter()
-                .copied()
+                .lookup_any_namespace(objects, group, kind, name)
+                .into_iter()
                 .filter(|id| index.facts(*id).namespace.as_deref() != dependent_namespace)
                 .collect()
         };

@@ -6,7 +6,7 @@ use crate::finding::Finding;
 super::declare_rule!("duplicate-object", Warning);
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for ids in cx.index.duplicate_identities() {
+    for ids in cx.index.duplicate_identities(cx.objects) {
         let linted: Vec<_> = ids
             .iter()
             .copied()
