@@ -146,7 +146,8 @@ pub struct OwnerRef {
     /// Keys an OwnerReference does not have, with their spans.
     pub unknown_keys: Vec<Spanned<String>>,
     /// Every key and value as written (sorted by key, the last of a repeated key), in one
-    /// string, for comparing entries.
+    /// string, for comparing entries; empty when the object has no other entry to compare
+    /// with (most have one, and a dump has many).
     pub canonical: String,
     /// Keys written twice in this entry.
     pub duplicate_keys: Vec<DuplicateKey>,
@@ -162,7 +163,7 @@ pub const OWNER_REF_FIELDS: [&str; 6] = [
 ];
 
 impl OwnerRef {
-    fn from_node(node: &Node, text: &str) -> OwnerRef {
+    fn from_node(node: &Node, text: &str, compared: bool) -> OwnerRef {
         let head_end = text
             .get(node.span.start..node.span.end)
             .and_then(|t| t.find(['\n', '\r']))
@@ -191,7 +192,7 @@ impl OwnerRef {
         r.uid = field(node, "uid");
         r.controller = field(node, "controller");
         r.block_owner_deletion = field(node, "blockOwnerDeletion");
-        let mut canonical = Vec::with_capacity(entries.len());
+        let mut canonical = Vec::with_capacity(if compared { entries.len() } else { 0 });
         for (k, v) in entries {
             let key = k
                 .as_scalar()
@@ -202,7 +203,9 @@ impl OwnerRef {
                     span: k.span,
                 });
             }
-            canonical.push((key, canonical_text(v)));
+            if compared {
+                canonical.push((key, canonical_text(v)));
+            }
         }
         canonical.sort();
         canonical.dedup_by(|a, b| a.0 == b.0);
@@ -366,16 +369,17 @@ pub struct Object {
     pub crd: Option<Box<CrdInfo>>,
     pub labels: Option<Labels>,
     pub finalizers: Finalizers,
-    /// `metadata.deletionTimestamp`, when set (not null).
-    pub deletion_timestamp: Option<Field>,
+    /// `metadata.deletionTimestamp`, when set (not null). This and the other rare fields are
+    /// boxed: a dump holds hundreds of thousands of objects.
+    pub deletion_timestamp: Option<Box<Field>>,
     /// For a workload controller (ReplicaSet, Deployment, …): the selector it claims objects
     /// with, when it has a usable one.
-    pub selector: Option<Selector>,
+    pub selector: Option<Box<Selector>>,
     /// A Pod's `status.phase`.
     pub pod_phase: Option<String>,
     /// The `ownerlint.dev/ignore` annotation: rule ids whose findings on this object are
     /// suppressed.
-    pub ignore_annotation: Option<Spanned<String>>,
+    pub ignore_annotation: Option<Box<Spanned<String>>>,
     /// Ownership fields of `metadata` written twice.
     pub duplicate_keys: Vec<DuplicateKey>,
 }
@@ -395,9 +399,12 @@ impl Object {
             None => OwnerRefs::None,
             Some(refs) if refs.is_null() => OwnerRefs::None,
             Some(refs) => match refs.as_seq() {
-                Some(items) => {
-                    OwnerRefs::List(items.iter().map(|n| OwnerRef::from_node(n, text)).collect())
-                }
+                Some(items) => OwnerRefs::List(
+                    items
+                        .iter()
+                        .map(|n| OwnerRef::from_node(n, text, items.len() > 1))
+                        .collect(),
+                ),
                 None => OwnerRefs::NotAList {
                     span: refs.span,
                     found: refs.describe(),
@@ -423,7 +430,8 @@ impl Object {
         let group = group.map(|g| canonical_group(g, kind_text));
         let selector = group
             .and_then(|g| workload_controller(g, kind_text))
-            .and_then(|c| workload_selector(node, c.map_selector));
+            .and_then(|c| workload_selector(node, c.map_selector))
+            .map(Box::new);
         let pod_phase = (group == Some("") && kind_text == "Pod")
             .then(|| {
                 node.get("status")?
@@ -451,12 +459,14 @@ impl Object {
             finalizers: Finalizers::from_node(metadata.and_then(|m| m.get("finalizers"))),
             deletion_timestamp: metadata
                 .and_then(|m| field(m, "deletionTimestamp"))
-                .filter(|f| f.value != FieldValue::Null),
+                .filter(|f| f.value != FieldValue::Null)
+                .map(Box::new),
             selector,
             pod_phase,
             ignore_annotation: metadata
                 .and_then(|m| m.get("annotations"))
-                .and_then(|a| string_field(a, crate::suppress::ANNOTATION)),
+                .and_then(|a| string_field(a, crate::suppress::ANNOTATION))
+                .map(Box::new),
             duplicate_keys: metadata.map_or_else(Vec::new, |m| {
                 duplicate_keys(
                     m,
