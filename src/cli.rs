@@ -141,6 +141,10 @@ pub struct InputArgs {
     /// Deepest nesting of mappings and lists in a document
     #[arg(long, value_name = "N", default_value_t = 200)]
     pub max_depth: usize,
+    /// Read big files (32 MiB and more) into memory instead of mapping them; for files that may
+    /// change while ownerlint reads them
+    #[arg(long)]
+    pub no_mmap: bool,
 }
 
 /// `1048576`, `512KiB`, `64MiB`, `1GiB` (also `K`, `M`, `G`, `KB`, `MB`, `GB`, as powers of 1024).
@@ -595,6 +599,7 @@ fn options(input: InputArgs) -> Result<crate::Options, Vec<ConfigError>> {
         policies: effective.policies,
         no_suppress: false,
         full_parse: false,
+        map_at_least: (!input.no_mmap).then_some(crate::MAP_AT_LEAST),
     })
 }
 

@@ -64,6 +64,9 @@ pub struct Options {
     /// Parse every document whole, without the fast path's filter (the findings are the same;
     /// this is for comparing the two).
     pub full_parse: bool,
+    /// Files at least this big are mapped instead of read into memory (`None`: never, as with
+    /// `--no-mmap`).
+    pub map_at_least: Option<u64>,
 }
 
 impl Default for Options {
@@ -85,6 +88,7 @@ impl Default for Options {
             policies: config::Policies::default(),
             no_suppress: false,
             full_parse: false,
+            map_at_least: Some(MAP_AT_LEAST),
         }
     }
 }
@@ -208,21 +212,21 @@ pub fn analyze(options: &Options, stdin: &mut dyn std::io::Read) -> Analysis {
         .map(|(input, _)| input)
         .collect();
     // Files are read in parallel (a monorepo has thousands); standard input on this thread.
-    let read_all: Vec<Result<Vec<u8>, String>> = inputs
+    let read_all: Vec<Result<Content, String>> = inputs
         .par_iter()
         .map(|(input, _)| match input {
-            Input::Stdin => Ok(Vec::new()),
-            Input::File(_) => read(input, &mut std::io::empty()),
+            Input::Stdin => Ok(Content::Bytes(Vec::new())),
+            Input::File(_) => read(input, &mut std::io::empty(), options.map_at_least),
         })
         .collect();
     let mut texts = Vec::new();
     for ((input, role), result) in inputs.into_iter().zip(read_all) {
         let result = match input {
-            Input::Stdin => read(&input, stdin),
+            Input::Stdin => read(&input, stdin, None),
             Input::File(_) => result,
         };
         match result {
-            Ok(bytes) => texts.push((input.display_name(), bytes, role)),
+            Ok(content) => texts.push((input.display_name(), content, role)),
             Err(message) => errors.push(InputError {
                 path: input.display_name(),
                 message,
@@ -245,7 +249,7 @@ pub fn analyze_texts(inputs: Vec<(String, String)>, options: &Options) -> Analys
     check(
         inputs
             .into_iter()
-            .map(|(name, text)| (name, text.into_bytes(), Role::Lint))
+            .map(|(name, text)| (name, Content::Bytes(text.into_bytes()), Role::Lint))
             .collect(),
         options,
     )
@@ -258,7 +262,27 @@ fn canonical(input: &Input) -> Option<PathBuf> {
     }
 }
 
-fn read(input: &Input, stdin: &mut dyn std::io::Read) -> Result<Vec<u8>, String> {
+/// What a file holds, as read: its bytes, or, for a big file, a map of it (no copy, and its
+/// pages can be let go once read; see `source::Text`).
+enum Content {
+    Bytes(Vec<u8>),
+    Mapped(memmap2::Mmap),
+}
+
+/// Files at least this big are mapped rather than read by default; smaller ones are cheaper
+/// to read.
+pub const MAP_AT_LEAST: u64 = 32 << 20;
+
+fn read(
+    input: &Input,
+    stdin: &mut dyn std::io::Read,
+    map_at_least: Option<u64>,
+) -> Result<Content, String> {
+    if let (Input::File(path), Some(at_least)) = (input, map_at_least)
+        && let Some(map) = map_big_file(path, at_least)
+    {
+        return Ok(Content::Mapped(map));
+    }
     let mut bytes = Vec::new();
     let result = match input {
         Input::Stdin => stdin.read_to_end(&mut bytes).map(|_| ()),
@@ -276,7 +300,24 @@ fn read(input: &Input, stdin: &mut dyn std::io::Read) -> Result<Vec<u8>, String>
             std::fs::read(path).map(|b| bytes = b)
         }
     };
-    result.map(|()| bytes).map_err(|e| e.to_string())
+    result
+        .map(|()| Content::Bytes(bytes))
+        .map_err(|e| e.to_string())
+}
+
+/// A map of `path` if it is a regular file of at least `at_least` bytes (and not empty: an
+/// empty file cannot be mapped); `None` (read it instead) otherwise, or if mapping fails.
+fn map_big_file(path: &std::path::Path, at_least: u64) -> Option<memmap2::Mmap> {
+    // Asked of the path before opening it: opening a named pipe would wait for a writer.
+    let metadata = std::fs::metadata(path).ok()?;
+    if !metadata.is_file() || metadata.len() < at_least.max(1) {
+        return None;
+    }
+    let file = std::fs::File::open(path).ok()?;
+    // SAFETY: the map is only read. If another process changed the file while it is mapped,
+    // the text read could change under us, as for every program that maps its input
+    // (ripgrep, for one); `--no-mmap` reads the file into memory instead.
+    unsafe { memmap2::Mmap::map(&file) }.ok()
 }
 
 fn describe_file_type(kind: std::fs::FileType) -> &'static str {
@@ -300,7 +341,7 @@ fn describe_file_type(kind: std::fs::FileType) -> &'static str {
     }
 }
 
-fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {
+fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
     let mut outcome = Outcome::default();
     let mut objects: Vec<Object> = Vec::new();
     let mut crd_objects: Vec<Object> = Vec::new();
@@ -314,6 +355,11 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {
         .map(|(i, (name, bytes, role))| {
             let id = SourceId(i as u32);
             let (source, invalid_at) = decode(name, bytes);
+            let comments = (role == Role::Lint && !options.no_suppress && invalid_at.is_none())
+                .then(|| suppress::from_comments(id, &source));
+            // Each pass over a mapped file lets its pages go behind it, so that memory holds
+            // the objects read rather than the file.
+            source.text.release_all();
             let loaded = invalid_at.is_none().then(|| {
                 let load_options = LoadOptions {
                     limits: options.limits,
@@ -323,8 +369,7 @@ fn check(texts: Vec<(String, Vec<u8>, Role)>, options: &Options) -> Analysis {
                 };
                 load::load(id, &source, load_options)
             });
-            let comments = (role == Role::Lint && !options.no_suppress && invalid_at.is_none())
-                .then(|| suppress::from_comments(id, &source));
+            source.text.release_all();
             Prepared {
                 source,
                 role,
@@ -508,7 +553,17 @@ fn apply_levels(findings: &mut Vec<Finding>, levels: &[(String, config::Level)])
 }
 
 /// Text from bytes; for bytes that are not UTF-8, also the offset of the first bad byte.
-fn decode(name: String, bytes: Vec<u8>) -> (Source, Option<usize>) {
+fn decode(name: String, content: Content) -> (Source, Option<usize>) {
+    let bytes = match content {
+        Content::Bytes(bytes) => bytes,
+        Content::Mapped(map) => match source::Text::map(map) {
+            Ok(text) => return (Source::with_text(name, text), None),
+            Err((map, at)) => {
+                let text = String::from_utf8_lossy(&map).into_owned();
+                return (Source::new(name, text), Some(at));
+            }
+        },
+    };
     match String::from_utf8(bytes) {
         Ok(text) => (Source::new(name, text), None),
         Err(err) => {

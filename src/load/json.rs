@@ -36,6 +36,59 @@ pub fn parse(text: &str, base: usize, max_depth: usize) -> Option<Document> {
     })
 }
 
+/// The items of a JSON `kind: List` document, as `kubectl get -o json` writes it, each with
+/// its range in the source (`text` starts at `base`), so that they load one by one like the
+/// items of a YAML List: in parallel, and without holding every item's tree at once. `None`
+/// for anything else (which loads as one document), and for a document that is not valid
+/// JSON or that [`guard`] declines: the parser then reads it whole.
+pub fn list_items(text: &str, base: usize, max_depth: usize) -> Option<Vec<Span>> {
+    let json = text.trim();
+    if !json.starts_with('{') || memchr::memmem::find(json.as_bytes(), b"\"List\"").is_none() {
+        return None;
+    }
+    let (guarded, entries) = rayon::join(|| guard(text, max_depth), || map_entries(json, true));
+    guarded?;
+    let mut kind = None;
+    let mut items = None;
+    for (key, value) in entries? {
+        match (key.as_ref(), value) {
+            ("kind", Entry::Raw(v)) if kind.is_none() => {
+                kind = Some(serde_json::from_str::<Cow<str>>(v).ok()?)
+            }
+            ("items", Entry::Items(list)) if items.is_none() => items = Some(list),
+            ("apiVersion" | "metadata", _) => {}
+            // Anything else, or a key written twice: read the document whole.
+            _ => return None,
+        }
+    }
+    let items = items.filter(|items| kind.as_deref() == Some("List") && !items.is_empty())?;
+    let tree = Tree { text, base };
+    Some(
+        items
+            .iter()
+            .map(|item| {
+                let start = tree.offset(item.get());
+                Span::new(start, start + item.get().len())
+            })
+            .collect(),
+    )
+}
+
+/// One item of a List that [`list_items`] found (`text` starts at `base`), kept as the fast
+/// path keeps an object; `None` to parse it whole.
+pub fn parse_item(text: &str, base: usize) -> Option<Document> {
+    let tree = Tree { text, base };
+    // The item was checked with its List: it is only split here.
+    let root = match text.as_bytes().first()? {
+        b'{' => tree.object(text, false)?,
+        _ => tree.node(text)?,
+    };
+    Some(Document {
+        root: Some(root),
+        comments: Vec::new(),
+    })
+}
+
 /// The whole tree of `text`, unfiltered (to compare with the YAML parser's).
 pub fn parse_all(text: &str, max_depth: usize) -> Option<Document> {
     guard(text, max_depth)?;

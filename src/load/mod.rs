@@ -52,54 +52,80 @@ pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
     // Units of work: documents, and the items of a `kind: List` one by one (so a syntax error
     // in one item loses only that item, and a big List loads in parallel like a stream). They
     // are made a window at a time, so a file of millions of tiny documents stays small.
-    let mut parts: Vec<Loaded> = Vec::new();
-    for window in yaml::split_documents(text, start).chunks(16 * 1024) {
+    let mut loaded = Loaded::default();
+    // Each pass lets a mapped file's pages go behind it (`Text::release`), so that memory holds
+    // the objects read rather than the file; the units then read their text again.
+    let chunks = yaml::split_documents(text, start);
+    source.text.release_all();
+    for window in chunks.chunks(WINDOW) {
         let mut units = Vec::with_capacity(window.len());
         for chunk in window {
-            match list_items(text, chunk.span) {
-                Some(items) => {
+            let yaml_items = list_items(text, chunk.span).map(|items| (items, false));
+            let items = yaml_items.or_else(|| {
+                // A JSON List is split by `serde_json`, a part of the fast path: `--full-parse`
+                // reads it whole.
+                let chunk_text = &text[chunk.span.start..chunk.span.end];
+                if options.full_parse || !chunk_text.trim_start().starts_with('{') {
+                    return None;
+                }
+                let items =
+                    json::list_items(chunk_text, chunk.span.start, options.limits.max_depth);
+                items.map(|items| (items, true))
+            });
+            match items {
+                Some((items, json)) => {
                     units.push(Unit::ListHeader);
-                    units.extend(
-                        items
-                            .into_iter()
-                            .map(|span| Unit::ListItem(span, chunk.span)),
-                    );
+                    units.extend(items.into_iter().map(|item| Unit::ListItem {
+                        item,
+                        list: chunk.span,
+                        json,
+                    }));
                 }
                 None => units.push(Unit::Document(*chunk)),
             }
         }
+        if let (Some(first), Some(last)) = (window.first(), window.last()) {
+            source.text.release(first.span.start..last.span.end);
+        }
         // Units are independent: load them in parallel, in batches big enough to be worth a
-        // thread, and keep the results in input order.
-        parts.extend(
-            units
+        // thread, and keep the results in input order. They are taken a window at a time (a
+        // List is one document of many units), so the objects are never held twice over: the
+        // one list grows in place (a big allocation is remapped, not copied, as it grows).
+        for units in units.chunks(WINDOW) {
+            let parts: Vec<Loaded> = units
                 .par_chunks(64)
-                .map(|batch| {
-                    let mut loaded = Loaded::default();
-                    for unit in batch {
-                        match *unit {
-                            Unit::Document(chunk) => {
-                                load_document(id, source, chunk, options, &mut loaded)
-                            }
-                            Unit::ListHeader => loaded.documents += 1,
-                            Unit::ListItem(item, list) => {
-                                load_list_item(id, source, item, list, options, &mut loaded)
-                            }
-                        }
-                    }
-                    loaded
-                })
-                .collect::<Vec<_>>(),
-        );
+                .map(|batch| load_batch(id, source, batch, options))
+                .collect();
+            for part in parts {
+                loaded.objects.extend(part.objects);
+                loaded.findings.extend(part.findings);
+                loaded.documents += part.documents;
+                loaded.skipped += part.skipped;
+            }
+        }
     }
-    let mut loaded = Loaded {
-        objects: Vec::with_capacity(parts.iter().map(|p| p.objects.len()).sum()),
-        ..Loaded::default()
-    };
-    for part in parts {
-        loaded.objects.extend(part.objects);
-        loaded.findings.extend(part.findings);
-        loaded.documents += part.documents;
-        loaded.skipped += part.skipped;
+    loaded
+}
+
+/// Documents, or units, taken at a time.
+const WINDOW: usize = 16 * 1024;
+
+fn load_batch(id: SourceId, source: &Source, batch: &[Unit], options: LoadOptions) -> Loaded {
+    let mut loaded = Loaded::default();
+    for unit in batch {
+        match *unit {
+            Unit::Document(chunk) => load_document(id, source, chunk, options, &mut loaded),
+            Unit::ListHeader => loaded.documents += 1,
+            Unit::ListItem { item, list, json } => {
+                let item = ListItem { item, list, json };
+                load_list_item(id, source, item, options, &mut loaded)
+            }
+        }
+    }
+    let mut spans = batch.iter().filter_map(Unit::span);
+    if let Some(first) = spans.next() {
+        let last = spans.next_back().unwrap_or(first);
+        source.text.release(first.start..last.end);
     }
     loaded
 }
@@ -208,8 +234,31 @@ enum Unit {
     Document(yaml::Chunk),
     /// A `kind: List` document itself (counted once).
     ListHeader,
-    /// One item of a List: its range (from its `- `), and the List document's range.
-    ListItem(Span, Span),
+    /// One item of a List: its range (in YAML, from its `- `), the List document's range, and
+    /// whether the List is JSON.
+    ListItem {
+        item: Span,
+        list: Span,
+        json: bool,
+    },
+}
+
+/// One item of a List, as `load_list_item` reads it.
+struct ListItem {
+    item: Span,
+    list: Span,
+    json: bool,
+}
+
+impl Unit {
+    /// The text the unit reads.
+    fn span(&self) -> Option<Span> {
+        match *self {
+            Unit::Document(chunk) => Some(chunk.span),
+            Unit::ListHeader => None,
+            Unit::ListItem { item, .. } => Some(item),
+        }
+    }
 }
 
 /// The items of a `kind: List` document as `kubectl get -o yaml` writes it: top-level keys at
@@ -300,8 +349,7 @@ fn human_size(bytes: usize) -> String {
 fn load_list_item(
     id: SourceId,
     source: &Source,
-    item: Span,
-    list: Span,
+    ListItem { item, list, json }: ListItem,
     options: LoadOptions,
     loaded: &mut Loaded,
 ) {
@@ -312,7 +360,10 @@ fn load_list_item(
     }
     let item_text = &text[item.start..item.end];
     let fast = (!options.full_parse)
-        .then(|| parse_filtered_item(item_text, item.start, options.limits))
+        .then(|| match json {
+            true => json::parse_item(item_text, item.start),
+            false => parse_filtered_item(item_text, item.start, options.limits),
+        })
         .flatten();
     let parsed = match fast {
         Some(document) => Ok(document),
@@ -337,11 +388,15 @@ fn load_list_item(
             return;
         }
     };
-    let node = document
-        .root
-        .as_ref()
-        .and_then(Node::as_seq)
-        .and_then(<[Node]>::first);
+    // A YAML item is parsed with its `- `, as a list of one; a JSON item is the value itself.
+    let node = match json {
+        true => document.root.as_ref(),
+        false => document
+            .root
+            .as_ref()
+            .and_then(Node::as_seq)
+            .and_then(<[Node]>::first),
+    };
     let objects = match node {
         Some(node) if node.as_map().is_some() && is_object(node) => {
             vec![Object::from_node(node, text, id, (None, None))]
@@ -351,7 +406,10 @@ fn load_list_item(
             Vec::new()
         }
     };
-    let origin = raw_origin(&text[list.start..list.end]);
+    // JSON has no comments, so no `# Source:`.
+    let origin = (!json)
+        .then(|| raw_origin(&text[list.start..list.end]))
+        .flatten();
     finish_objects(objects, origin, id, source, options, loaded);
 }
 

@@ -1,0 +1,118 @@
+//! Big files are mapped rather than read into memory, and each pass over a mapped file lets its
+//! pages go behind it (`source::Text`). What a run finds, and how it shows it, must not depend
+//! on either.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use ownerlint::report::Format;
+use ownerlint::{Options, analyze};
+
+/// Every rule document's bad example in the three shapes users feed (a stream, a `kind: List`
+/// dump, JSON), and the hostile, graph and valid test files, in one directory.
+fn inputs(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ownerlint-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for entry in std::fs::read_dir(root.join("rules")).expect("rules/") {
+        let path = entry.expect("rules/ entry").path();
+        if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let doc = std::fs::read_to_string(&path).expect("a rule document");
+        let Some(bad) = common::example(&doc, "## Bad") else {
+            continue;
+        };
+        let id = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("a rule id");
+        write(&dir.join(format!("{id}.yaml")), &bad);
+        write(&dir.join(format!("{id}-list.yaml")), &common::to_list(&bad));
+        if let Some(json) = common::to_json(&bad) {
+            write(&dir.join(format!("{id}.json")), &json);
+        }
+    }
+    for sub in ["hostile", "graph", "valid"] {
+        for entry in std::fs::read_dir(root.join("testdata").join(sub)).expect("testdata") {
+            let path = entry.expect("testdata entry").path();
+            let name = format!(
+                "{sub}-{}",
+                path.file_name().and_then(|s| s.to_str()).expect("name")
+            );
+            std::fs::copy(&path, dir.join(name)).expect("copy");
+        }
+    }
+    // A multi-byte character at the start of a line, and an empty file (which cannot be
+    // mapped at all).
+    write(
+        &dir.join("unicode.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: é\n  ownerReferences:\n  - apiVersion: v1\n    kind: Pod\n    name: ünïcode\n    uid: x\n",
+    );
+    write(&dir.join("empty.yaml"), "");
+    dir
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::write(path, text).expect("write a test input");
+}
+
+/// What a run over `dir` reports, in the short and the rich format.
+fn report(dir: &Path, map_at_least: Option<u64>) -> String {
+    let options = Options {
+        paths: vec![dir.to_path_buf()],
+        map_at_least,
+        ..Options::default()
+    };
+    let outcome = analyze(&options, &mut std::io::empty()).outcome;
+    let errors: Vec<String> = outcome
+        .errors
+        .iter()
+        .map(|e| format!("{}: {}", e.path, e.message))
+        .collect();
+    format!(
+        "{}\n{}\n{}",
+        common::render(&outcome, Format::Short),
+        common::render(&outcome, Format::Pretty),
+        errors.join("\n")
+    )
+}
+
+#[test]
+fn mapped_files_report_what_read_files_report() {
+    let dir = inputs("mapped");
+    let read = report(&dir, None);
+    // Every non-empty file is mapped.
+    let mapped = report(&dir, Some(1));
+    assert!(
+        read.contains("error[") && read.contains("ünïcode"),
+        "the inputs have findings to compare:\n{read}"
+    );
+    assert_eq!(mapped, read);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn no_mmap_reads_files_and_reports_the_same() {
+    let dir = inputs("no-mmap");
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+            .args(["--format", "short", "--no-config"])
+            .args(extra)
+            .arg(&dir)
+            .env_remove("GITHUB_ACTIONS")
+            .output()
+            .expect("run ownerlint");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, mapped) = run(&[]);
+    assert_eq!(code, Some(1), "errors are found");
+    assert!(mapped.contains("error["), "{mapped}");
+    assert_eq!(run(&["--no-mmap"]), (code, mapped));
+    let _ = std::fs::remove_dir_all(&dir);
+}
