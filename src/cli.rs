@@ -141,7 +141,7 @@ pub struct InputArgs {
     /// Deepest nesting of mappings and lists in a document
     #[arg(long, value_name = "N", default_value_t = 200)]
     pub max_depth: usize,
-    /// Read big files (32 MiB and more) into memory instead of mapping them; for files that may
+    /// Read big files (16 MiB and more) into memory instead of mapping them; for files that may
     /// change while ownerlint reads them
     #[arg(long)]
     pub no_mmap: bool,

@@ -271,7 +271,7 @@ enum Content {
 
 /// Files at least this big are mapped rather than read by default; smaller ones are cheaper
 /// to read.
-pub const MAP_AT_LEAST: u64 = 32 << 20;
+pub const MAP_AT_LEAST: u64 = 16 << 20;
 
 fn read(
     input: &Input,

@@ -80,7 +80,7 @@ impl Text {
 }
 
 /// How much of a mapped text a pass reads before letting its pages go.
-const RELEASE_SLICE: usize = 16 << 20;
+const RELEASE_SLICE: usize = 4 << 20;
 
 fn release_range(map: &memmap2::Mmap, from: usize, to: usize) {
     if to <= from {

@@ -108,7 +108,7 @@ pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
 }
 
 /// Documents, or units, taken at a time.
-const WINDOW: usize = 16 * 1024;
+const WINDOW: usize = 4096;
 
 fn load_batch(id: SourceId, source: &Source, batch: &[Unit], options: LoadOptions) -> Loaded {
     let mut loaded = Loaded::default();

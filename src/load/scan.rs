@@ -35,7 +35,8 @@ pub fn scan(text: &str, max_depth: usize) -> Option<Vec<Line>> {
         comment_run: 0,
         tabs: memchr(b'\t', bytes).is_some(),
     };
-    let mut lines = Vec::with_capacity(bytes.len() / 32);
+    // Sized exactly: counting newlines is cheap next to growing the list as it fills.
+    let mut lines = Vec::with_capacity(memchr::memchr_iter(b'\n', bytes).count() + 1);
     let mut start = 0;
     while start < bytes.len() {
         let end = memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i + 1);
