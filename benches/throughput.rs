@@ -2,7 +2,7 @@
 //! (a `---` stream, the same objects as one `kind: List`, and as `kubectl get -o json`), the
 //! time to merely read the file, `ownerlint --format short` on it (wall time and peak RSS, from
 //! GNU time when it is installed), and a full parse with serde_yaml into `serde_yaml::Value` (the
-//! naive design), with the ratios between them. Each time is the fastest of three runs.
+//! naive design), with the ratios between them. Each time is the fastest of three rounds, in which every measure runs once.
 //!
 //! Then, for the largest size, the stream's first 100,000 documents as 100,000 files in 100
 //! directories (a GitOps monorepo shape), against the stream's throughput in the same run.
@@ -100,27 +100,34 @@ fn seconds(f: impl FnOnce()) -> f64 {
     started.elapsed().as_secs_f64()
 }
 
-/// Runs of each timing: the fastest is kept (this kind of machine varies by up to 30% from
-/// run to run), and the highest peak memory.
-const RUNS: usize = 3;
+/// Rounds of measurement. In each round every measure runs once, one after the other, so the
+/// slow and fast spells of this kind of machine (runs vary by up to 30%) fall on all of them
+/// alike; each time is the fastest of its rounds, and peak memory the highest.
+const ROUNDS: usize = 3;
 
-/// Wall time (the fastest of `RUNS`), peak RSS (KB, the highest) and object count of
-/// ownerlint on `path`.
+/// The fastest time and highest peak memory of several measurements.
+#[derive(Clone, Copy)]
+struct Best {
+    time: f64,
+    rss: Option<u64>,
+}
+
+impl Best {
+    fn new() -> Best {
+        Best {
+            time: f64::INFINITY,
+            rss: None,
+        }
+    }
+
+    fn add(&mut self, time: f64, rss: Option<u64>) {
+        self.time = self.time.min(time);
+        self.rss = self.rss.max(rss);
+    }
+}
+
+/// Wall time, peak RSS (KB) and object count of one run of ownerlint on `path`.
 fn ownerlint(path: &Path) -> (f64, Option<u64>, usize) {
-    let runs: Vec<_> = (0..RUNS).map(|_| ownerlint_once(path)).collect();
-    let fastest = runs.iter().map(|r| r.0).fold(f64::INFINITY, f64::min);
-    let rss = runs.iter().filter_map(|r| r.1).max();
-    (fastest, rss, runs[0].2)
-}
-
-/// The fastest of `RUNS` runs of `f`, in seconds.
-fn fastest(mut f: impl FnMut()) -> f64 {
-    (0..RUNS)
-        .map(|_| seconds(&mut f))
-        .fold(f64::INFINITY, f64::min)
-}
-
-fn ownerlint_once(path: &Path) -> (f64, Option<u64>, usize) {
     let binary = env!("CARGO_BIN_EXE_ownerlint");
     let timed = Path::new("/usr/bin/time").exists();
     let mut command = if timed {
@@ -214,16 +221,26 @@ fn main() {
         let mut files = None;
         for (shape, path) in inputs(mb) {
             let size = std::fs::metadata(&path).expect("input").len() as f64;
-            // Warm the page cache, then time a plain read.
+            // Warm the page cache; then, in each round, a plain read, ownerlint, and serde_yaml
+            // (which reads JSON too: JSON is YAML).
             let _ = std::fs::read(&path);
-            let mut text = Vec::new();
-            let read = fastest(|| text = std::fs::read(&path).expect("read"));
-            let (lint, rss, objects) = ownerlint(&path);
-            let text = String::from_utf8(text).expect("UTF-8");
-            // serde_yaml reads JSON too (JSON is YAML).
-            let yaml = fastest(|| {
-                serde_yaml_parse(&text);
-            });
+            let (mut read, mut lint, mut yaml) = (Best::new(), Best::new(), Best::new());
+            let mut objects = 0;
+            for _ in 0..ROUNDS {
+                let mut text = Vec::new();
+                read.add(seconds(|| text = std::fs::read(&path).expect("read")), None);
+                let (time, rss, count) = ownerlint(&path);
+                lint.add(time, rss);
+                objects = count;
+                let text = String::from_utf8(text).expect("UTF-8");
+                yaml.add(
+                    seconds(|| {
+                        serde_yaml_parse(&text);
+                    }),
+                    None,
+                );
+            }
+            let (read, lint, rss, yaml) = (read.time, lint.time, lint.rss, yaml.time);
             let mib = row(shape, size, read, (lint, rss, objects), Some(yaml / lint));
             if shape == "stream" {
                 stream_lint_mbs = Some(mib / lint);
@@ -237,12 +254,17 @@ fn main() {
             continue;
         };
         let _ = read_tree(&dir);
-        let (size, read) = (0..RUNS)
-            .map(|_| read_tree(&dir))
-            .fold((0.0, f64::INFINITY), |(_, best), (size, t)| {
-                (size, t.min(best))
-            });
-        let (lint, rss, objects) = ownerlint(&dir);
+        let (mut read, mut lint) = (Best::new(), Best::new());
+        let (mut size, mut objects) = (0.0, 0);
+        for _ in 0..ROUNDS {
+            let (bytes, time) = read_tree(&dir);
+            size = bytes;
+            read.add(time, None);
+            let (time, rss, count) = ownerlint(&dir);
+            lint.add(time, rss);
+            objects = count;
+        }
+        let (read, lint, rss) = (read.time, lint.time, lint.rss);
         let mib = row("files", size, read, (lint, rss, objects), None);
         if let Some(stream) = stream_lint_mbs {
             println!(

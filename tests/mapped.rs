@@ -7,6 +7,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use ownerlint::report::Format;
+use ownerlint::rules::RULES;
 use ownerlint::{Options, analyze};
 
 /// Every rule document's bad example in the three shapes users feed (a stream, a `kind: List`
@@ -16,19 +17,10 @@ fn inputs(test: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for entry in std::fs::read_dir(root.join("rules")).expect("rules/") {
-        let path = entry.expect("rules/ entry").path();
-        if path.extension().is_none_or(|e| e != "md") {
-            continue;
-        }
-        let doc = std::fs::read_to_string(&path).expect("a rule document");
-        let Some(bad) = common::example(&doc, "## Bad") else {
-            continue;
-        };
-        let id = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .expect("a rule id");
+    for rule in RULES {
+        let id = rule.meta.id;
+        let bad = common::example(rule.meta.doc, "## Failing example")
+            .unwrap_or_else(|| panic!("{id}: no failing example"));
         write(&dir.join(format!("{id}.yaml")), &bad);
         write(&dir.join(format!("{id}-list.yaml")), &common::to_list(&bad));
         if let Some(json) = common::to_json(&bad) {
@@ -87,7 +79,7 @@ fn mapped_files_report_what_read_files_report() {
     // Every non-empty file is mapped.
     let mapped = report(&dir, Some(1));
     assert!(
-        read.contains("error[") && read.contains("ünïcode"),
+        read.contains("error[cluster-scoped-dependent]") && read.contains("ünïcode"),
         "the inputs have findings to compare:\n{read}"
     );
     assert_eq!(mapped, read);

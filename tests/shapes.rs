@@ -34,3 +34,32 @@ fn every_rule_in_every_shape() {
         insta::assert_snapshot!(id, snapshot);
     }
 }
+
+/// `--max-document-size` applies to each item of a List, YAML or JSON: an item over it is
+/// reported and not read, and the other items are still checked.
+#[test]
+fn list_items_are_held_to_the_size_limit_one_by_one() {
+    let big = format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  blob: {}\n",
+        "x".repeat(800)
+    );
+    let owned = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: reader\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a8b\n";
+    let stream = format!("{big}---\n{owned}");
+    let mut options = ownerlint::Options::default();
+    options.limits.max_document_size = 450;
+    for (name, text) in [
+        ("list.yaml", common::to_list(&stream)),
+        ("list.json", common::to_json(&stream).expect("JSON")),
+    ] {
+        let short = common::render(&common::lint(name, &text, &options), Format::Short);
+        assert!(
+            short.contains("error[invalid-yaml]: this item of a List is")
+                && short.contains("more than the 450 bytes limit of --max-document-size"),
+            "{name}: the big item is reported\n{short}"
+        );
+        assert!(
+            short.contains("error[cluster-scoped-dependent]"),
+            "{name}: the other item is still checked\n{short}"
+        );
+    }
+}

@@ -58,32 +58,7 @@ pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
     let chunks = yaml::split_documents(text, start);
     source.text.release_all();
     for window in chunks.chunks(WINDOW) {
-        let mut units = Vec::with_capacity(window.len());
-        for chunk in window {
-            let yaml_items = list_items(text, chunk.span).map(|items| (items, false));
-            let items = yaml_items.or_else(|| {
-                // A JSON List is split by `serde_json`, a part of the fast path: `--full-parse`
-                // reads it whole.
-                let chunk_text = &text[chunk.span.start..chunk.span.end];
-                if options.full_parse || !chunk_text.trim_start().starts_with('{') {
-                    return None;
-                }
-                let items =
-                    json::list_items(chunk_text, chunk.span.start, options.limits.max_depth);
-                items.map(|items| (items, true))
-            });
-            match items {
-                Some((items, json)) => {
-                    units.push(Unit::ListHeader);
-                    units.extend(items.into_iter().map(|item| Unit::ListItem {
-                        item,
-                        list: chunk.span,
-                        json,
-                    }));
-                }
-                None => units.push(Unit::Document(*chunk)),
-            }
-        }
+        let units = units_of(text, window, options);
         if let (Some(first), Some(last)) = (window.first(), window.last()) {
             source.text.release(first.span.start..last.span.end);
         }
@@ -109,6 +84,36 @@ pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
 
 /// Documents, or units, taken at a time.
 const WINDOW: usize = 4096;
+
+/// The units of some documents: each document, or a List's header and its items.
+fn units_of(text: &str, documents: &[yaml::Chunk], options: LoadOptions) -> Vec<Unit> {
+    let mut units = Vec::with_capacity(documents.len());
+    for chunk in documents {
+        let yaml_items = list_items(text, chunk.span).map(|items| (items, false));
+        let items = yaml_items.or_else(|| {
+            // A JSON List is split by `serde_json`, a part of the fast path: `--full-parse`
+            // reads it whole.
+            let chunk_text = &text[chunk.span.start..chunk.span.end];
+            if options.full_parse || !chunk_text.trim_start().starts_with('{') {
+                return None;
+            }
+            let items = json::list_items(chunk_text, chunk.span.start, options.limits.max_depth);
+            items.map(|items| (items, true))
+        });
+        match items {
+            Some((items, json)) => {
+                units.push(Unit::ListHeader);
+                units.extend(items.into_iter().map(|item| Unit::ListItem {
+                    item,
+                    list: chunk.span,
+                    json,
+                }));
+            }
+            None => units.push(Unit::Document(*chunk)),
+        }
+    }
+    units
+}
 
 fn load_batch(id: SourceId, source: &Source, batch: &[Unit], options: LoadOptions) -> Loaded {
     let mut loaded = Loaded::default();
