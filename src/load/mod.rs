@@ -103,10 +103,12 @@ fn units_of(text: &str, documents: &[yaml::Chunk], options: LoadOptions) -> Vec<
         match items {
             Some((items, json)) => {
                 units.push(Unit::ListHeader);
-                units.extend(items.into_iter().map(|item| Unit::ListItem {
-                    item,
-                    list: chunk.span,
-                    json,
+                units.extend(items.into_iter().map(|item| {
+                    Unit::ListItem(ListItem {
+                        item,
+                        list: chunk.span,
+                        json,
+                    })
                 }));
             }
             None => units.push(Unit::Document(*chunk)),
@@ -121,10 +123,7 @@ fn load_batch(id: SourceId, source: &Source, batch: &[Unit], options: LoadOption
         match *unit {
             Unit::Document(chunk) => load_document(id, source, chunk, options, &mut loaded),
             Unit::ListHeader => loaded.documents += 1,
-            Unit::ListItem { item, list, json } => {
-                let item = ListItem { item, list, json };
-                load_list_item(id, source, item, options, &mut loaded)
-            }
+            Unit::ListItem(item) => load_list_item(id, source, item, options, &mut loaded),
         }
     }
     let mut spans = batch.iter().filter_map(Unit::span);
@@ -239,16 +238,12 @@ enum Unit {
     Document(yaml::Chunk),
     /// A `kind: List` document itself (counted once).
     ListHeader,
-    /// One item of a List: its range (in YAML, from its `- `), the List document's range, and
-    /// whether the List is JSON.
-    ListItem {
-        item: Span,
-        list: Span,
-        json: bool,
-    },
+    ListItem(ListItem),
 }
 
-/// One item of a List, as `load_list_item` reads it.
+/// One item of a List: its range (in YAML, from its `- `), the List document's range, and
+/// whether the List is JSON.
+#[derive(Clone, Copy)]
 struct ListItem {
     item: Span,
     list: Span,
@@ -261,7 +256,7 @@ impl Unit {
         match *self {
             Unit::Document(chunk) => Some(chunk.span),
             Unit::ListHeader => None,
-            Unit::ListItem { item, .. } => Some(item),
+            Unit::ListItem(ListItem { item, .. }) => Some(item),
         }
     }
 }
