@@ -357,9 +357,6 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
             let (source, invalid_at) = decode(name, bytes);
             let comments = (role == Role::Lint && !options.no_suppress && invalid_at.is_none())
                 .then(|| suppress::from_comments(id, &source));
-            // Each pass over a mapped file lets its pages go behind it, so that memory holds
-            // the objects read rather than the file.
-            source.text.release_all();
             let loaded = invalid_at.is_none().then(|| {
                 let load_options = LoadOptions {
                     limits: options.limits,

@@ -42,9 +42,33 @@ pub enum Text {
 
 impl Text {
     /// Map a file's bytes as text; the map back, with the offset of the first byte that is not
-    /// UTF-8, when they are not text. The check runs a slice at a time and lets each slice's
-    /// pages go, so it never holds the whole file.
+    /// UTF-8, when they are not text. The check runs a slice at a time, in parallel. It leaves
+    /// the pages in: the first passes over the text read it all before any object is made, and
+    /// reading pages back costs as much as reading them (`load` lets them go).
     pub fn map(map: memmap2::Mmap) -> Result<Text, (memmap2::Mmap, usize)> {
+        use rayon::prelude::*;
+        let bytes = &map[..];
+        // Each later slice is moved to start at a character, so that valid slices make valid
+        // text. (A character has at most three bytes after its first; the bytes passed over
+        // end the slice before, and the text's first byte is never passed over.)
+        let char_start = |at: usize| {
+            let end = if at == 0 {
+                0
+            } else {
+                (at + 3).min(bytes.len())
+            };
+            (at..end)
+                .find(|&i| !is_continuation(bytes[i]))
+                .unwrap_or(end)
+        };
+        let valid = slices(bytes.len()).into_par_iter().all(|range| {
+            let (from, to) = (char_start(range.start), char_start(range.end));
+            std::str::from_utf8(&bytes[from..to]).is_ok()
+        });
+        if valid {
+            return Ok(Text::Mapped(map));
+        }
+        // Rare: find the first bad byte, a slice at a time.
         let mut from = 0;
         while from < map.len() {
             let to = (from + RELEASE_SLICE).min(map.len());
@@ -79,8 +103,35 @@ impl Text {
     }
 }
 
-/// How much of a mapped text a pass reads before letting its pages go.
-const RELEASE_SLICE: usize = 4 << 20;
+/// How much of a mapped text a pass reads before letting its pages go; passes over a big
+/// text also take it this much at a time in parallel.
+pub const RELEASE_SLICE: usize = 4 << 20;
+
+/// `0..len` in consecutive ranges of [`RELEASE_SLICE`] bytes (the last one shorter).
+pub fn slices(len: usize) -> Vec<std::ops::Range<usize>> {
+    (0..len)
+        .step_by(RELEASE_SLICE)
+        .map(|from| from..(from + RELEASE_SLICE).min(len))
+        .collect()
+}
+
+/// What `find` returns for each of [`slices`]`(len)`, in order: found in parallel when there
+/// are several slices.
+pub fn find_in_slices<T: Send>(
+    len: usize,
+    find: impl Fn(std::ops::Range<usize>) -> Vec<T> + Sync,
+) -> Vec<T> {
+    use rayon::prelude::*;
+    if len <= RELEASE_SLICE {
+        return find(0..len);
+    }
+    let parts: Vec<Vec<T>> = slices(len).into_par_iter().map(&find).collect();
+    parts.into_iter().flatten().collect()
+}
+
+fn is_continuation(byte: u8) -> bool {
+    byte & 0xC0 == 0x80
+}
 
 fn release_range(map: &memmap2::Mmap, from: usize, to: usize) {
     if to <= from {
@@ -183,12 +234,9 @@ impl Source {
 
     /// 0-based index of the line holding `offset`.
     pub fn line_index(&self, offset: usize) -> usize {
-        let lines = self.lines();
         let offset = offset.min(self.text.len());
-        let block = lines.checkpoints.partition_point(|&s| s <= offset) - 1;
-        let from = lines.checkpoints[block];
-        block * CHECKPOINT_EVERY
-            + memchr::memchr_iter(b'\n', &self.text.as_bytes()[from..offset]).count()
+        let (from, line) = self.lines().before_offset(offset);
+        line + memchr::memchr_iter(b'\n', &self.text.as_bytes()[from..offset]).count()
     }
 
     /// Byte offset where 0-based line `index` starts (the text's length past the last line).
@@ -197,8 +245,8 @@ impl Source {
         if index >= lines.count {
             return self.text.len();
         }
-        let from = lines.checkpoints[index / CHECKPOINT_EVERY];
-        match index % CHECKPOINT_EVERY {
+        let (from, line) = lines.before_line(index);
+        match index - line {
             0 => from,
             n => memchr::memchr_iter(b'\n', &self.text.as_bytes()[from..])
                 .nth(n - 1)
@@ -218,34 +266,63 @@ impl Source {
     }
 }
 
-/// Lines are found from a checkpoint every this many lines, so the index stays small for a
-/// file of millions of lines.
-const CHECKPOINT_EVERY: usize = 128;
+/// Lines are counted from the nearest checkpoint before them; there is one in every this many
+/// bytes of text, so the index stays small for a file of millions of lines.
+const CHECKPOINT_EVERY: usize = 8 << 10;
 
 #[derive(Debug)]
 struct LineIndex {
-    /// Where lines 0, 128, 256, … start.
-    checkpoints: Vec<usize>,
+    /// Line starts (offset, 0-based line), in order: the first line, and the first line that
+    /// starts in each later [`CHECKPOINT_EVERY`] bytes.
+    checkpoints: Vec<(usize, usize)>,
     count: usize,
 }
 
 impl LineIndex {
     fn new(text: &Text) -> LineIndex {
-        let mut checkpoints = vec![0];
-        let mut count = 1;
-        // A slice at a time, letting each go behind (a big file's findings need this index,
-        // and building it must not bring the whole file back into memory).
-        for from in (0..text.len()).step_by(RELEASE_SLICE) {
-            let to = (from + RELEASE_SLICE).min(text.len());
-            for newline in memchr::memchr_iter(b'\n', &text.as_bytes()[from..to]) {
-                if count % CHECKPOINT_EVERY == 0 {
-                    checkpoints.push(from + newline + 1);
+        use rayon::prelude::*;
+        let bytes = text.as_bytes();
+        // Slices are read in parallel, each counting its lines from 0 and letting its pages
+        // go behind it (a big file's findings need this index, and building it must not bring
+        // the whole file back into memory); the counts are then made absolute.
+        let parts: Vec<(Vec<(usize, usize)>, usize)> = slices(bytes.len())
+            .into_par_iter()
+            .map(|range| {
+                let mut checkpoints = Vec::new();
+                let mut newlines = 0;
+                let mut next = range.start;
+                for at in memchr::memchr_iter(b'\n', &bytes[range.clone()]) {
+                    let line_start = range.start + at + 1;
+                    newlines += 1;
+                    if line_start >= next {
+                        checkpoints.push((line_start, newlines));
+                        next = (line_start / CHECKPOINT_EVERY + 1) * CHECKPOINT_EVERY;
+                    }
                 }
-                count += 1;
-            }
-            text.release(from..to);
+                text.release(range);
+                (checkpoints, newlines)
+            })
+            .collect();
+        let mut checkpoints = vec![(0, 0)];
+        let mut lines_before = 0;
+        for (part, newlines) in parts {
+            checkpoints.extend(part.into_iter().map(|(at, n)| (at, lines_before + n)));
+            lines_before += newlines;
         }
-        LineIndex { checkpoints, count }
+        LineIndex {
+            checkpoints,
+            count: lines_before + 1,
+        }
+    }
+
+    /// The last checkpoint at or before byte `offset`.
+    fn before_offset(&self, offset: usize) -> (usize, usize) {
+        self.checkpoints[self.checkpoints.partition_point(|&(at, _)| at <= offset) - 1]
+    }
+
+    /// The last checkpoint at or before 0-based line `line`.
+    fn before_line(&self, line: usize) -> (usize, usize) {
+        self.checkpoints[self.checkpoints.partition_point(|&(_, n)| n <= line) - 1]
     }
 }
 
@@ -320,5 +397,56 @@ mod tests {
         }
         assert_eq!(s.line_start(1000), text.len());
         assert_eq!(s.line_start(5000), text.len());
+    }
+
+    #[test]
+    fn lines_across_parallel_slices() {
+        // Lines of varied lengths over three slices, one longer than a checkpoint's stretch
+        // and one across a slice boundary, every position checked against a plain count.
+        let mut text = String::new();
+        let mut i = 0;
+        while text.len() < 2 * RELEASE_SLICE + 100_000 {
+            let width = match i % 7 {
+                0 => 0,
+                3 => 20_000,
+                _ => i % 90,
+            };
+            text.push_str(&"x".repeat(width));
+            text.push('\n');
+            i += 1;
+        }
+        text.push_str("last");
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+            .collect();
+        let s = Source::new("t", text.clone());
+        assert_eq!(s.line_count(), starts.len());
+        for (line, &start) in starts.iter().enumerate().step_by(997) {
+            assert_eq!(s.line_start(line), start, "line {line}");
+            assert_eq!(s.line_index(start), line);
+        }
+        for offset in (0..text.len()).step_by(40_009) {
+            let line = starts.partition_point(|&at| at <= offset) - 1;
+            assert_eq!(s.line_index(offset), line, "offset {offset}");
+        }
+        assert_eq!(s.line_text(starts.len() - 1), "last");
+    }
+
+    #[test]
+    fn a_text_that_starts_inside_a_character_is_not_text() {
+        assert_eq!(mapped(b"\x89PNG\r\n").err(), Some(0));
+        let mut bytes = vec![0x80];
+        bytes.extend(std::iter::repeat_n(b'a', 2 * RELEASE_SLICE));
+        assert_eq!(mapped(&bytes).err(), Some(0));
+    }
+
+    #[test]
+    fn a_bad_byte_in_a_later_slice_is_found_exactly() {
+        // Three-byte characters, so that slices end inside characters.
+        let mut bytes = "€".repeat(RELEASE_SLICE).into_bytes();
+        assert!(mapped(&bytes).is_ok());
+        bytes[2 * RELEASE_SLICE + 11] = 0xFF;
+        let expected = std::str::from_utf8(&bytes).unwrap_err().valid_up_to();
+        assert_eq!(mapped(&bytes).err(), Some(expected));
     }
 }

@@ -44,7 +44,7 @@ pub struct Malformed {
 pub fn from_comments(id: SourceId, source: &Source) -> (Vec<Suppression>, Vec<Malformed>) {
     let text = &source.text;
     // Most files have none: one search instead of a walk over every line.
-    if !text.contains("ownerlint:") {
+    if memchr::memmem::find(text.as_bytes(), b"ownerlint:").is_none() {
         return (Vec::new(), Vec::new());
     }
     let documents = yaml::split_documents(text, 0);
@@ -172,14 +172,18 @@ pub fn apply(
     findings.retain(|finding| {
         let source = &sources[finding.primary.source.0 as usize];
         let start = finding.primary.span.start;
-        let line = source.line_index(start);
+        // The line is only needed for a comment's suppression.
+        let line = std::cell::OnceCell::new();
         let mut suppressed = false;
         for suppression in suppressions
             .iter_mut()
             .filter(|s| s.source == finding.primary.source)
         {
             let covered = match suppression.covers {
-                Covers::Lines(l) => line == l || line == l + 1,
+                Covers::Lines(l) => {
+                    let line = *line.get_or_init(|| source.line_index(start));
+                    line == l || line == l + 1
+                }
                 Covers::Range(span) => span.start <= start && start < span.end,
             };
             if !covered {

@@ -6,7 +6,7 @@
 //! escaped scalars, trailing spaces, a marker line with content — it returns `None` and the
 //! parser reads the text. It only ever sees text the line scanner accepted.
 
-use super::scan::{Line, scan};
+use super::scan::{Line, find_colon_space, find_space_hash, scan};
 use super::yaml::{Comment, Document, Node, Scalar, Value};
 use crate::source::Span;
 
@@ -130,7 +130,7 @@ impl<'t> Builder<'t> {
             }
             let line = self.lines[i];
             let content = &self.content(i)[at..];
-            let colon = content.find(": ").unwrap_or(content.len().checked_sub(1)?);
+            let colon = find_colon_space(content).unwrap_or(content.len().checked_sub(1)?);
             let key_text = &content[..colon];
             if content.as_bytes().get(colon) != Some(&b':') || key_text.ends_with(' ') {
                 return None;
@@ -281,7 +281,7 @@ impl<'t> Builder<'t> {
             }
             b'|' | b'>' => return None,
             _ => {
-                let end = text.find(" #").unwrap_or(text.len());
+                let end = find_space_hash(text).unwrap_or(text.len());
                 let value = text[..end].trim_end();
                 (scalar(start, value, value, true), value.len())
             }
@@ -306,10 +306,10 @@ impl<'t> Builder<'t> {
 /// Whether the content after a `- ` is a `key: …` line.
 fn is_key_line(content: &str) -> bool {
     !matches!(content.as_bytes()[0], b'"' | b'\'' | b'{' | b'[')
-        && (content.contains(": ") || content.ends_with(':'))
-        && content
-            .find(" #")
-            .is_none_or(|c| content[..c].contains(": ") || content[..c].ends_with(':'))
+        && (find_colon_space(content).is_some() || content.ends_with(':'))
+        && find_space_hash(content).is_none_or(|c| {
+            find_colon_space(&content[..c]).is_some() || content[..c].ends_with(':')
+        })
 }
 
 fn scalar(start: usize, written: &str, text: &str, plain: bool) -> Node {

@@ -9,7 +9,7 @@
 //! with escapes where it decides, kinds whose whole `spec` matters (CustomResourceDefinition,
 //! ReplicationController), and any kept text that does not parse.
 
-use super::scan::{Line, scan};
+use super::scan::{Line, find_space_hash, scan};
 use crate::controllers::workload_controller;
 use crate::source::Span;
 
@@ -170,7 +170,7 @@ fn key_of<'t>(text: &'t str, line: &Line, at: usize) -> Result<&'t str, ()> {
 fn inline_value<'t>(text: &'t str, line: &Line, at: usize) -> Option<&'t str> {
     let content = &text[line.start + at..line.end];
     let value = content[content.find(':')? + 1..].trim();
-    let value = value.split(" #").next().unwrap_or(value).trim();
+    let value = value[..find_space_hash(value).unwrap_or(value.len())].trim();
     let value = value
         .strip_prefix('"')
         .and_then(|v| v.strip_suffix('"'))

@@ -85,8 +85,18 @@ pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
 /// Documents, or units, taken at a time.
 const WINDOW: usize = 4096;
 
-/// The units of some documents: each document, or a List's header and its items.
+/// The units of some documents: each document, or a List's header and its items. Documents
+/// are looked at in parallel (each is read to tell whether it is a List).
 fn units_of(text: &str, documents: &[yaml::Chunk], options: LoadOptions) -> Vec<Unit> {
+    use rayon::prelude::*;
+    let units: Vec<Vec<Unit>> = documents
+        .par_chunks(64)
+        .map(|documents| document_units(text, documents, options))
+        .collect();
+    units.into_iter().flatten().collect()
+}
+
+fn document_units(text: &str, documents: &[yaml::Chunk], options: LoadOptions) -> Vec<Unit> {
     let mut units = Vec::with_capacity(documents.len());
     for chunk in documents {
         let yaml_items = list_items(text, chunk.span).map(|items| (items, false));
@@ -267,17 +277,32 @@ impl Unit {
 fn list_items(text: &str, chunk: Span) -> Option<Vec<Span>> {
     let body = &text[chunk.start..chunk.end];
     let bytes = body.as_bytes();
-    let find = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
-    if !find(b"List") || find(b"{{") {
+    // A small document that does not say `List` anywhere is not one (and most are small).
+    let big = bytes.len() > crate::source::RELEASE_SLICE;
+    if !big && memchr::memmem::find(bytes, b"List").is_none() {
         return None;
     }
     let mut items: Vec<Span> = Vec::new();
     let mut is_list = false;
     let mut in_items = false;
-    let line_starts = std::iter::once(0).chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
     // Only lines at column 0 decide; the indented, blank and comment lines after an item
-    // belong to it, so an item ends where the next deciding line starts.
-    for start in line_starts.filter(|&i| i < body.len() && bytes[i] != b' ') {
+    // belong to it, so an item ends where the next deciding line starts. A big List is read in
+    // parallel, a slice at a time, in the same pass that looks for a template's `{{`.
+    let found = crate::source::find_in_slices(bytes.len(), |range| {
+        let reach = (range.end + 1).min(bytes.len());
+        let template =
+            memchr::memmem::find(&bytes[range.start..reach], b"{{").map(|_| Line::Template);
+        let after_newlines = memchr::memchr_iter(b'\n', &bytes[range.clone()])
+            .map(|i| range.start + i + 1)
+            .filter(|&i| i < bytes.len() && bytes[i] != b' ');
+        let first = (range.start == 0 && bytes.first().is_some_and(|&b| b != b' ')).then_some(0);
+        let deciding = first.into_iter().chain(after_newlines).map(Line::Deciding);
+        template.into_iter().chain(deciding).collect()
+    });
+    for line in found {
+        let Line::Deciding(start) = line else {
+            return None;
+        };
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(body.len(), |i| start + i + 1);
         let line = &body[start..end];
         let trimmed = line.trim_end();
@@ -306,6 +331,14 @@ fn list_items(text: &str, chunk: Span) -> Option<Vec<Span>> {
         }
     }
     (is_list && !items.is_empty()).then_some(items)
+}
+
+/// What [`list_items`] finds in a slice of a document.
+enum Line {
+    /// The start of a line at column 0, not a space.
+    Deciding(usize),
+    /// A template's `{{`: the document is read whole.
+    Template,
 }
 
 /// A finding for a document (or List item) larger than `--max-document-size`; it is not parsed.
@@ -619,17 +652,24 @@ fn identity_template(object: &Object) -> Option<usize> {
     let own = spanned
         .into_iter()
         .flatten()
-        .find(|s| s.value.contains("{{"))
+        .find(|s| opens_template(&s.value))
         .map(|s| s.span.start);
     own.or_else(|| {
         object.owner_refs().iter().find_map(|r| {
             [&r.api_version, &r.kind, &r.name, &r.uid]
                 .into_iter()
                 .flatten()
-                .find(|f| f.str().is_some_and(|s| s.contains("{{")))
+                .find(|f| f.str().is_some_and(opens_template))
                 .map(|f| f.span.start)
         })
     })
+}
+
+/// Whether `text` holds a template's `{{` (asked of every identity field of every object:
+/// one byte search, without setting up a general substring search each time).
+fn opens_template(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'{', bytes).any(|i| bytes.get(i + 1) == Some(&b'{'))
 }
 
 /// A span covering the character at `offset` (or an empty span at the end of the text).

@@ -564,9 +564,45 @@ fn trim_end(text: &[u8]) -> &[u8] {
     &text[..text.len() - n]
 }
 
+/// Where `": "` first occurs in `text`. These two searches run on every kept line; a search
+/// for the one byte, then a look at its neighbour, is several times faster there than a
+/// general substring search.
+pub fn find_colon_space(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b':', bytes).find(|&i| bytes.get(i + 1) == Some(&b' '))
+}
+
+/// Where `" #"` (a comment after a value) first occurs in `text`.
+pub fn find_space_hash(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'#', bytes)
+        .find(|&i| i > 0 && bytes[i - 1] == b' ')
+        .map(|i| i - 1)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::scan;
+    use super::{find_colon_space, find_space_hash, scan};
+
+    #[test]
+    fn pair_searches_find_what_a_substring_search_finds() {
+        for text in [
+            "",
+            ":",
+            ": ",
+            "a: b",
+            "a:b: c",
+            "a::  b",
+            "x #",
+            "#",
+            " #",
+            "a#b # c",
+            "a: '#' # c",
+        ] {
+            assert_eq!(find_colon_space(text), text.find(": "), "{text:?}");
+            assert_eq!(find_space_hash(text), text.find(" #"), "{text:?}");
+        }
+    }
 
     fn accepts(text: &str) -> bool {
         scan(text, 200).is_some()

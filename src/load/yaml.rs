@@ -225,12 +225,19 @@ pub struct Chunk {
 pub fn split_documents(text: &str, start: usize) -> Vec<Chunk> {
     let bytes = text.as_bytes();
     // Marker lines start the text or follow a newline; searching for the newline and marker
-    // together skips the content in between at memory speed.
-    let mut lines: Vec<usize> = memchr::memmem::find_iter(&bytes[start..], b"\n---")
-        .chain(memchr::memmem::find_iter(&bytes[start..], b"\n..."))
-        .map(|i| start + i + 1)
-        .collect();
-    lines.sort_unstable();
+    // together skips the content in between at memory speed, a big text's slices in parallel.
+    let marker_lines = |range: std::ops::Range<usize>| {
+        // The slice reaches into the next by a marker's length, less one.
+        let window = &bytes[range.start..(range.end + 3).min(bytes.len())];
+        let mut found: Vec<usize> = memchr::memmem::find_iter(window, b"\n---")
+            .chain(memchr::memmem::find_iter(window, b"\n..."))
+            .map(|i| range.start + i + 1)
+            .filter(|&line| line > start && line <= range.end)
+            .collect();
+        found.sort_unstable();
+        found
+    };
+    let lines = crate::source::find_in_slices(bytes.len(), marker_lines);
     let mut chunks = Vec::new();
     let mut chunk_start = start;
     for offset in std::iter::once(start).chain(lines) {
