@@ -6,7 +6,8 @@
 //! in the input or in `--crds` add their own kinds. A kind of unknown scope stays unknown.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+// Looked up several times for every object and reference of a dump: a fast hash.
+use foldhash::{HashMap, HashMapExt, HashSet};
 use std::fmt;
 
 use crate::model::CrdInfo;

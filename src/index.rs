@@ -3,7 +3,7 @@
 //! dropped for cluster-scoped kinds as the API server drops them.
 
 use std::borrow::Cow;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 
 use crate::catalog::{Catalog, Scope, canonical_group};
 use crate::model::{Object, parse_api_version};
@@ -192,22 +192,20 @@ fn key_of<'a>(object: &'a Object, facts: &'a ObjectFacts) -> Option<(&'a str, &'
     ))
 }
 
+/// The index's hash: fast (every object is hashed three times, every reference looked up),
+/// and the same in every run.
+const HASH: foldhash::fast::FixedState = foldhash::fast::FixedState::with_seed(0x6f776e65726c696e);
+
 fn identity_hash(group: &str, kind: &str, namespace: Option<&str>, name: &str) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    (group, kind, namespace, name).hash(&mut hasher);
-    hasher.finish()
+    HASH.hash_one((group, kind, namespace, name))
 }
 
 fn name_hash(group: &str, kind: &str, name: &str) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    (group, kind, name).hash(&mut hasher);
-    hasher.finish()
+    HASH.hash_one((group, kind, name))
 }
 
 fn uid_hash(uid: &str) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    uid.hash(&mut hasher);
-    hasher.finish()
+    HASH.hash_one(uid)
 }
 
 fn facts_of(object: &Object, catalog: &Catalog, default_namespace: &str) -> ObjectFacts {
