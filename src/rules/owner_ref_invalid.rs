@@ -11,25 +11,35 @@ super::declare_rule!("owner-ref-invalid", Error);
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {
-        let reject = format!("the API server rejects {}", cx.describe(id));
+        // Written only for a finding: most objects have none.
+        let reject = || format!("the API server rejects {}", cx.describe(id));
         if let OwnerRefs::NotAList { span, found } = &object.owner_refs {
             out.push(
-                cx.finding(&META, id, *span, "not a list", format!("metadata.ownerReferences must be a list of references, found {found}: {reject}"))
-                    .help("write each owner as a list item: `ownerReferences:` then `- apiVersion: …`"),
+                cx.finding(
+                    &META,
+                    id,
+                    *span,
+                    "not a list",
+                    format!(
+                        "metadata.ownerReferences must be a list of references, found {found}: {}",
+                        reject()
+                    ),
+                )
+                .help("write each owner as a list item: `ownerReferences:` then `- apiVersion: …`"),
             );
             continue;
         }
         for reference in object.owner_refs() {
             if let Some(found) = &reference.not_a_mapping {
                 out.push(
-                    cx.finding(&META, id, reference.head, "not a mapping", format!("an ownerReferences entry must be a mapping with apiVersion, kind, name and uid, found {found}: {reject}"))
+                    cx.finding(&META, id, reference.head, "not a mapping", format!("an ownerReferences entry must be a mapping with apiVersion, kind, name and uid, found {found}: {}", reject()))
                         .help("write the entry as `- apiVersion: …` with `kind`, `name` and `uid` under it"),
                 );
                 continue;
             }
             let mut problem = |span: Span, label: &str, what: String, help: &str| {
                 out.push(
-                    cx.finding(&META, id, span, label, format!("{what}: {reject}"))
+                    cx.finding(&META, id, span, label, format!("{what}: {}", reject()))
                         .help(help.to_string()),
                 );
             };
