@@ -357,6 +357,10 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
             let (source, invalid_at) = decode(name, bytes);
             let comments = (role == Role::Lint && !options.no_suppress && invalid_at.is_none())
                 .then(|| suppress::from_comments(id, &source));
+            // Findings in a big file need its line index, and the pages are in now.
+            if source.text.is_mapped() {
+                source.index_lines();
+            }
             let loaded = invalid_at.is_none().then(|| {
                 let load_options = LoadOptions {
                     limits: options.limits,

@@ -203,6 +203,12 @@ impl Source {
         }
     }
 
+    /// Build the line index now. For a big mapped text whose pages are still in, this is much
+    /// cheaper than building it when the first finding needs it, after loading let the pages go.
+    pub fn index_lines(&self) {
+        self.lines.get_or_init(|| LineIndex::new(&self.text, false));
+    }
+
     /// The line index, for a lookup that is about to read the text.
     fn lines(&self) -> &LineIndex {
         if self.text.is_mapped() {
@@ -213,7 +219,7 @@ impl Source {
                 self.text.release_all();
             }
         }
-        self.lines.get_or_init(|| LineIndex::new(&self.text))
+        self.lines.get_or_init(|| LineIndex::new(&self.text, true))
     }
 
     /// Line and column of a byte offset (clamped to the text).
@@ -279,12 +285,12 @@ struct LineIndex {
 }
 
 impl LineIndex {
-    fn new(text: &Text) -> LineIndex {
+    /// The index of `text`, read in slices in parallel, each counting its lines from 0; the
+    /// counts are then made absolute. With `release`, each slice lets its pages go behind it:
+    /// built late, for a finding, the index must not bring the whole file back into memory.
+    fn new(text: &Text, release: bool) -> LineIndex {
         use rayon::prelude::*;
         let bytes = text.as_bytes();
-        // Slices are read in parallel, each counting its lines from 0 and letting its pages
-        // go behind it (a big file's findings need this index, and building it must not bring
-        // the whole file back into memory); the counts are then made absolute.
         let parts: Vec<(Vec<(usize, usize)>, usize)> = slices(bytes.len())
             .into_par_iter()
             .map(|range| {
@@ -299,7 +305,9 @@ impl LineIndex {
                         next = (line_start / CHECKPOINT_EVERY + 1) * CHECKPOINT_EVERY;
                     }
                 }
-                text.release(range);
+                if release {
+                    text.release(range);
+                }
                 (checkpoints, newlines)
             })
             .collect();
