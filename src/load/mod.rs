@@ -53,12 +53,21 @@ pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
     // in one item loses only that item, and a big List loads in parallel like a stream). They
     // are made a window at a time, so a file of millions of tiny documents stays small.
     let mut loaded = Loaded::default();
-    // Each pass lets a mapped file's pages go behind it (`Text::release`), so that memory holds
-    // the objects read rather than the file; the units then read their text again.
+    // Loading lets a mapped file's pages go behind it (`Text::release`), a window at a time, so
+    // that memory holds the objects read rather than the file as well. The pages are still in
+    // from the passes before (UTF-8, comments, line index) for splitting and for telling which
+    // documents are Lists; the units then read their text again.
     let chunks = yaml::split_documents(text, start);
-    source.text.release_all();
+    // Room for an object a document (or List item) at once: growing the list as it fills would
+    // copy it, and hold it twice while copying. Room not filled is never touched, so it costs no
+    // memory; it is bounded by the text's size against documents of a few bytes each.
+    let room = |units: usize| units.min(text.len() / 512);
+    loaded.objects.reserve(room(chunks.len()));
     for window in chunks.chunks(WINDOW) {
         let units = units_of(text, window, options);
+        loaded
+            .objects
+            .reserve(room(units.len().saturating_sub(window.len())));
         if let (Some(first), Some(last)) = (window.first(), window.last()) {
             source.text.release(first.span.start..last.span.end);
         }
