@@ -68,20 +68,11 @@ impl Text {
         if valid {
             return Ok(Text::Mapped(map));
         }
-        // Rare: find the first bad byte, a slice at a time.
-        let mut from = 0;
-        while from < map.len() {
-            let to = (from + RELEASE_SLICE).min(map.len());
-            let checked = match std::str::from_utf8(&map[from..to]) {
-                Ok(_) => to,
-                // A character cut by the slice's end is checked with the next slice.
-                Err(e) if e.error_len().is_none() && to < map.len() => from + e.valid_up_to(),
-                Err(e) => return Err((map, from + e.valid_up_to())),
-            };
-            release_range(&map, from, checked);
-            from = checked;
+        // Rare: the offset of the first bad byte, for the finding.
+        match std::str::from_utf8(&map) {
+            Ok(_) => Ok(Text::Mapped(map)),
+            Err(e) => Err((map, e.valid_up_to())),
         }
-        Ok(Text::Mapped(map))
     }
 
     /// Let the pages of `range` go, if the text is mapped: they are read back from the file
