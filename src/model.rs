@@ -34,12 +34,25 @@ pub enum FieldValue {
     Other(String),
 }
 
-/// A field as written: where its key is, where its value is, and the value.
+/// A field as written: where its value is, and the value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
-    pub key_span: Span,
     pub span: Span,
     pub value: FieldValue,
+}
+
+/// A field whose findings point at its key (`deletionTimestamp:`), not at its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyedField {
+    pub key_span: Span,
+    pub field: Field,
+}
+
+/// A value written where a list belongs: where it is, and what it is.
+#[derive(Clone, Debug)]
+pub struct NotAList {
+    pub span: Span,
+    pub found: String,
 }
 
 impl FieldValue {
@@ -60,7 +73,6 @@ impl Field {
     fn from_entry(key: &Node, value: &Node) -> Field {
         let typed = FieldValue::of(value);
         Field {
-            key_span: key.span,
             // An empty value (`uid:`) has an empty span; point at its key instead.
             span: if value.span.is_empty() {
                 key.span
@@ -82,6 +94,13 @@ impl Field {
 
 fn field(map: &Node, key: &str) -> Option<Field> {
     map.entry(key).map(|(k, v)| Field::from_entry(k, v))
+}
+
+fn keyed_field(map: &Node, key: &str) -> Option<KeyedField> {
+    map.entry(key).map(|(k, v)| KeyedField {
+        key_span: k.span,
+        field: Field::from_entry(k, v),
+    })
 }
 
 fn string_field(map: &Node, key: &str) -> Option<Spanned<String>> {
@@ -135,22 +154,23 @@ pub struct OwnerRef {
     /// The entry's first line (`- apiVersion: apps/v1`): where findings about the whole entry
     /// point.
     pub head: Span,
-    /// Set when the entry is not a mapping; then no field below is set.
-    pub not_a_mapping: Option<String>,
     pub api_version: Option<Field>,
     pub kind: Option<Field>,
     pub name: Option<Field>,
     pub uid: Option<Field>,
     pub controller: Option<Field>,
     pub block_owner_deletion: Option<Field>,
-    /// Keys an OwnerReference does not have, with their spans.
-    pub unknown_keys: Vec<Spanned<String>>,
-    /// Every key and value as written (sorted by key, the last of a repeated key), in one
-    /// string, for comparing entries; empty when the object has no other entry to compare
-    /// with (most have one, and a dump has many).
-    pub canonical: String,
-    /// Keys written twice in this entry.
-    pub duplicate_keys: Vec<DuplicateKey>,
+    /// What few entries have, kept out of line: a dump holds hundreds of thousands of entries.
+    rare: Option<Box<RareRefParts>>,
+}
+
+/// The parts of an owner reference that most entries do not have.
+#[derive(Clone, Debug, Default)]
+struct RareRefParts {
+    not_a_mapping: Option<String>,
+    unknown_keys: Vec<Spanned<String>>,
+    canonical: String,
+    duplicate_keys: Vec<DuplicateKey>,
 }
 
 pub const OWNER_REF_FIELDS: [&str; 6] = [
@@ -171,19 +191,21 @@ impl OwnerRef {
         let mut r = OwnerRef {
             span: node.span,
             head: Span::new(node.span.start, head_end),
-            not_a_mapping: None,
             api_version: None,
             kind: None,
             name: None,
             uid: None,
             controller: None,
             block_owner_deletion: None,
-            unknown_keys: Vec::new(),
-            canonical: String::new(),
+            rare: None,
+        };
+        let mut rare = RareRefParts {
             duplicate_keys: duplicate_keys(node, &[]),
+            ..RareRefParts::default()
         };
         let Some(entries) = node.as_map() else {
-            r.not_a_mapping = Some(node.describe());
+            rare.not_a_mapping = Some(node.describe());
+            r.rare = Some(Box::new(rare));
             return r;
         };
         r.api_version = field(node, "apiVersion");
@@ -198,7 +220,7 @@ impl OwnerRef {
                 .as_scalar()
                 .map_or_else(|| k.describe(), |s| s.text.clone());
             if !OWNER_REF_FIELDS.contains(&key.as_str()) {
-                r.unknown_keys.push(Spanned {
+                rare.unknown_keys.push(Spanned {
                     value: key.clone(),
                     span: k.span,
                 });
@@ -212,9 +234,36 @@ impl OwnerRef {
         // Each part with its length first, so that different entries never join alike.
         for (key, value) in canonical {
             use std::fmt::Write;
-            let _ = write!(r.canonical, "{}:{key}{}:{value}", key.len(), value.len());
+            let _ = write!(rare.canonical, "{}:{key}{}:{value}", key.len(), value.len());
         }
+        let has_rare = rare.not_a_mapping.is_some()
+            || !rare.unknown_keys.is_empty()
+            || !rare.canonical.is_empty()
+            || !rare.duplicate_keys.is_empty();
+        r.rare = has_rare.then(|| Box::new(rare));
         r
+    }
+
+    /// Set when the entry is not a mapping (what it is); then no field is set.
+    pub fn not_a_mapping(&self) -> Option<&str> {
+        self.rare.as_ref()?.not_a_mapping.as_deref()
+    }
+
+    /// Keys an OwnerReference does not have, with their spans.
+    pub fn unknown_keys(&self) -> &[Spanned<String>] {
+        self.rare.as_ref().map_or(&[], |r| &r.unknown_keys)
+    }
+
+    /// Every key and value as written (sorted by key, the last of a repeated key), in one
+    /// string, for comparing entries; empty when the object has no other entry to compare
+    /// with (most have one, and a dump has many).
+    pub fn canonical(&self) -> &str {
+        self.rare.as_ref().map_or("", |r| &r.canonical)
+    }
+
+    /// Keys written twice in this entry.
+    pub fn duplicate_keys(&self) -> &[DuplicateKey] {
+        self.rare.as_ref().map_or(&[], |r| &r.duplicate_keys)
     }
 
     /// `controller: true`, as Kubernetes reads it.
@@ -277,10 +326,7 @@ fn canonical_text(node: &Node) -> String {
 pub enum OwnerRefs {
     None,
     /// `ownerReferences` is present but not a list.
-    NotAList {
-        span: Span,
-        found: String,
-    },
+    NotAList(Box<NotAList>),
     List(Vec<OwnerRef>),
 }
 
@@ -290,7 +336,7 @@ pub enum Finalizers {
     #[default]
     None,
     /// Present but not a list.
-    NotAList { span: Span, found: String },
+    NotAList(Box<NotAList>),
     /// Each entry with its span.
     List(Vec<Spanned<FieldValue>>),
 }
@@ -310,10 +356,10 @@ impl Finalizers {
                     })
                     .collect(),
             ),
-            None => Finalizers::NotAList {
+            None => Finalizers::NotAList(Box::new(NotAList {
                 span: node.span,
                 found: node.describe(),
-            },
+            })),
         }
     }
 
@@ -371,7 +417,7 @@ pub struct Object {
     pub finalizers: Finalizers,
     /// `metadata.deletionTimestamp`, when set (not null). This and the other rare fields are
     /// boxed: a dump holds hundreds of thousands of objects.
-    pub deletion_timestamp: Option<Box<Field>>,
+    pub deletion_timestamp: Option<Box<KeyedField>>,
     /// For a workload controller (ReplicaSet, Deployment, …): the selector it claims objects
     /// with, when it has a usable one.
     pub selector: Option<Box<Selector>>,
@@ -405,10 +451,10 @@ impl Object {
                         .map(|n| OwnerRef::from_node(n, text, items.len() > 1))
                         .collect(),
                 ),
-                None => OwnerRefs::NotAList {
+                None => OwnerRefs::NotAList(Box::new(NotAList {
                     span: refs.span,
                     found: refs.describe(),
-                },
+                })),
             },
         };
         let api_version = string_field(node, "apiVersion").or_else(|| defaults.0.cloned());
@@ -458,8 +504,8 @@ impl Object {
                 .map(|(k, v)| Labels::from_entry(k, v)),
             finalizers: Finalizers::from_node(metadata.and_then(|m| m.get("finalizers"))),
             deletion_timestamp: metadata
-                .and_then(|m| field(m, "deletionTimestamp"))
-                .filter(|f| f.value != FieldValue::Null)
+                .and_then(|m| keyed_field(m, "deletionTimestamp"))
+                .filter(|f| f.field.value != FieldValue::Null)
                 .map(Box::new),
             selector,
             pod_phase,

@@ -123,7 +123,7 @@ fn resolve(
     let Some((group, version)) = parse_api_version(api_version) else {
         return out;
     };
-    if reference.not_a_mapping.is_some()
+    if reference.not_a_mapping().is_some()
         || !valid_flag(&reference.controller)
         || !valid_flag(&reference.block_owner_deletion)
     {

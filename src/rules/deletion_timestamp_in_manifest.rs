@@ -12,7 +12,10 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         let Some(field) = &object.deletion_timestamp else {
             continue;
         };
-        let when = field.str().map_or(String::new(), |t| format!(" ({t})"));
+        let when = field
+            .field
+            .str()
+            .map_or(String::new(), |t| format!(" ({t})"));
         let (message, help) = match object.mode {
             Mode::Apply => (
                 format!(

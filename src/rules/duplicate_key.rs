@@ -11,7 +11,7 @@ super::declare_rule!("duplicate-key", Error);
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {
         let in_refs = object.owner_refs().iter().flat_map(|r| {
-            r.duplicate_keys
+            r.duplicate_keys()
                 .iter()
                 .map(move |d| (d, "an ownerReferences entry"))
         });

@@ -18,7 +18,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             else {
                 continue;
             };
-            let (message, help) = if first.canonical == later.canonical {
+            let (message, help) = if first.canonical() == later.canonical() {
                 (
                     format!(
                         "entry {} repeats entry {} of {}'s ownerReferences exactly: the API server drops it with a warning (`duplicate UID(s) observed: {uid}`)",

@@ -3,7 +3,7 @@
 
 use super::Context;
 use crate::finding::{Finding, Label};
-use crate::model::{FieldValue, Finalizers};
+use crate::model::{FieldValue, Finalizers, NotAList};
 
 super::declare_rule!("finalizer-invalid", Error);
 
@@ -85,7 +85,8 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {
         let items = match &object.finalizers {
             Finalizers::None => continue,
-            Finalizers::NotAList { span, found } => {
+            Finalizers::NotAList(not_a_list) => {
+                let NotAList { span, found } = &**not_a_list;
                 out.push(
                     cx.finding(
                         &META,

@@ -4,7 +4,7 @@
 
 use super::Context;
 use crate::finding::Finding;
-use crate::model::{Field, FieldValue, OwnerRefs, parse_api_version};
+use crate::model::{Field, FieldValue, NotAList, OwnerRefs, parse_api_version};
 use crate::source::Span;
 
 super::declare_rule!("owner-ref-invalid", Error);
@@ -13,7 +13,8 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {
         // Written only for a finding: most objects have none.
         let reject = || format!("the API server rejects {}", cx.describe(id));
-        if let OwnerRefs::NotAList { span, found } = &object.owner_refs {
+        if let OwnerRefs::NotAList(not_a_list) = &object.owner_refs {
+            let NotAList { span, found } = &**not_a_list;
             out.push(
                 cx.finding(
                     &META,
@@ -30,7 +31,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             continue;
         }
         for reference in object.owner_refs() {
-            if let Some(found) = &reference.not_a_mapping {
+            if let Some(found) = reference.not_a_mapping() {
                 out.push(
                     cx.finding(&META, id, reference.head, "not a mapping", format!("an ownerReferences entry must be a mapping with apiVersion, kind, name and uid, found {found}: {}", reject()))
                         .help("write the entry as `- apiVersion: …` with `kind`, `name` and `uid` under it"),

@@ -10,7 +10,7 @@ super::declare_rule!("owner-ref-unknown-field", Warning);
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {
         for reference in object.owner_refs() {
-            for key in &reference.unknown_keys {
+            for key in reference.unknown_keys() {
                 let suggestion = did_you_mean(&key.value, &OWNER_REF_FIELDS);
                 let why = if key.value == "namespace" {
                     "an owner is always looked up in the dependent's own namespace (or cluster-wide for cluster-scoped kinds), so an owner reference has no namespace"
