@@ -42,9 +42,9 @@ pub enum Text {
 
 impl Text {
     /// Map a file's bytes as text; the map back, with the offset of the first byte that is not
-    /// UTF-8, when they are not text. The check runs a slice at a time, in parallel. It leaves
-    /// the pages in: the first passes over the text read it all before any object is made, and
-    /// reading pages back costs as much as reading them (`load` lets them go).
+    /// UTF-8, when they are not text. The check runs a slice at a time, in parallel, and lets
+    /// each slice's pages go behind it, like every later pass over a mapped text: memory then
+    /// never holds the whole file, only the slices being read and the objects made so far.
     pub fn map(map: memmap2::Mmap) -> Result<Text, (memmap2::Mmap, usize)> {
         use rayon::prelude::*;
         let bytes = &map[..];
@@ -63,8 +63,12 @@ impl Text {
         };
         let valid = slices(bytes.len()).into_par_iter().all(|range| {
             let (from, to) = (char_start(range.start), char_start(range.end));
-            std::str::from_utf8(&bytes[from..to]).is_ok()
+            let valid = std::str::from_utf8(&bytes[from..to]).is_ok();
+            release_range(&map, range.start, range.end);
+            valid
         });
+        // Again for the pages read back where a slice's check ran into the next slice.
+        release_range(&map, 0, map.len());
         if valid {
             return Ok(Text::Mapped(map));
         }
@@ -92,6 +96,58 @@ impl Text {
     pub fn is_mapped(&self) -> bool {
         matches!(self, Text::Mapped(_))
     }
+
+    /// How many bytes of a mapped text are in this process's memory now (its `Rss` in
+    /// `/proc/self/smaps`).
+    #[cfg(all(test, target_os = "linux"))]
+    pub(crate) fn resident(&self) -> usize {
+        let Text::Mapped(map) = self else {
+            return self.len();
+        };
+        let at = map.as_ptr() as usize;
+        let smaps = std::fs::read_to_string("/proc/self/smaps").expect("smaps");
+        let mut lines = smaps.lines();
+        while let Some(line) = lines.next() {
+            let range = line.split(' ').next().unwrap_or("");
+            let Some((from, to)) = range.split_once('-') else {
+                continue;
+            };
+            let (Ok(from), Ok(to)) = (
+                usize::from_str_radix(from, 16),
+                usize::from_str_radix(to, 16),
+            ) else {
+                continue;
+            };
+            if (from..to).contains(&at) {
+                let rss = lines
+                    .find_map(|l| l.strip_prefix("Rss:"))
+                    .expect("Rss line");
+                let kb: usize = rss
+                    .trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse()
+                    .expect("kB");
+                return kb << 10;
+            }
+        }
+        panic!("the map is not in /proc/self/smaps")
+    }
+}
+
+/// A mapped text of `bytes`, from a file of its own that is gone once mapped; the offset of
+/// the first byte that is not UTF-8 when they are not text.
+#[cfg(test)]
+pub(crate) fn mapped_for_test(bytes: &[u8]) -> Result<Text, usize> {
+    static FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("ownerlint-text-{}-{n}", std::process::id()));
+    std::fs::write(&path, bytes).expect("write");
+    let file = std::fs::File::open(&path).expect("open");
+    // SAFETY: the file is this test's own, and nothing changes it.
+    let map = unsafe { memmap2::Mmap::map(&file) }.expect("map");
+    let _ = std::fs::remove_file(&path);
+    Text::map(map).map_err(|(_, at)| at)
 }
 
 /// How much of a mapped text a pass reads before letting its pages go; passes over a big
@@ -107,16 +163,29 @@ pub fn slices(len: usize) -> Vec<std::ops::Range<usize>> {
 }
 
 /// What `find` returns for each of [`slices`]`(len)`, in order: found in parallel when there
-/// are several slices.
+/// are several slices. `done` is called with each slice when `find` is done with it, and with
+/// `0..len` at the end: a pass over a mapped text lets the pages go there (`Text::release`),
+/// the last time for those read back where a search reached past its slice's end.
 pub fn find_in_slices<T: Send>(
     len: usize,
     find: impl Fn(std::ops::Range<usize>) -> Vec<T> + Sync,
+    done: impl Fn(std::ops::Range<usize>) + Sync,
 ) -> Vec<T> {
     use rayon::prelude::*;
     if len <= RELEASE_SLICE {
-        return find(0..len);
+        let found = find(0..len);
+        done(0..len);
+        return found;
     }
-    let parts: Vec<Vec<T>> = slices(len).into_par_iter().map(&find).collect();
+    let parts: Vec<Vec<T>> = slices(len)
+        .into_par_iter()
+        .map(|range| {
+            let found = find(range.clone());
+            done(range);
+            found
+        })
+        .collect();
+    done(0..len);
     parts.into_iter().flatten().collect()
 }
 
@@ -124,10 +193,22 @@ fn is_continuation(byte: u8) -> bool {
     byte & 0xC0 == 0x80
 }
 
+/// The system maps the pages around the one a read faults in, within a block of this many
+/// bytes (Linux's `fault_around_bytes`), so a release takes whole blocks: a range's neighbours
+/// would otherwise keep in the pages that reading it brought in around its ends. (A page cache
+/// of large folios maps a whole folio at once, which can be more: passes also release all they
+/// read once they are done.)
+const FAULT_AROUND: usize = 64 << 10;
+
 fn release_range(map: &memmap2::Mmap, from: usize, to: usize) {
     if to <= from {
         return;
     }
+    let from = from / FAULT_AROUND * FAULT_AROUND;
+    let to = to
+        .div_ceil(FAULT_AROUND)
+        .saturating_mul(FAULT_AROUND)
+        .min(map.len());
     #[cfg(unix)]
     // SAFETY: the map is private and never written, so dropping its pages only means they are
     // read from the file again on the next access, with the same bytes; slices into the map
@@ -194,10 +275,9 @@ impl Source {
         }
     }
 
-    /// Build the line index now. For a big mapped text whose pages are still in, this is much
-    /// cheaper than building it when the first finding needs it, after loading let the pages go.
+    /// Build the line index now, in parallel, rather than when the first finding needs it.
     pub fn index_lines(&self) {
-        self.lines.get_or_init(|| LineIndex::new(&self.text, false));
+        self.lines.get_or_init(|| LineIndex::new(&self.text));
     }
 
     /// The line index, for a lookup that is about to read the text.
@@ -210,7 +290,7 @@ impl Source {
                 self.text.release_all();
             }
         }
-        self.lines.get_or_init(|| LineIndex::new(&self.text, true))
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
     }
 
     /// Line and column of a byte offset (clamped to the text).
@@ -277,9 +357,8 @@ struct LineIndex {
 
 impl LineIndex {
     /// The index of `text`, read in slices in parallel, each counting its lines from 0; the
-    /// counts are then made absolute. With `release`, each slice lets its pages go behind it:
-    /// built late, for a finding, the index must not bring the whole file back into memory.
-    fn new(text: &Text, release: bool) -> LineIndex {
+    /// counts are then made absolute. Each slice of a mapped text lets its pages go behind it.
+    fn new(text: &Text) -> LineIndex {
         use rayon::prelude::*;
         let bytes = text.as_bytes();
         let parts: Vec<(Vec<(usize, usize)>, usize)> = slices(bytes.len())
@@ -296,9 +375,7 @@ impl LineIndex {
                         next = (line_start / CHECKPOINT_EVERY + 1) * CHECKPOINT_EVERY;
                     }
                 }
-                if release {
-                    text.release(range);
-                }
+                text.release(range);
                 (checkpoints, newlines)
             })
             .collect();
@@ -341,18 +418,36 @@ mod tests {
         assert_eq!(s.line_col(999), LineCol { line: 3, column: 5 });
     }
 
-    fn mapped(bytes: &[u8]) -> Result<Text, usize> {
-        let path = std::env::temp_dir().join(format!(
-            "ownerlint-text-{}-{}",
-            std::process::id(),
-            bytes.len()
-        ));
-        std::fs::write(&path, bytes).expect("write");
-        let file = std::fs::File::open(&path).expect("open");
-        // SAFETY: the file is this test's own, and nothing changes it.
-        let map = unsafe { memmap2::Mmap::map(&file) }.expect("map");
-        let _ = std::fs::remove_file(&path);
-        Text::map(map).map_err(|(_, at)| at)
+    use super::mapped_for_test as mapped;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_first_passes_over_a_mapped_text_let_its_pages_go() {
+        let document = "---\nkind: ConfigMap\nmetadata:\n  name: x # a comment\n";
+        let count = 3 * RELEASE_SLICE / document.len();
+        let text = mapped(document.repeat(count).as_bytes()).expect("UTF-8");
+        // Pages a pass let go may be read back around a slice's ends, never the whole file.
+        let little = RELEASE_SLICE / 4;
+        assert!(text.resident() < little, "after the UTF-8 check");
+        let source = Source::with_text("big", text);
+        source.index_lines();
+        assert!(source.text.resident() < little, "after the line index");
+        assert_eq!(source.line_count(), 4 * count + 1);
+        let (suppressions, malformed) = crate::suppress::from_comments(SourceId(0), &source);
+        assert!(suppressions.is_empty() && malformed.is_empty());
+        assert!(
+            source.text.resident() < little,
+            "after looking for suppressions"
+        );
+        let chunks = crate::load::yaml::split_documents_then(&source.text, 0, |range| {
+            source.text.release(range)
+        });
+        assert_eq!(chunks.len(), count);
+        assert!(
+            source.text.resident() < little,
+            "after splitting: {}",
+            source.text.resident()
+        );
     }
 
     #[test]

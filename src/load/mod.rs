@@ -11,7 +11,7 @@ pub mod yaml;
 
 use crate::finding::{Finding, Label, Severity};
 use crate::model::{Mode, Object, Spanned};
-use crate::source::{Source, SourceId, Span};
+use crate::source::{Source, SourceId, Span, Text};
 use yaml::{Limits, Node, Value};
 
 /// How to decide each document's mode (DESIGN §3).
@@ -53,11 +53,10 @@ pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
     // in one item loses only that item, and a big List loads in parallel like a stream). They
     // are made a window at a time, so a file of millions of tiny documents stays small.
     let mut loaded = Loaded::default();
-    // Loading lets a mapped file's pages go behind it (`Text::release`), a window at a time, so
-    // that memory holds the objects read rather than the file as well. The pages are still in
-    // from the passes before (UTF-8, comments, line index) for splitting and for telling which
-    // documents are Lists; the units then read their text again.
-    let chunks = yaml::split_documents(text, start);
+    // Every pass over a mapped file lets its pages go behind it (`Text::release`): splitting,
+    // telling which documents are Lists (a window at a time), and loading (a batch at a time),
+    // so that memory holds the objects read rather than the file as well.
+    let chunks = yaml::split_documents_then(text, start, |range| text.release(range));
     // Room for an object a document (or List item) at once: growing the list as it fills would
     // copy it, and hold it twice while copying. Room not filled is never touched, so it costs no
     // memory; it is bounded by the text's size against documents of a few bytes each.
@@ -68,9 +67,6 @@ pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
         loaded
             .objects
             .reserve(room(units.len().saturating_sub(window.len())));
-        if let (Some(first), Some(last)) = (window.first(), window.last()) {
-            source.text.release(first.span.start..last.span.end);
-        }
         // Units are independent: load them in parallel, in batches big enough to be worth a
         // thread, and keep the results in input order. They are taken a window at a time (a
         // List is one document of many units), so the objects are never held twice over: the
@@ -80,6 +76,11 @@ pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
                 .par_chunks(64)
                 .map(|batch| load_batch(id, source, batch, options))
                 .collect();
+            // Each batch let its pages go; this is for those read back around batches' ends.
+            let mut spans = units.iter().filter_map(Unit::span);
+            if let (Some(first), Some(last)) = (spans.next(), spans.next_back()) {
+                text.release(first.start..last.end);
+            }
             for part in parts {
                 loaded.objects.extend(part.objects);
                 loaded.findings.extend(part.findings);
@@ -95,8 +96,9 @@ pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
 const WINDOW: usize = 4096;
 
 /// The units of some documents: each document, or a List's header and its items. Documents
-/// are looked at in parallel (each is read to tell whether it is a List).
-fn units_of(text: &str, documents: &[yaml::Chunk], options: LoadOptions) -> Vec<Unit> {
+/// are looked at in parallel (each is read to tell whether it is a List), and their pages then
+/// go.
+fn units_of(text: &Text, documents: &[yaml::Chunk], options: LoadOptions) -> Vec<Unit> {
     use rayon::prelude::*;
     let units: Vec<Vec<Unit>> = documents
         .par_chunks(64)
@@ -105,7 +107,7 @@ fn units_of(text: &str, documents: &[yaml::Chunk], options: LoadOptions) -> Vec<
     units.into_iter().flatten().collect()
 }
 
-fn document_units(text: &str, documents: &[yaml::Chunk], options: LoadOptions) -> Vec<Unit> {
+fn document_units(text: &Text, documents: &[yaml::Chunk], options: LoadOptions) -> Vec<Unit> {
     let mut units = Vec::with_capacity(documents.len());
     for chunk in documents {
         let yaml_items = list_items(text, chunk.span).map(|items| (items, false));
@@ -121,17 +123,26 @@ fn document_units(text: &str, documents: &[yaml::Chunk], options: LoadOptions) -
         });
         match items {
             Some((items, json)) => {
+                // JSON has no comments, so no `# Source:`.
+                let origin = (!json)
+                    .then(|| raw_origin(&text[chunk.span.start..chunk.span.end]))
+                    .flatten()
+                    .map(|name| {
+                        let start = name.as_ptr() as usize - text.as_ptr() as usize;
+                        Span::new(start, start + name.len())
+                    });
                 units.push(Unit::ListHeader);
-                units.extend(items.into_iter().map(|item| {
-                    Unit::ListItem(ListItem {
-                        item,
-                        list: chunk.span,
-                        json,
-                    })
-                }));
+                units.extend(
+                    items
+                        .into_iter()
+                        .map(|item| Unit::ListItem(ListItem { item, origin, json })),
+                );
             }
             None => units.push(Unit::Document(*chunk)),
         }
+    }
+    if let (Some(first), Some(last)) = (documents.first(), documents.last()) {
+        text.release(first.span.start..last.span.end);
     }
     units
 }
@@ -197,7 +208,7 @@ fn load_document(
                 )),
             };
             let mut finding = finding;
-            finding.origin = raw_origin(chunk_text);
+            finding.origin = raw_origin(chunk_text).map(str::to_string);
             loaded.findings.push(finding);
             return;
         }
@@ -260,12 +271,12 @@ enum Unit {
     ListItem(ListItem),
 }
 
-/// One item of a List: its range (in YAML, from its `- `), the List document's range, and
-/// whether the List is JSON.
+/// One item of a List: its range (in YAML, from its `- `), where the List's `# Source:`
+/// comment names its template (if it has one), and whether the List is JSON.
 #[derive(Clone, Copy)]
 struct ListItem {
     item: Span,
-    list: Span,
+    origin: Option<Span>,
     json: bool,
 }
 
@@ -283,7 +294,7 @@ impl Unit {
 /// The items of a `kind: List` document as `kubectl get -o yaml` writes it: top-level keys at
 /// column 0, `items:` followed by block sequence items whose `- ` is at column 0. `None` for
 /// anything else (typed lists, flow style, template text), which loads as one document.
-fn list_items(text: &str, chunk: Span) -> Option<Vec<Span>> {
+fn list_items(text: &Text, chunk: Span) -> Option<Vec<Span>> {
     let body = &text[chunk.start..chunk.end];
     let bytes = body.as_bytes();
     // A small document that does not say `List` anywhere is not one (and most are small).
@@ -291,52 +302,52 @@ fn list_items(text: &str, chunk: Span) -> Option<Vec<Span>> {
     if !big && memchr::memmem::find(bytes, b"List").is_none() {
         return None;
     }
+    // Only lines at column 0 decide; the indented, blank and comment lines after an item
+    // belong to it, so an item ends where the next deciding line starts. A big List is read in
+    // parallel, a slice at a time, in the same pass that looks for a template's `{{`; each
+    // line is told apart while its slice is read, and the slice's pages then go.
+    let found = crate::source::find_in_slices(
+        bytes.len(),
+        |range| {
+            let reach = (range.end + 1).min(bytes.len());
+            let template =
+                memchr::memmem::find(&bytes[range.start..reach], b"{{").map(|_| Line::Template);
+            let after_newlines = memchr::memchr_iter(b'\n', &bytes[range.clone()])
+                .map(|i| range.start + i + 1)
+                .filter(|&i| i < bytes.len() && bytes[i] != b' ');
+            let first =
+                (range.start == 0 && bytes.first().is_some_and(|&b| b != b' ')).then_some(0);
+            let deciding = first
+                .into_iter()
+                .chain(after_newlines)
+                .filter_map(|start| Some(Line::Deciding(start, TopLine::of(body, start)?)));
+            template.into_iter().chain(deciding).collect()
+        },
+        |range| text.release(chunk.start + range.start..chunk.start + range.end),
+    );
     let mut items: Vec<Span> = Vec::new();
     let mut is_list = false;
     let mut in_items = false;
-    // Only lines at column 0 decide; the indented, blank and comment lines after an item
-    // belong to it, so an item ends where the next deciding line starts. A big List is read in
-    // parallel, a slice at a time, in the same pass that looks for a template's `{{`.
-    let found = crate::source::find_in_slices(bytes.len(), |range| {
-        let reach = (range.end + 1).min(bytes.len());
-        let template =
-            memchr::memmem::find(&bytes[range.start..reach], b"{{").map(|_| Line::Template);
-        let after_newlines = memchr::memchr_iter(b'\n', &bytes[range.clone()])
-            .map(|i| range.start + i + 1)
-            .filter(|&i| i < bytes.len() && bytes[i] != b' ');
-        let first = (range.start == 0 && bytes.first().is_some_and(|&b| b != b' ')).then_some(0);
-        let deciding = first.into_iter().chain(after_newlines).map(Line::Deciding);
-        template.into_iter().chain(deciding).collect()
-    });
     for line in found {
-        let Line::Deciding(start) = line else {
+        let Line::Deciding(start, line) = line else {
             return None;
         };
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(body.len(), |i| start + i + 1);
-        let line = &body[start..end];
-        let trimmed = line.trim_end();
-        let blank = trimmed.trim_start().is_empty() || trimmed.trim_start().starts_with('#');
-        if blank || trimmed == "---" || trimmed == "..." {
-            continue;
-        }
         if let Some(last) = items.last_mut().filter(|_| in_items) {
             last.end = chunk.start + start;
         }
-        if let Some(rest) = line.strip_prefix("- ") {
-            if !in_items || rest.trim().is_empty() {
+        if let TopLine::Item { empty } = line {
+            if !in_items || empty {
                 return None;
             }
             items.push(Span::new(chunk.start + start, chunk.end));
             continue;
         }
         in_items = false;
-        let (key, value) = trimmed.split_once(':')?;
-        let value = value.trim().trim_matches(|c| c == '"' || c == '\'');
-        match key {
-            "kind" => is_list = value == "List",
-            "items" if value.is_empty() => in_items = true,
-            "apiVersion" | "metadata" => {}
-            _ => return None,
+        match line {
+            TopLine::Kind { list } => is_list = list,
+            TopLine::Items => in_items = true,
+            TopLine::Header => {}
+            TopLine::Item { .. } | TopLine::Other => return None,
         }
     }
     (is_list && !items.is_empty()).then_some(items)
@@ -344,10 +355,57 @@ fn list_items(text: &str, chunk: Span) -> Option<Vec<Span>> {
 
 /// What [`list_items`] finds in a slice of a document.
 enum Line {
-    /// The start of a line at column 0, not a space.
-    Deciding(usize),
+    /// A line at column 0 that is not blank, a comment or a document marker, from its start.
+    Deciding(usize, TopLine),
     /// A template's `{{`: the document is read whole.
     Template,
+}
+
+/// A line at column 0 of a document, as [`list_items`] tells them apart.
+#[derive(Clone, Copy)]
+enum TopLine {
+    /// `- …`, a sequence item (`empty` when nothing follows the `- `).
+    Item { empty: bool },
+    /// `kind: …`, and whether it says `List`.
+    Kind { list: bool },
+    /// `items:` with nothing after it.
+    Items,
+    /// `apiVersion: …` or `metadata: …`.
+    Header,
+    /// Anything else: the document is not a List as `kubectl get` writes one.
+    Other,
+}
+
+impl TopLine {
+    /// The line of `body` starting at `start`; `None` for a blank, comment or marker line, which
+    /// decides nothing.
+    fn of(body: &str, start: usize) -> Option<TopLine> {
+        let end =
+            memchr::memchr(b'\n', &body.as_bytes()[start..]).map_or(body.len(), |i| start + i + 1);
+        let line = &body[start..end];
+        let trimmed = line.trim_end();
+        let blank = trimmed.trim_start().is_empty() || trimmed.trim_start().starts_with('#');
+        if blank || trimmed == "---" || trimmed == "..." {
+            return None;
+        }
+        if let Some(rest) = line.strip_prefix("- ") {
+            return Some(TopLine::Item {
+                empty: rest.trim().is_empty(),
+            });
+        }
+        let Some((key, value)) = trimmed.split_once(':') else {
+            return Some(TopLine::Other);
+        };
+        let value = value.trim().trim_matches(|c| c == '"' || c == '\'');
+        Some(match key {
+            "kind" => TopLine::Kind {
+                list: value == "List",
+            },
+            "items" if value.is_empty() => TopLine::Items,
+            "apiVersion" | "metadata" => TopLine::Header,
+            _ => TopLine::Other,
+        })
+    }
 }
 
 /// A finding for a document (or List item) larger than `--max-document-size`; it is not parsed.
@@ -391,7 +449,7 @@ fn human_size(bytes: usize) -> String {
 fn load_list_item(
     id: SourceId,
     source: &Source,
-    ListItem { item, list, json }: ListItem,
+    ListItem { item, origin, json }: ListItem,
     options: LoadOptions,
     loaded: &mut Loaded,
 ) {
@@ -448,10 +506,7 @@ fn load_list_item(
             Vec::new()
         }
     };
-    // JSON has no comments, so no `# Source:`.
-    let origin = (!json)
-        .then(|| raw_origin(&text[list.start..list.end]))
-        .flatten();
+    let origin = origin.map(|at| text[at.start..at.end].to_string());
     finish_objects(objects, origin, id, source, options, loaded);
 }
 
@@ -606,14 +661,15 @@ fn unrendered_template(id: SourceId, source: &Source, at: usize) -> Finding {
     .help("render it first and lint the output: `helm template <release> <chart> | ownerlint -` or `kustomize build <dir> | ownerlint -`")
 }
 
-/// The `# Source:` comment at the top of a document that could not be parsed.
-fn raw_origin(text: &str) -> Option<String> {
+/// The template named by the `# Source:` comment at the top of a document that could not be
+/// parsed (or of a List, read once for all its items).
+fn raw_origin(text: &str) -> Option<&str> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && *l != "---")
         .take_while(|l| l.starts_with('#'))
         .find_map(|l| l.trim_start_matches('#').trim().strip_prefix("Source:"))
-        .map(|s| s.trim().to_string())
+        .map(str::trim)
 }
 
 /// Where a document that failed to parse holds template text (`{{`), if it does.
@@ -689,4 +745,72 @@ pub fn char_span(text: &str, offset: usize) -> Span {
     }
     let len = text[offset..].chars().next().map_or(0, char::len_utf8);
     Span::new(offset, offset + len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_items_of_a_list_from_a_template_carry_its_name() {
+        let text = "# Source: shop/templates/list.yaml\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n";
+        let loaded = load(
+            SourceId(0),
+            &Source::new("list.yaml", text),
+            LoadOptions::default(),
+        );
+        let names: Vec<_> = loaded
+            .objects
+            .iter()
+            .map(|o| {
+                (
+                    o.name.as_ref().map(|n| n.value.as_str()),
+                    o.origin.as_deref(),
+                    o.mode,
+                )
+            })
+            .collect();
+        let origin = Some("shop/templates/list.yaml");
+        assert_eq!(
+            names,
+            [
+                (Some("a"), origin, Mode::Apply),
+                (Some("b"), origin, Mode::Apply)
+            ]
+        );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn loading_a_mapped_file_lets_its_pages_go() {
+        use crate::source::{RELEASE_SLICE, mapped_for_test};
+
+        let pod = |i: usize| {
+            format!(
+                "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p{i}\n  namespace: ns\n  uid: u{i}\nspec:\n  containers:\n  - name: main\n    image: example/app:1\n"
+            )
+        };
+        let count = 3 * RELEASE_SLICE / pod(0).len();
+        let stream: String = (0..count).map(|i| format!("---\n{}", pod(i))).collect();
+        let list: String = "apiVersion: v1\nkind: List\nitems:\n".to_string()
+            + &(0..count)
+                .map(|i| {
+                    let item = pod(i).replace('\n', "\n  ");
+                    format!("- {}\n", item.trim_end())
+                })
+                .collect::<String>();
+        for (shape, text) in [("stream", stream), ("List", list)] {
+            let source = Source::with_text(shape, mapped_for_test(text.as_bytes()).expect("UTF-8"));
+            source.text.release_all();
+            let loaded = load(SourceId(0), &source, LoadOptions::default());
+            assert_eq!(loaded.objects.len(), count, "{shape}");
+            assert!(loaded.findings.is_empty(), "{shape}: {:?}", loaded.findings);
+            // Pages a pass let go may be read back around a batch's ends, never the whole file.
+            let resident = source.text.resident();
+            assert!(
+                resident < RELEASE_SLICE / 4,
+                "{shape}: {resident} bytes in memory"
+            );
+        }
+    }
 }

@@ -223,37 +223,54 @@ pub struct Chunk {
 /// Each chunk starts at its `---` line, so the marker and anything after it on the line stay
 /// with their document.
 pub fn split_documents(text: &str, start: usize) -> Vec<Chunk> {
+    split_documents_then(text, start, |_| {})
+}
+
+/// [`split_documents`], calling `done` with each slice of the text once it is searched (a
+/// mapped text lets the slice's pages go there: see `source::find_in_slices`).
+pub fn split_documents_then(
+    text: &str,
+    start: usize,
+    done: impl Fn(std::ops::Range<usize>) + Sync,
+) -> Vec<Chunk> {
     let bytes = text.as_bytes();
     // Marker lines start the text or follow a newline; searching for the newline and marker
     // together skips the content in between at memory speed, a big text's slices in parallel.
+    // Each line found is told apart while its slice is read.
     let marker_lines = |range: std::ops::Range<usize>| {
         // The slice reaches into the next by a marker's length, less one.
         let window = &bytes[range.start..(range.end + 3).min(bytes.len())];
-        let mut found: Vec<usize> = memchr::memmem::find_iter(window, b"\n---")
+        let mut found: Vec<(usize, Marker)> = memchr::memmem::find_iter(window, b"\n---")
             .chain(memchr::memmem::find_iter(window, b"\n..."))
             .map(|i| range.start + i + 1)
             .filter(|&line| line > start && line <= range.end)
+            .filter_map(|line| Some((line, Marker::of(&bytes[line..])?)))
             .collect();
-        found.sort_unstable();
+        found.sort_unstable_by_key(|&(line, _)| line);
         found
     };
-    let lines = crate::source::find_in_slices(bytes.len(), marker_lines);
+    let first = Marker::of(&bytes[start..]).map(|m| (start, m));
+    let lines = crate::source::find_in_slices(bytes.len(), marker_lines, done);
     let mut chunks = Vec::new();
     let mut chunk_start = start;
-    for offset in std::iter::once(start).chain(lines) {
-        let line = &bytes[offset..];
-        if is_marker(line, b"---") {
-            if offset > chunk_start {
+    for (offset, marker) in first.into_iter().chain(lines) {
+        match marker {
+            Marker::Start => {
+                if offset > chunk_start {
+                    chunks.push(Chunk {
+                        span: Span::new(chunk_start, offset),
+                    });
+                }
+                chunk_start = offset;
+            }
+            Marker::End if offset >= chunk_start => {
                 chunks.push(Chunk {
                     span: Span::new(chunk_start, offset),
                 });
+                chunk_start =
+                    memchr::memchr(b'\n', &bytes[offset..]).map_or(text.len(), |i| offset + i + 1);
             }
-            chunk_start = offset;
-        } else if is_marker(line, b"...") && offset >= chunk_start {
-            chunks.push(Chunk {
-                span: Span::new(chunk_start, offset),
-            });
-            chunk_start = memchr::memchr(b'\n', line).map_or(text.len(), |i| offset + i + 1);
+            Marker::End => {}
         }
     }
     if text.len() > chunk_start {
@@ -262,6 +279,26 @@ pub fn split_documents(text: &str, start: usize) -> Vec<Chunk> {
         });
     }
     chunks
+}
+
+/// A column-0 `---` (a document starts) or `...` (a document ends) line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Marker {
+    Start,
+    End,
+}
+
+impl Marker {
+    /// The marker `line` starts with, if any.
+    fn of(line: &[u8]) -> Option<Marker> {
+        if is_marker(line, b"---") {
+            Some(Marker::Start)
+        } else if is_marker(line, b"...") {
+            Some(Marker::End)
+        } else {
+            None
+        }
+    }
 }
 
 fn is_marker(line: &[u8], marker: &[u8]) -> bool {
