@@ -2,7 +2,9 @@
 //! (a `---` stream, the same objects as one `kind: List`, and as `kubectl get -o json`), the
 //! time to merely read the file, `ownerlint --format short` on it (wall time and peak RSS, from
 //! GNU time when it is installed), and a full parse with serde_yaml into `serde_yaml::Value` (the
-//! naive design), with the ratios between them. Each time is the fastest of three rounds, in which every measure runs once.
+//! naive design), with the ratios between them. Each time is the fastest of three rounds (seven
+//! under 100 MB), in which every measure runs once. Last, for each shape, how far its
+//! throughput varies with the input's size.
 //!
 //! Then, for the largest size, the stream's first 100,000 documents as 100,000 files in 100
 //! directories (a GitOps monorepo shape), against the stream's throughput in the same run.
@@ -100,10 +102,14 @@ fn seconds(f: impl FnOnce()) -> f64 {
     started.elapsed().as_secs_f64()
 }
 
-/// Rounds of measurement. In each round every measure runs once, one after the other, so the
-/// slow and fast spells of this kind of machine (runs vary by up to 30%) fall on all of them
-/// alike; each time is the fastest of its rounds, and peak memory the highest.
-const ROUNDS: usize = 3;
+/// Rounds of measurement for an input of `mb` megabytes. In each round every measure runs
+/// once, one after the other, so the slow and fast spells of this kind of machine (runs vary by
+/// up to 40%) fall on all of them alike; each time is the fastest of its rounds, and peak
+/// memory the highest. A small input's run is short enough for one slow spell to cover all of
+/// a few rounds, so it gets more.
+fn rounds(mb: usize) -> usize {
+    if mb < 100 { 7 } else { 3 }
+}
 
 /// The fastest time and highest peak memory of several measurements.
 #[derive(Clone, Copy)]
@@ -216,7 +222,9 @@ fn main() {
         "yaml/lint"
     );
     let largest = sizes.iter().copied().max();
-    for mb in sizes {
+    // Lint MB/s of each shape at each size, for how linear the cost is.
+    let mut throughputs: Vec<(&str, usize, f64)> = Vec::new();
+    for &mb in &sizes {
         let mut stream_lint_mbs = None;
         let mut files = None;
         for (shape, path) in inputs(mb) {
@@ -226,7 +234,7 @@ fn main() {
             let _ = std::fs::read(&path);
             let (mut read, mut lint, mut yaml) = (Best::new(), Best::new(), Best::new());
             let mut objects = 0;
-            for _ in 0..ROUNDS {
+            for _ in 0..rounds(mb) {
                 let mut text = Vec::new();
                 read.add(seconds(|| text = std::fs::read(&path).expect("read")), None);
                 let (time, rss, count) = ownerlint(&path);
@@ -242,6 +250,7 @@ fn main() {
             }
             let (read, lint, rss, yaml) = (read.time, lint.time, lint.rss, yaml.time);
             let mib = row(shape, size, read, (lint, rss, objects), Some(yaml / lint));
+            throughputs.push((shape, mb, mib / lint));
             if shape == "stream" {
                 stream_lint_mbs = Some(mib / lint);
                 if Some(mb) == largest {
@@ -256,7 +265,7 @@ fn main() {
         let _ = read_tree(&dir);
         let (mut read, mut lint) = (Best::new(), Best::new());
         let (mut size, mut objects) = (0.0, 0);
-        for _ in 0..ROUNDS {
+        for _ in 0..rounds(mb) {
             let (bytes, time) = read_tree(&dir);
             size = bytes;
             read.add(time, None);
@@ -270,6 +279,26 @@ fn main() {
             println!(
                 "one file per document: {:.2}× the single stream's lint throughput",
                 (mib / lint) / stream
+            );
+        }
+    }
+    if sizes.len() > 1 {
+        for shape in ["stream", "list", "json"] {
+            let of_shape: Vec<(usize, f64)> = throughputs
+                .iter()
+                .filter(|(s, _, _)| *s == shape)
+                .map(|&(_, mb, mbs)| (mb, mbs))
+                .collect();
+            let slowest = of_shape.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+            let fastest = of_shape.iter().map(|p| p.1).fold(0.0, f64::max);
+            let each: Vec<String> = of_shape
+                .iter()
+                .map(|(mb, mbs)| format!("{mbs:.1} at {mb} MB"))
+                .collect();
+            println!(
+                "{shape}: {}; the slowest is {:.0}% of the fastest",
+                each.join(", "),
+                100.0 * slowest / fastest
             );
         }
     }
