@@ -200,29 +200,40 @@ pub fn analyze(options: &Options, stdin: &mut dyn std::io::Read) -> Analysis {
         errors.extend(found.errors);
         inputs.extend(found.inputs.into_iter().map(|i| (i, role)));
     }
-    // A file named twice (or named and also found by a walk) is read once, in its first role:
-    // linted files are not read again as part of the project.
-    let canonical_paths: Vec<Option<PathBuf>> =
-        inputs.par_iter().map(|(i, _)| canonical(i)).collect();
-    let mut seen: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
-    let inputs: Vec<(Input, Role)> = inputs
-        .into_iter()
-        .zip(canonical_paths)
-        .filter(|(_, path)| path.as_ref().is_none_or(|p| seen.insert(p.clone())))
-        .map(|(input, _)| input)
-        .collect();
-    // Files are read in parallel (a monorepo has thousands); standard input on this thread.
-    let read_all: Vec<Result<Content, String>> = inputs
+    // Each file is asked for its metadata once, in parallel (a monorepo has thousands): it
+    // tells the names of one file apart, and how to read it.
+    let metadata: Vec<Option<Metadata>> = inputs
         .par_iter()
         .map(|(input, _)| match input {
-            Input::Stdin => Ok(Content::Bytes(Vec::new())),
-            Input::File(_) => read(input, &mut std::io::empty(), options.map_at_least),
+            Input::File(path) => Some(std::fs::metadata(path)),
+            Input::Stdin => None,
+        })
+        .collect();
+    // A file named twice (or named and also found by a walk, or through a link) is read once,
+    // in its first role: linted files are not read again as part of the project.
+    let mut seen = std::collections::HashSet::new();
+    let inputs: Vec<((Input, Role), Option<Metadata>)> = inputs
+        .into_iter()
+        .zip(metadata)
+        .filter(|((input, _), metadata)| match (input, metadata) {
+            (Input::File(path), Some(Ok(metadata))) => {
+                file_id(path, metadata).is_none_or(|id| seen.insert(id))
+            }
+            _ => true,
+        })
+        .collect();
+    // Files are read in parallel; standard input on this thread.
+    let read_all: Vec<Result<Content, String>> = inputs
+        .par_iter()
+        .map(|((input, _), metadata)| match (input, metadata) {
+            (Input::File(path), Some(metadata)) => read_file(path, metadata, options.map_at_least),
+            _ => Ok(Content::Bytes(Vec::new())),
         })
         .collect();
     let mut texts = Vec::new();
-    for ((input, role), result) in inputs.into_iter().zip(read_all) {
+    for (((input, role), _), result) in inputs.into_iter().zip(read_all) {
         let result = match input {
-            Input::Stdin => read(&input, stdin, None),
+            Input::Stdin => read_stdin(stdin),
             Input::File(_) => result,
         };
         match result {
@@ -255,11 +266,28 @@ pub fn analyze_texts(inputs: Vec<(String, String)>, options: &Options) -> Analys
     )
 }
 
-fn canonical(input: &Input) -> Option<PathBuf> {
-    match input {
-        Input::File(path) => std::fs::canonicalize(path).ok(),
-        Input::Stdin => None,
-    }
+/// What `std::fs::metadata` said of a file.
+type Metadata = std::io::Result<std::fs::Metadata>;
+
+/// What one file is, whatever name reaches it (another path, a symbolic or a hard link): its
+/// device and inode where there are inodes, its canonical path elsewhere.
+#[derive(PartialEq, Eq, Hash)]
+enum FileId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    #[cfg(not(unix))]
+    Path(PathBuf),
+}
+
+#[cfg(unix)]
+fn file_id(_path: &std::path::Path, metadata: &std::fs::Metadata) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    Some(FileId::Inode(metadata.dev(), metadata.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(path: &std::path::Path, _metadata: &std::fs::Metadata) -> Option<FileId> {
+    std::fs::canonicalize(path).ok().map(FileId::Path)
 }
 
 /// What a file holds, as read: its bytes, or, for a big file, a map of it (no copy, and its
@@ -273,46 +301,43 @@ enum Content {
 /// to read.
 pub const MAP_AT_LEAST: u64 = 16 << 20;
 
-fn read(
-    input: &Input,
-    stdin: &mut dyn std::io::Read,
+/// Read a file, given what `std::fs::metadata` said of it: a regular file of at least
+/// `map_at_least` bytes is mapped (when mapping works), any other regular file read.
+fn read_file(
+    path: &std::path::Path,
+    metadata: &Metadata,
     map_at_least: Option<u64>,
 ) -> Result<Content, String> {
-    if let (Input::File(path), Some(at_least)) = (input, map_at_least)
-        && let Some(map) = map_big_file(path, at_least)
+    let metadata = metadata.as_ref().map_err(|e| e.to_string())?;
+    // A FIFO or a device would block or never end: only regular files are read. (This is
+    // asked before opening: opening a named pipe would wait for a writer.)
+    if !metadata.is_file() {
+        return Err(format!(
+            "not a regular file ({}), so it was not read",
+            describe_file_type(metadata.file_type())
+        ));
+    }
+    // An empty file cannot be mapped.
+    if map_at_least.is_some_and(|at_least| metadata.len() >= at_least.max(1))
+        && let Some(map) = map_file(path)
     {
         return Ok(Content::Mapped(map));
     }
-    let mut bytes = Vec::new();
-    let result = match input {
-        Input::Stdin => stdin.read_to_end(&mut bytes).map(|_| ()),
-        Input::File(path) => {
-            // A FIFO or a device would block or never end: only regular files are read.
-            let kind = std::fs::metadata(path)
-                .map_err(|e| e.to_string())?
-                .file_type();
-            if !kind.is_file() {
-                return Err(format!(
-                    "not a regular file ({}), so it was not read",
-                    describe_file_type(kind)
-                ));
-            }
-            std::fs::read(path).map(|b| bytes = b)
-        }
-    };
-    result
-        .map(|()| Content::Bytes(bytes))
+    std::fs::read(path)
+        .map(Content::Bytes)
         .map_err(|e| e.to_string())
 }
 
-/// A map of `path` if it is a regular file of at least `at_least` bytes (and not empty: an
-/// empty file cannot be mapped); `None` (read it instead) otherwise, or if mapping fails.
-fn map_big_file(path: &std::path::Path, at_least: u64) -> Option<memmap2::Mmap> {
-    // Asked of the path before opening it: opening a named pipe would wait for a writer.
-    let metadata = std::fs::metadata(path).ok()?;
-    if !metadata.is_file() || metadata.len() < at_least.max(1) {
-        return None;
-    }
+fn read_stdin(stdin: &mut dyn std::io::Read) -> Result<Content, String> {
+    let mut bytes = Vec::new();
+    stdin
+        .read_to_end(&mut bytes)
+        .map(|_| Content::Bytes(bytes))
+        .map_err(|e| e.to_string())
+}
+
+/// A map of the file at `path`; `None` (read it instead) if mapping fails.
+fn map_file(path: &std::path::Path) -> Option<memmap2::Mmap> {
     let file = std::fs::File::open(path).ok()?;
     // SAFETY: the map is only read. If another process changed the file while it is mapped,
     // the text read could change under us, as for every program that maps its input

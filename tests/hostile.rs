@@ -208,6 +208,31 @@ fn a_tree_of_100_000_files() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[cfg(unix)]
+#[test]
+fn a_file_reached_by_several_names_is_read_once() {
+    let dir = temp("names");
+    std::fs::create_dir_all(dir.join("links")).expect("mkdir");
+    std::os::unix::fs::symlink("../healthy.yaml", dir.join("links/symbolic.yaml"))
+        .expect("symlink");
+    std::fs::hard_link(dir.join("healthy.yaml"), dir.join("links/hard.yaml")).expect("link");
+    // Named, found by the walk of `.`, and reached through both links: one file, one finding.
+    let (code, text) = lint(&dir, &[".", "links/symbolic.yaml"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        text.matches("error[cluster-scoped-dependent]").count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains(HEALTHY_FINDING), "{text}");
+    assert!(
+        text.contains("ownerlint: 1 object in 1 file: 1 error"),
+        "{}",
+        text.lines().last().unwrap_or("")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn many_tiny_documents() {
     let dir = temp("tiny");
