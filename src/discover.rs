@@ -113,7 +113,9 @@ pub fn discover(paths: &[PathBuf], filter: &Filter) -> Discovered {
 fn walk(root: &Path, filter: &Filter, found: &mut Discovered) {
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(true)
-        .sort_by_file_path(|a, b| a.cmp(b))
+        // Entries of one directory differ only in their names: comparing those bytes gives the
+        // order comparing whole paths does, without splitting each path into components.
+        .sort_by_file_name(|a, b| a.cmp(b))
         .build();
     for entry in walker {
         match entry {
