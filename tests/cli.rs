@@ -168,7 +168,7 @@ fn pretty_output_has_no_colour_unless_asked() {
     let out = ownerlint(&["--format", "pretty", "-"], Some(DANGLING), &[]);
     let text = stdout(&out);
     assert!(
-        text.contains("owner-not-found") && text.contains("╭─[<stdin>:7:1]"),
+        text.contains("owner-not-found") && text.contains("╭─[<stdin>:7:3]"),
         "{text}"
     );
     assert!(!text.contains('\u{1b}'), "escape codes without a terminal");

@@ -67,14 +67,21 @@ impl SourceCode for Snippets<'_> {
         let first = source.line_index(start).saturating_sub(before);
         let last_of_span = source.line_index(end.saturating_sub(1).max(start));
         let last = (last_of_span + after).min(source.line_count() - 1);
-        let from = source.line_start(first);
+        // With no line before, the contents start at the span itself, as miette's own sources
+        // do: miette's header (`file:line:column`) is where they start. The column counts
+        // characters, as every other format's does.
+        let (from, column) = if before == 0 {
+            (start, source.line_col(start).column - 1)
+        } else {
+            (source.line_start(first), 0)
+        };
         let to = source.line_start(last + 1).min(text.len());
         Ok(Box::new(MietteSpanContents::new_named(
             source.name.clone(),
             &text.as_bytes()[from..to],
             SourceSpan::new(from.into(), to - from),
             first,
-            0,
+            column,
             last - first + 1,
         )))
     }
