@@ -195,10 +195,14 @@ proptest! {
             prop_assert!(parse(&text).is_ok(), "accepted, but the parser says {:?}", parse(&text).err());
         }
         if let Some(filtered) = fast::filter(&text, 200) {
-            let theirs = parse(&filtered.text);
-            prop_assert!(theirs.is_ok(), "kept text does not parse:\n{}", filtered.text);
-            if let (Some(ours), Ok(theirs)) = (block::parse(&filtered.text, 200), theirs) {
-                prop_assert_eq!(&ours.root, &theirs.root, "kept text:\n{}", filtered.text);
+            let joined = filtered.joined(&text);
+            let theirs = parse(&joined.text);
+            prop_assert!(theirs.is_ok(), "kept text does not parse:\n{}", joined.text);
+            // The tree built from the kept lines, in the document's offsets, against the
+            // parser's tree of the kept text, mapped back.
+            if let (Some(ours), Ok(mut theirs)) = (block::parse_lines(&text, &filtered.lines), theirs) {
+                theirs.map_spans(|span| joined.map_span(span));
+                prop_assert_eq!(&ours.root, &theirs.root, "kept text:\n{}", joined.text);
                 prop_assert_eq!(comments(&ours), comments(&theirs));
             }
         }

@@ -1,18 +1,26 @@
-//! The span tree of the fast path's kept text, built straight from its lines.
+//! The span tree of the fast path's kept text, built straight from its lines where they are
+//! in the document, so its spans need no mapping back.
 //!
 //! What the fast path keeps is small and plain: keys, one-line scalars, `{}` and `[]`, nested
 //! by indentation. For that shape this builder gives the very tree (spans, texts, comments) the
 //! YAML parser gives, at a fraction of the cost; for anything else — multi-line, block or
 //! escaped scalars, trailing spaces, a marker line with content — it returns `None` and the
-//! parser reads the text. It only ever sees text the line scanner accepted.
+//! parser reads the kept text. It only ever sees lines of a document the line scanner accepted:
+//! whole entries of it, with the scanner's reading of each line.
 
-use super::scan::{Line, find_colon_space, find_space_hash, scan};
+use super::scan::{Line, find_colon_space, find_space_hash};
 use super::yaml::{Comment, Document, Node, Scalar, Value};
 use crate::source::Span;
 
 /// The tree of `text`, when it has only the shapes this builder knows.
+#[cfg(test)]
 pub fn parse(text: &str, max_depth: usize) -> Option<Document> {
-    let lines = scan(text, max_depth)?;
+    super::scan::with_lines(text, max_depth, |lines| parse_lines(text, lines))
+}
+
+/// The tree of the document made of `lines` of `text`, spans in `text`'s offsets: lines the
+/// scanner accepted, or the lines of whole entries the fast path kept of them.
+pub fn parse_lines(text: &str, lines: &[Line]) -> Option<Document> {
     let mut builder = Builder {
         text,
         lines,
@@ -25,13 +33,13 @@ pub fn parse(text: &str, max_depth: usize) -> Option<Document> {
     })
 }
 
-struct Builder<'t> {
+struct Builder<'t, 'l> {
     text: &'t str,
-    lines: Vec<Line>,
+    lines: &'l [Line],
     comments: Vec<Comment>,
 }
 
-impl<'t> Builder<'t> {
+impl<'t> Builder<'t, '_> {
     fn document(&mut self) -> Option<Option<Node>> {
         let mut i = 0;
         while i < self.lines.len() {

@@ -9,19 +9,46 @@
 //! with escapes where it decides, kinds whose whole `spec` matters (CustomResourceDefinition,
 //! ReplicationController), and any kept text that does not parse.
 
-use super::scan::{Line, find_space_hash, scan};
+use super::scan::{Line, find_space_hash, with_lines};
 use crate::controllers::workload_controller;
 use crate::source::Span;
 
-/// A document reduced to the lines the rules read.
+/// A document reduced to the lines the rules read: the scanner's lines for them, in the
+/// document's own offsets.
 pub struct Filtered {
+    pub lines: Vec<Line>,
+}
+
+impl Filtered {
+    /// The kept lines as one text, for the YAML parser, with the way back to the document.
+    pub fn joined(&self, text: &str) -> Joined {
+        let mut joined = String::with_capacity(self.lines.iter().map(|l| l.end - l.start).sum());
+        let mut segments: Vec<(usize, usize)> = Vec::new();
+        let mut run_end = None;
+        for line in &self.lines {
+            // A new segment where a line does not follow the one before it.
+            if run_end != Some(line.start) {
+                segments.push((joined.len(), line.start));
+            }
+            joined.push_str(&text[line.start..line.end]);
+            run_end = Some(line.end);
+        }
+        Joined {
+            text: joined,
+            segments,
+        }
+    }
+}
+
+/// The kept lines of a document as one text.
+pub struct Joined {
     pub text: String,
     /// `(offset in text, offset in the original)` at the start of each kept run of lines.
     segments: Vec<(usize, usize)>,
 }
 
-impl Filtered {
-    /// The original offset of an offset in the filtered text.
+impl Joined {
+    /// The original offset of an offset in the joined text.
     pub fn map(&self, offset: usize) -> usize {
         let i = self.segments.partition_point(|&(f, _)| f <= offset);
         match i.checked_sub(1) {
@@ -70,7 +97,10 @@ pub(crate) const PHASE_ONLY: Keep = Keep::Only(&[("phase", Keep::All)]);
 
 /// Filter the document `text` (one chunk of a stream). `None`: parse it whole.
 pub fn filter(text: &str, max_depth: usize) -> Option<Filtered> {
-    let lines = scan(text, max_depth)?;
+    with_lines(text, max_depth, |lines| filter_lines(text, lines))
+}
+
+fn filter_lines(text: &str, lines: &[Line]) -> Option<Filtered> {
     let mut kept: Vec<(usize, usize)> = Vec::new();
     // Leading comments (`# Source:`), directives markers and blank lines stay as they are.
     let first = lines.iter().position(|l| !l.blank && !is_marker(text, l))?;
@@ -89,29 +119,27 @@ pub fn filter(text: &str, max_depth: usize) -> Option<Filtered> {
         .position(|l| is_document_end(text, l))
         .unwrap_or(body.len());
     object(text, &body[..end], 0, &mut kept)?;
-    finish(text, kept)
+    finish(lines, kept)
 }
 
-/// The kept ranges as one text.
-fn finish(text: &str, kept: Vec<(usize, usize)>) -> Option<Filtered> {
-    let mut filtered = String::with_capacity(kept.iter().map(|(s, e)| e - s).sum());
-    let mut segments = Vec::new();
+/// The lines of the kept ranges, in order.
+fn finish(lines: &[Line], kept: Vec<(usize, usize)>) -> Option<Filtered> {
+    let mut kept_lines = Vec::new();
     for (start, end) in merge(kept) {
-        segments.push((filtered.len(), start));
-        filtered.push_str(&text[start..end]);
+        let first = lines.partition_point(|l| l.start < start);
+        let run = lines[first..].iter().take_while(|l| l.end <= end);
+        kept_lines.extend(run);
     }
-    Some(Filtered {
-        text: filtered,
-        segments,
-    })
+    Some(Filtered { lines: kept_lines })
 }
 
 /// Filter one item of a `kind: List` (`- apiVersion: …` and its more indented lines).
 pub fn filter_item(text: &str, max_depth: usize) -> Option<Filtered> {
-    let lines = scan(text, max_depth)?;
-    let mut kept = Vec::new();
-    items(text, &lines, &mut kept)?;
-    finish(text, kept)
+    with_lines(text, max_depth, |lines| {
+        let mut kept = Vec::new();
+        items(text, lines, &mut kept)?;
+        finish(lines, kept)
+    })
 }
 
 fn is_marker(text: &str, line: &Line) -> bool {
@@ -342,7 +370,15 @@ mod tests {
     #[test]
     fn keeps_what_rules_read_and_maps_back() {
         let text = "# Source: chart/templates/a.yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  managedFields:\n  - manager: x\n    fieldsV1: {}\n  annotations:\n    a: b\n    ownerlint.dev/ignore: x\n  name: a\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\nspec:\n  containers: []\nstatus:\n  hostIP: 1.2.3.4\n  phase: Running\n";
-        let f = filter(text, 200).expect("a plain dump document");
+        let filtered = filter(text, 200).expect("a plain dump document");
+        let f = filtered.joined(text);
+        // The kept lines, which the tree builder reads, are the lines of the joined text.
+        let lines: String = filtered
+            .lines
+            .iter()
+            .map(|l| &text[l.start..l.end])
+            .collect();
+        assert_eq!(lines, f.text);
         assert_eq!(
             f.text,
             "# Source: chart/templates/a.yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  annotations:\n    ownerlint.dev/ignore: x\n  name: a\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\nstatus:\n  phase: Running\n"
@@ -378,7 +414,14 @@ mod tests {
     #[test]
     fn filters_list_items_one_by_one() {
         let text = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  data:\n    a: b\n  metadata:\n    name: x\n- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: y\n  spec:\n    replicas: 1\n    selector:\n      matchLabels: {app: y}\nmetadata:\n  resourceVersion: \"\"\n";
-        let f = filter(text, 200).expect("a list");
+        let filtered = filter(text, 200).expect("a list");
+        let f = filtered.joined(text);
+        let lines: String = filtered
+            .lines
+            .iter()
+            .map(|l| &text[l.start..l.end])
+            .collect();
+        assert_eq!(lines, f.text);
         assert_eq!(
             f.text,
             "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: x\n- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: y\n  spec:\n    selector:\n      matchLabels: {app: y}\nmetadata:\n"

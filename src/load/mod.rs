@@ -513,50 +513,46 @@ fn load_list_item(
 /// An item of a List through the fast path's filter, spans mapped back.
 fn parse_filtered_item(item_text: &str, base: usize, limits: Limits) -> Option<yaml::Document> {
     let filtered = fast::filter_item(item_text, limits.max_depth)?;
-    parse_mapped(filtered, base, limits)
+    parse_kept(item_text, filtered, base, limits)
 }
 
 /// A document parsed through the fast path's filter, with every span mapped back to the
 /// source; `None` when the filter declines or the kept text does not parse (the caller then
 /// parses the whole document, and reports any error at its true place).
 fn parse_filtered(chunk_text: &str, base: usize, limits: Limits) -> Option<yaml::Document> {
-    parse_mapped(fast::filter(chunk_text, limits.max_depth)?, base, limits)
+    parse_kept(
+        chunk_text,
+        fast::filter(chunk_text, limits.max_depth)?,
+        base,
+        limits,
+    )
 }
 
-/// Parse filtered text and map its spans to the source (`base` is where it starts there).
-fn parse_mapped(filtered: fast::Filtered, base: usize, limits: Limits) -> Option<yaml::Document> {
-    let whole = yaml::Chunk {
-        span: crate::source::Span::new(0, filtered.text.len()),
-    };
-    let mut document = match block::parse(&filtered.text, limits.max_depth) {
+/// Parse what the filter kept of `text`, spans in the source (`base` is where `text` starts
+/// there). The kept lines go to the span tree builder as they are, in the document's offsets;
+/// only shapes it does not know are joined into one text for the YAML parser, and mapped back.
+fn parse_kept(
+    text: &str,
+    filtered: fast::Filtered,
+    base: usize,
+    limits: Limits,
+) -> Option<yaml::Document> {
+    let mut document = match block::parse_lines(text, &filtered.lines) {
         Some(document) => document,
-        None => yaml::parse_document(&filtered.text, whole, limits).ok()?,
+        None => {
+            let joined = filtered.joined(text);
+            let whole = yaml::Chunk {
+                span: Span::new(0, joined.text.len()),
+            };
+            let mut document = yaml::parse_document(&joined.text, whole, limits).ok()?;
+            document.map_spans(|span| joined.map_span(span));
+            document
+        }
     };
-    let map = |span: crate::source::Span| {
-        let s = filtered.map_span(span);
-        crate::source::Span::new(s.start + base, s.end + base)
-    };
-    if let Some(root) = &mut document.root {
-        remap(root, &map);
-    }
-    for comment in &mut document.comments {
-        comment.span = map(comment.span);
+    if base != 0 {
+        document.map_spans(|s| Span::new(s.start + base, s.end + base));
     }
     Some(document)
-}
-
-fn remap(node: &mut Node, map: &dyn Fn(crate::source::Span) -> crate::source::Span) {
-    node.span = map(node.span);
-    match &mut node.value {
-        Value::Map(entries) => {
-            for (k, v) in entries {
-                remap(k, map);
-                remap(v, map);
-            }
-        }
-        Value::Seq(items) => items.iter_mut().for_each(|i| remap(i, map)),
-        Value::Scalar(_) => {}
-    }
 }
 
 /// The objects a document holds: itself, the items of a list, or the items of a top-level

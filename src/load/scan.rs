@@ -10,7 +10,7 @@
 //! line ends, control characters, directives, explicit keys, long keys, nesting near the limit,
 //! template text — returns `None`, and the document is parsed whole.
 
-use memchr::{memchr, memchr2_iter, memchr3_iter, memmem};
+use memchr::{memchr, memchr2_iter, memchr3_iter};
 
 /// One line of a document: its byte range (with its newline) and indentation.
 #[derive(Clone, Copy, Debug)]
@@ -24,8 +24,40 @@ pub struct Line {
 
 /// The lines of `text`, if it is block YAML this scanner can vouch for.
 pub fn scan(text: &str, max_depth: usize) -> Option<Vec<Line>> {
+    let mut lines = Vec::new();
+    scan_into(text, max_depth, &mut lines)?;
+    Some(lines)
+}
+
+/// [`scan`] into a list kept by this thread: documents are scanned one after another, and one
+/// list saves sizing and allocating a new one for each.
+pub fn with_lines<R>(
+    text: &str,
+    max_depth: usize,
+    read: impl FnOnce(&[Line]) -> Option<R>,
+) -> Option<R> {
+    thread_local! {
+        static LINES: std::cell::RefCell<Vec<Line>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    LINES.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut lines) => {
+            scan_into(text, max_depth, &mut lines)?;
+            read(&lines)
+        }
+        // Called while a scan on this thread is being read: a list of its own.
+        Err(_) => read(&scan(text, max_depth)?),
+    })
+}
+
+fn scan_into(text: &str, max_depth: usize, lines: &mut Vec<Line>) -> Option<()> {
+    lines.clear();
     let bytes = text.as_bytes();
-    if !printable(bytes) || memmem::find(bytes, b"{{").is_some() {
+    let Prepass {
+        printable,
+        tabs,
+        braces,
+    } = prepass(bytes);
+    if !printable || braces {
         return None;
     }
     let mut scanner = Scanner {
@@ -33,10 +65,8 @@ pub fn scan(text: &str, max_depth: usize) -> Option<Vec<Line>> {
         pending: Pending::Start,
         max_depth,
         comment_run: 0,
-        tabs: memchr(b'\t', bytes).is_some(),
+        tabs,
     };
-    // Sized exactly: counting newlines is cheap next to growing the list as it fills.
-    let mut lines = Vec::with_capacity(memchr::memchr_iter(b'\n', bytes).count() + 1);
     let mut start = 0;
     while start < bytes.len() {
         let end = memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i + 1);
@@ -53,23 +83,62 @@ pub fn scan(text: &str, max_depth: usize) -> Option<Vec<Line>> {
         });
         start = end;
     }
-    scanner.finish()?;
-    Some(lines)
+    scanner.finish()
+}
+
+/// What one pass over a document finds before its lines are read.
+struct Prepass {
+    /// See [`printable`].
+    printable: bool,
+    tabs: bool,
+    /// `{{`: template text.
+    braces: bool,
+}
+
+fn prepass(bytes: &[u8]) -> Prepass {
+    // Chunks without an early exit inside, so each check is vectorised; a chunk stays in the
+    // first-level cache for the three of them.
+    const CHUNK: usize = 256;
+    let (mut controls, mut tabs, mut braces) = (false, false, false);
+    let mut from = 0;
+    while from < bytes.len() {
+        let chunk = &bytes[from..bytes.len().min(from + CHUNK)];
+        controls |= has_controls(chunk);
+        tabs |= chunk.iter().fold(false, |tab, &b| tab | (b == b'\t'));
+        // Pairs that start in this chunk, the last one reaching into the next.
+        let pairs = &bytes[from..bytes.len().min(from + CHUNK + 1)];
+        braces |= pairs
+            .iter()
+            .zip(&pairs[1..])
+            .fold(false, |found, (&a, &b)| found | ((a == b'{') & (b == b'{')));
+        if controls || braces {
+            break;
+        }
+        from += CHUNK;
+    }
+    Prepass {
+        printable: !controls && printable_unicode(bytes),
+        tabs,
+        braces,
+    }
 }
 
 /// No byte a YAML parser could treat differently from plain text: controls other than the
 /// newline and tab (this includes CR), DEL, C1 controls, NEL and the Unicode line separators
 /// (line breaks in YAML 1.1), the non-characters U+FFFE/U+FFFF and byte order marks.
 pub(crate) fn printable(bytes: &[u8]) -> bool {
-    // Chunks without an early exit inside, so the check is vectorised.
-    let controls = bytes.chunks(256).any(|chunk| {
-        chunk.iter().fold(false, |bad, &b| {
-            bad | ((b < 0x20 && b != b'\n' && b != b'\t') | (b == 0x7f))
-        })
-    });
-    if controls {
-        return false;
-    }
+    !bytes.chunks(256).any(has_controls) && printable_unicode(bytes)
+}
+
+/// Controls other than the newline and tab, and DEL: with no early exit, so it is vectorised.
+fn has_controls(chunk: &[u8]) -> bool {
+    chunk.iter().fold(false, |bad, &b| {
+        bad | ((b < 0x20 && b != b'\n' && b != b'\t') | (b == 0x7f))
+    })
+}
+
+/// The multi-byte characters of [`printable`]'s list.
+fn printable_unicode(bytes: &[u8]) -> bool {
     memchr3_iter(0xc2, 0xe2, 0xef, bytes).all(|i| {
         let next = (bytes.get(i + 1).copied(), bytes.get(i + 2).copied());
         match bytes[i] {
@@ -606,6 +675,23 @@ mod tests {
 
     fn accepts(text: &str) -> bool {
         scan(text, 200).is_some()
+    }
+
+    #[test]
+    fn template_text_and_controls_are_seen_wherever_they_fall() {
+        // The first pass reads documents in chunks of 256 bytes: put what it must find at, and
+        // across, the edges of its first chunks.
+        for k in (248..=256).chain(504..=512) {
+            let comment = "#".repeat(k);
+            for text in [
+                format!("{comment}\nb: x{{{{ y }}}}\n"),
+                format!("{comment}\nb: x\u{1}\n"),
+                format!("{comment}\nb:\tx\n"),
+            ] {
+                assert!(!accepts(&text), "{text:?}");
+            }
+            assert!(accepts(&format!("{comment}\nb: {{}}\nc: x{{y\n")));
+        }
     }
 
     #[test]

@@ -322,6 +322,32 @@ pub struct Document {
     pub comments: Vec<Comment>,
 }
 
+impl Document {
+    /// Move every span (of nodes and comments) by `map`: for a document parsed from part of
+    /// a text, to that text's offsets.
+    pub fn map_spans(&mut self, map: impl Fn(Span) -> Span) {
+        fn node(n: &mut Node, map: &dyn Fn(Span) -> Span) {
+            n.span = map(n.span);
+            match &mut n.value {
+                Value::Map(entries) => {
+                    for (k, v) in entries {
+                        node(k, map);
+                        node(v, map);
+                    }
+                }
+                Value::Seq(items) => items.iter_mut().for_each(|i| node(i, map)),
+                Value::Scalar(_) => {}
+            }
+        }
+        if let Some(root) = &mut self.root {
+            node(root, &map);
+        }
+        for comment in &mut self.comments {
+            comment.span = map(comment.span);
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
     /// Byte offset in the source.
