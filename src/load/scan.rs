@@ -10,7 +10,7 @@
 //! line ends, control characters, directives, explicit keys, long keys, nesting near the limit,
 //! template text — returns `None`, and the document is parsed whole.
 
-use memchr::{memchr, memchr2_iter, memchr3_iter};
+use memchr::{memchr, memchr2_iter, memchr3_iter, memmem};
 
 /// One line of a document: its byte range (with its newline) and indentation.
 #[derive(Clone, Copy, Debug)]
@@ -52,12 +52,7 @@ pub fn with_lines<R>(
 fn scan_into(text: &str, max_depth: usize, lines: &mut Vec<Line>) -> Option<()> {
     lines.clear();
     let bytes = text.as_bytes();
-    let Prepass {
-        printable,
-        tabs,
-        braces,
-    } = prepass(bytes);
-    if !printable || braces {
+    if !printable(bytes) || memmem::find(bytes, b"{{").is_some() {
         return None;
     }
     let mut scanner = Scanner {
@@ -65,7 +60,7 @@ fn scan_into(text: &str, max_depth: usize, lines: &mut Vec<Line>) -> Option<()> 
         pending: Pending::Start,
         max_depth,
         comment_run: 0,
-        tabs,
+        tabs: memchr(b'\t', bytes).is_some(),
     };
     let mut start = 0;
     while start < bytes.len() {
@@ -84,43 +79,6 @@ fn scan_into(text: &str, max_depth: usize, lines: &mut Vec<Line>) -> Option<()> 
         start = end;
     }
     scanner.finish()
-}
-
-/// What one pass over a document finds before its lines are read.
-struct Prepass {
-    /// See [`printable`].
-    printable: bool,
-    tabs: bool,
-    /// `{{`: template text.
-    braces: bool,
-}
-
-fn prepass(bytes: &[u8]) -> Prepass {
-    // Chunks without an early exit inside, so each check is vectorised; a chunk stays in the
-    // first-level cache for the three of them.
-    const CHUNK: usize = 256;
-    let (mut controls, mut tabs, mut braces) = (false, false, false);
-    let mut from = 0;
-    while from < bytes.len() {
-        let chunk = &bytes[from..bytes.len().min(from + CHUNK)];
-        controls |= has_controls(chunk);
-        tabs |= chunk.iter().fold(false, |tab, &b| tab | (b == b'\t'));
-        // Pairs that start in this chunk, the last one reaching into the next.
-        let pairs = &bytes[from..bytes.len().min(from + CHUNK + 1)];
-        braces |= pairs
-            .iter()
-            .zip(&pairs[1..])
-            .fold(false, |found, (&a, &b)| found | ((a == b'{') & (b == b'{')));
-        if controls || braces {
-            break;
-        }
-        from += CHUNK;
-    }
-    Prepass {
-        printable: !controls && printable_unicode(bytes),
-        tabs,
-        braces,
-    }
 }
 
 /// No byte a YAML parser could treat differently from plain text: controls other than the
@@ -471,7 +429,7 @@ fn key_end(content: &[u8]) -> Option<usize> {
     if is_indicator(content[0]) {
         return None;
     }
-    for i in memchr2_iter(b':', b'#', content) {
+    for i in colons_and_hashes(content) {
         if content[i] == b':' {
             if content.get(i + 1).is_none_or(|&b| b == b' ') {
                 return Some(i);
@@ -482,6 +440,15 @@ fn key_end(content: &[u8]) -> Option<usize> {
         }
     }
     None
+}
+
+/// Where `:` and `#` are in one line: lines are short, and a plain loop finds them there
+/// sooner than a vectorised search gets started.
+fn colons_and_hashes(text: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    text.iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b':' || b == b'#')
+        .map(|(i, _)| i)
 }
 
 /// A flow collection that closes on its line (`[a, "b"]`, `{app: web}`), nesting at most
@@ -556,7 +523,7 @@ fn flow_plain(text: &[u8]) -> Option<&[u8]> {
 /// One line of plain scalar text: `None` if YAML would read a mapping in it (`: `, or `:` at
 /// the end); `Some(true)` if a comment ends it.
 fn plain(text: &[u8]) -> Option<bool> {
-    for i in memchr2_iter(b':', b'#', text) {
+    for i in colons_and_hashes(text) {
         if text[i] == b':' {
             if text.get(i + 1).is_none_or(|&b| b == b' ') {
                 return None;
@@ -679,8 +646,8 @@ mod tests {
 
     #[test]
     fn template_text_and_controls_are_seen_wherever_they_fall() {
-        // The first pass reads documents in chunks of 256 bytes: put what it must find at, and
-        // across, the edges of its first chunks.
+        // The check for controls reads in chunks of 256 bytes: put what the first checks must
+        // find at, and across, the edges of the first chunks.
         for k in (248..=256).chain(504..=512) {
             let comment = "#".repeat(k);
             for text in [
