@@ -373,18 +373,21 @@ fn keep(
 mod tests {
     use super::*;
 
+    /// The kept lines, which the tree builder reads, as one text: the joined text's lines.
+    fn lines_of(filtered: &Filtered, text: &str) -> String {
+        filtered
+            .lines
+            .iter()
+            .map(|l| &text[l.start..l.end])
+            .collect()
+    }
+
     #[test]
     fn keeps_what_rules_read_and_maps_back() {
         let text = "# Source: chart/templates/a.yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  managedFields:\n  - manager: x\n    fieldsV1: {}\n  annotations:\n    a: b\n    ownerlint.dev/ignore: x\n  name: a\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\nspec:\n  containers: []\nstatus:\n  hostIP: 1.2.3.4\n  phase: Running\n";
         let filtered = filter(text, 200).expect("a plain dump document");
         let f = filtered.joined(text);
-        // The kept lines, which the tree builder reads, are the lines of the joined text.
-        let lines: String = filtered
-            .lines
-            .iter()
-            .map(|l| &text[l.start..l.end])
-            .collect();
-        assert_eq!(lines, f.text);
+        assert_eq!(lines_of(&filtered, text), f.text);
         assert_eq!(
             f.text,
             "# Source: chart/templates/a.yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  annotations:\n    ownerlint.dev/ignore: x\n  name: a\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\nstatus:\n  phase: Running\n"
@@ -422,12 +425,7 @@ mod tests {
         let text = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  data:\n    a: b\n  metadata:\n    name: x\n- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: y\n  spec:\n    replicas: 1\n    selector:\n      matchLabels: {app: y}\nmetadata:\n  resourceVersion: \"\"\n";
         let filtered = filter(text, 200).expect("a list");
         let f = filtered.joined(text);
-        let lines: String = filtered
-            .lines
-            .iter()
-            .map(|l| &text[l.start..l.end])
-            .collect();
-        assert_eq!(lines, f.text);
+        assert_eq!(lines_of(&filtered, text), f.text);
         assert_eq!(
             f.text,
             "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: x\n- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: y\n  spec:\n    selector:\n      matchLabels: {app: y}\nmetadata:\n"
