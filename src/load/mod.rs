@@ -537,21 +537,19 @@ fn parse_kept(
     base: usize,
     limits: Limits,
 ) -> Option<yaml::Document> {
-    let mut document = match block::parse_lines(text, &filtered.lines) {
-        Some(document) => document,
-        None => {
-            let joined = filtered.joined(text);
-            let whole = yaml::Chunk {
-                span: Span::new(0, joined.text.len()),
-            };
-            let mut document = yaml::parse_document(&joined.text, whole, limits).ok()?;
-            document.map_spans(|span| joined.map_span(span));
-            document
+    let shift = |s: Span| Span::new(s.start + base, s.end + base);
+    if let Some(mut document) = block::parse_lines(text, &filtered.lines) {
+        if base != 0 {
+            document.map_spans(shift);
         }
-    };
-    if base != 0 {
-        document.map_spans(|s| Span::new(s.start + base, s.end + base));
+        return Some(document);
     }
+    let joined = filtered.joined(text);
+    let whole = yaml::Chunk {
+        span: Span::new(0, joined.text.len()),
+    };
+    let mut document = yaml::parse_document(&joined.text, whole, limits).ok()?;
+    document.map_spans(|span| shift(joined.map_span(span)));
     Some(document)
 }
 
