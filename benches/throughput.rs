@@ -9,6 +9,12 @@
 //! Then, for the largest size, the stream's first 100,000 documents as 100,000 files in 100
 //! directories (a GitOps monorepo shape), against the stream's throughput in the same run.
 //!
+//! A second table puts the lint time beside what reading alone costs, in the same rounds: the
+//! in-process read above; a new process that reads the whole file into memory and exits (as
+//! ownerlint is a new process, timed the same way); and, on one core, the least any checking
+//! reader does: finding every line and its indentation (YAML), or `serde_json` checking the
+//! text without building anything (JSON).
+//!
 //! `cargo bench --bench throughput`; sizes in MB from `OWNERLINT_BENCH_MB` (default `30,300`).
 //! Inputs are generated into `target/bench-data/` (seeded, so every run measures the same bytes)
 //! and are not committed.
@@ -201,7 +207,93 @@ fn serde_yaml_parse(text: &str) -> usize {
     documents
 }
 
+/// Set to a path, this bench binary only reads that file into memory and exits: the read of
+/// a new process.
+const READ_ONLY: &str = "OWNERLINT_BENCH_READ_ONLY";
+
+/// Wall time of a new process that reads the whole file at `path` into memory.
+fn read_in_new_process(path: &Path) -> f64 {
+    let this = std::env::current_exe().expect("the bench binary");
+    let mut command = Command::new(this);
+    command.env(READ_ONLY, path);
+    let started = Instant::now();
+    let status = command.status().expect("the bench binary runs");
+    let elapsed = started.elapsed().as_secs_f64();
+    assert!(status.success(), "reading {} failed", path.display());
+    elapsed
+}
+
+/// Find every line of `text` and its indentation: the least a reader that checks each line
+/// does. Returns the number of lines.
+fn walk_lines(text: &[u8]) -> usize {
+    let (mut lines, mut indents, mut start) = (0, 0, 0);
+    while start < text.len() {
+        let end = memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |i| start + i + 1);
+        indents += text[start..end].iter().take_while(|&&b| b == b' ').count();
+        lines += 1;
+        start = end;
+    }
+    std::hint::black_box(indents);
+    lines
+}
+
+/// `serde_json` checking `text` without building anything: the least a reader that checks
+/// JSON with it does.
+fn check_json(text: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+}
+
+/// One row of the second table: the times, in seconds, of what reading alone costs and of
+/// ownerlint on one input.
+struct Floors {
+    shape: &'static str,
+    mib: f64,
+    read: f64,
+    read_new_process: f64,
+    least_check: f64,
+    lint: f64,
+}
+
+fn print_floors(rows: &[Floors]) {
+    println!();
+    println!(
+        "{:<8} {:>8} {:>9} {:>12} {:>12} {:>9} {:>10} {:>13} {:>12}",
+        "input",
+        "MB",
+        "read s",
+        "new proc. s",
+        "least chk s",
+        "lint s",
+        "lint/read",
+        "lint/new proc",
+        "least/new p."
+    );
+    for f in rows {
+        println!(
+            "{:<8} {:>8.1} {:>9.3} {:>12.3} {:>12.3} {:>9.3} {:>10.2} {:>13.2} {:>12.2}",
+            f.shape,
+            f.mib,
+            f.read,
+            f.read_new_process,
+            f.least_check,
+            f.lint,
+            f.lint / f.read,
+            f.lint / f.read_new_process,
+            f.least_check / f.read_new_process,
+        );
+    }
+    println!(
+        "least chk: one core, every line and its indentation found (YAML) or serde_json's \
+         check (JSON)"
+    );
+}
+
 fn main() {
+    if let Some(path) = std::env::var_os(READ_ONLY) {
+        let bytes = std::fs::read(path).expect("read");
+        std::hint::black_box(&bytes);
+        return;
+    }
     let sizes: Vec<usize> = std::env::var("OWNERLINT_BENCH_MB")
         .unwrap_or_else(|_| "30,300".into())
         .split(',')
@@ -224,6 +316,7 @@ fn main() {
     let largest = sizes.iter().copied().max();
     // Lint MB/s of each shape at each size, for how linear the cost is.
     let mut throughputs: Vec<(&str, usize, f64)> = Vec::new();
+    let mut floors = Vec::new();
     for &mb in &sizes {
         let mut stream_lint_mbs = None;
         let mut files = None;
@@ -233,14 +326,21 @@ fn main() {
             // (which reads JSON too: JSON is YAML).
             let _ = std::fs::read(&path);
             let (mut read, mut lint, mut yaml) = (Best::new(), Best::new(), Best::new());
+            let (mut read_new_process, mut least_check) = (Best::new(), Best::new());
             let mut objects = 0;
             for _ in 0..rounds(mb) {
                 let mut text = Vec::new();
                 read.add(seconds(|| text = std::fs::read(&path).expect("read")), None);
+                read_new_process.add(read_in_new_process(&path), None);
                 let (time, rss, count) = ownerlint(&path);
                 lint.add(time, rss);
                 objects = count;
                 let text = String::from_utf8(text).expect("UTF-8");
+                let least = match shape {
+                    "json" => seconds(|| assert!(check_json(&text), "the JSON is valid")),
+                    _ => seconds(|| assert!(walk_lines(text.as_bytes()) > 0)),
+                };
+                least_check.add(least, None);
                 yaml.add(
                     seconds(|| {
                         serde_yaml_parse(&text);
@@ -251,6 +351,14 @@ fn main() {
             let (read, lint, rss, yaml) = (read.time, lint.time, lint.rss, yaml.time);
             let mib = row(shape, size, read, (lint, rss, objects), Some(yaml / lint));
             throughputs.push((shape, mb, mib / lint));
+            floors.push(Floors {
+                shape,
+                mib,
+                read,
+                read_new_process: read_new_process.time,
+                least_check: least_check.time,
+                lint,
+            });
             if shape == "stream" {
                 stream_lint_mbs = Some(mib / lint);
                 if Some(mb) == largest {
@@ -282,6 +390,7 @@ fn main() {
             );
         }
     }
+    print_floors(&floors);
     if sizes.len() > 1 {
         for shape in ["stream", "list", "json"] {
             let of_shape: Vec<(usize, f64)> = throughputs
