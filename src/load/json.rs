@@ -14,6 +14,7 @@ use serde::de::{MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::fast::{Keep, METADATA, PHASE_ONLY, SELECTOR_ONLY};
+use super::structure::structural;
 use super::yaml::{Document, Node, Scalar, Value};
 use crate::controllers::workload_controller;
 use crate::source::Span;
@@ -387,14 +388,16 @@ fn skip_space(b: &[u8], mut i: usize) -> usize {
 
 /// After the string whose opening quote is at `i`.
 fn string_end(b: &[u8], i: usize) -> Option<usize> {
-    let mut j = i + 1;
-    loop {
-        let at = j + memchr::memchr2(b'"', b'\\', b.get(j..)?)?;
-        if b[at] == b'"' {
-            return Some(at + 1);
+    let mut escaped_until = 0;
+    for at in structural(b, i + 1) {
+        match b[at] {
+            _ if at < escaped_until => {}
+            b'\\' => escaped_until = at + 2,
+            b'"' => return Some(at + 1),
+            _ => {}
         }
-        j = at + 2;
     }
+    None
 }
 
 /// After the value that starts at `i`.
@@ -403,23 +406,25 @@ fn value_end(b: &[u8], i: usize) -> Option<usize> {
         b'"' => string_end(b, i),
         b'{' | b'[' => {
             let mut depth = 0usize;
-            let mut j = i;
-            while j < b.len() {
-                match b[j] {
-                    b'"' => {
-                        j = string_end(b, j)?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
+            let mut in_string = false;
+            // A byte after a backslash in a string is escaped.
+            let mut escaped_until = 0;
+            for at in structural(b, i) {
+                match (in_string, b[at]) {
+                    _ if at < escaped_until => {}
+                    (true, b'\\') => escaped_until = at + 2,
+                    (_, b'"') => in_string = !in_string,
+                    (true, _) => {}
+                    (false, b'{' | b'[') => depth += 1,
+                    (false, b'}' | b']') => {
+                        depth = depth.checked_sub(1)?;
                         if depth == 0 {
-                            return Some(j + 1);
+                            return Some(at + 1);
                         }
                     }
-                    _ => {}
+                    // A backslash outside a string: not in text `serde_json` has checked.
+                    (false, _) => return None,
                 }
-                j += 1;
             }
             None
         }
@@ -440,59 +445,163 @@ fn guard(text: &str, max_depth: usize) -> Option<()> {
         return None;
     }
     let mut depth = 0usize;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => {
-                let start = i + 1;
-                let mut j = start;
-                loop {
-                    let at = j + memchr::memchr2(b'"', b'\\', &bytes[j..])?;
-                    if bytes[at] == b'"' {
-                        j = at;
-                        break;
-                    }
-                    // A UTF-16 surrogate escape: YAML reads `\u` as one code point.
-                    if bytes.get(at + 1) == Some(&b'u')
-                        && matches!(bytes.get(at + 2), Some(b'd' | b'D'))
-                        && matches!(
-                            bytes.get(at + 3),
-                            Some(b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
-                        )
-                    {
-                        return None;
-                    }
-                    j = at + 2;
+    // Inside a string: where its text starts.
+    let mut string: Option<usize> = None;
+    // A byte after a backslash in a string is escaped.
+    let mut escaped_until = 0;
+    for at in structural(bytes, 0) {
+        match (string, bytes[at]) {
+            _ if at < escaped_until => {}
+            (Some(_), b'\\') => {
+                // A UTF-16 surrogate escape: YAML reads `\u` as one code point.
+                if bytes.get(at + 1) == Some(&b'u')
+                    && matches!(bytes.get(at + 2), Some(b'd' | b'D'))
+                    && matches!(
+                        bytes.get(at + 3),
+                        Some(b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+                    )
+                {
+                    return None;
                 }
-                let len = j - start;
-                i = j + 1;
-                if len > 1000 {
+                escaped_until = at + 2;
+            }
+            (Some(start), b'"') => {
+                string = None;
+                if at - start > 1000 {
                     // A long string used as a key.
-                    let next = bytes[i..].iter().find(|b| !b.is_ascii_whitespace());
+                    let next = bytes[at + 1..].iter().find(|b| !b.is_ascii_whitespace());
                     if next == Some(&b':') {
                         return None;
                     }
                 }
-                continue;
             }
-            b'{' | b'[' => {
+            (Some(_), _) => {}
+            (None, b'"') => string = Some(at + 1),
+            (None, b'{' | b'[') => {
                 depth += 1;
                 if depth + 3 >= max_depth {
                     return None;
                 }
             }
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            _ => {}
+            (None, b'}' | b']') => depth = depth.saturating_sub(1),
+            // A backslash outside a string: `serde_json` declines the document.
+            (None, _) => {}
         }
-        i += 1;
     }
-    Some(())
+    // A string that never ends: the same.
+    string.is_none().then_some(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::load::yaml::{Chunk, Limits, parse_document};
+
+    /// [`value_end`] of a `{` or `[`, the slow way: byte by byte.
+    fn naive_close(bytes: &[u8], open: usize) -> Option<usize> {
+        let (mut depth, mut i) = (0usize, open);
+        while i < bytes.len() {
+            match bytes[i] {
+                b'"' => i = naive_string_end(bytes, i)?,
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(i + 1);
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Where the `{` and `[` outside strings are.
+    fn opening_brackets(bytes: &[u8]) -> Vec<usize> {
+        let (mut found, mut i) = (Vec::new(), 0);
+        while i < bytes.len() {
+            match bytes[i] {
+                b'"' => i = naive_string_end(bytes, i).unwrap_or(bytes.len()),
+                b'{' | b'[' => found.push(i),
+                _ => {}
+            }
+            i += 1;
+        }
+        found
+    }
+
+    /// The closing quote of the string whose opening one is at `open`.
+    fn naive_string_end(bytes: &[u8], open: usize) -> Option<usize> {
+        let mut i = open + 1;
+        while *bytes.get(i)? != b'"' {
+            i += if bytes[i] == b'\\' { 2 } else { 1 };
+        }
+        Some(i)
+    }
+
+    #[test]
+    fn finds_where_a_collection_ends_across_strings_and_escapes() {
+        let long = "x".repeat(70);
+        let texts = [
+            r#"{}"#.to_string(),
+            r#"{"a": [1, {"b\"}": "\\"}], "d": {}} tail"#.to_string(),
+            format!(r#"{{"{long}": "{long}\\", "k": ["]", "\""], "z": {{}}}}, 1]"#),
+            format!(r#"[{{"{}\"}}": 1}}]"#, "\\".repeat(40)),
+            format!("{}{}", "[".repeat(100), "]".repeat(100)),
+            "{\"unclosed\": [1, 2}".to_string(),
+        ];
+        for text in &texts {
+            let bytes = text.as_bytes();
+            for open in opening_brackets(bytes) {
+                assert_eq!(
+                    value_end(bytes, open),
+                    naive_close(bytes, open),
+                    "{text} at {open}"
+                );
+            }
+        }
+        assert_eq!(value_end(texts[1].as_bytes(), 0), Some(texts[1].len() - 5));
+    }
+
+    fn json_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just("1".to_string()),
+            "[a-z\"\\\\{}\\[\\] ]{0,80}"
+                .prop_map(|s| serde_json::to_string(&s).unwrap_or_default()),
+        ];
+        leaf.prop_recursive(6, 64, 8, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..8)
+                    .prop_map(|v| format!("[{}]", v.join(", "))),
+                proptest::collection::vec(("[a-z\"\\\\{]{0,70}", inner), 0..8).prop_map(|v| {
+                    let entries: Vec<String> = v
+                        .iter()
+                        .map(|(k, v)| {
+                            format!("{}: {v}", serde_json::to_string(k).unwrap_or_default())
+                        })
+                        .collect();
+                    format!("{{{}}}", entries.join(",\n    "))
+                }),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Every bracket of generated JSON, with strings full of quotes, backslashes and
+        /// brackets, and long enough to cross several words.
+        #[test]
+        fn matches_brackets_as_a_byte_by_byte_reader_does(text in json_text(), tail in "[\\]} ,]{0,3}") {
+            let text = format!("{text}{tail}");
+            let bytes = text.as_bytes();
+            for open in opening_brackets(bytes) {
+                proptest::prop_assert_eq!(value_end(bytes, open), naive_close(bytes, open));
+            }
+        }
+    }
 
     fn same_as_parser(text: &str) {
         let ours = parse_all(text, 200).expect("accepted");

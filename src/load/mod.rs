@@ -7,6 +7,7 @@ pub mod block;
 pub mod fast;
 pub mod json;
 pub mod scan;
+pub mod structure;
 pub mod yaml;
 
 use crate::finding::{Finding, Label, Severity};
