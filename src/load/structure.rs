@@ -6,12 +6,8 @@
 //! object they come about one in eight, between runs of indentation and short strings. Looking
 //! at every byte, or starting a vectorised search at every string, costs several times more.
 
-/// `"`, `\`, `{`, `}`, `[` or `]`.
-pub fn is_structural(b: u8) -> bool {
-    matches!(b, b'"' | b'\\' | b'{' | b'}' | b'[' | b']')
-}
-
-/// The positions in `bytes`, from `from` on, of the bytes [`is_structural`] names, in order.
+/// The positions in `bytes`, from `from` on, of every `"`, `\`, `{`, `}`, `[` and `]`, in
+/// order.
 pub fn structural(bytes: &[u8], from: usize) -> Structural<'_> {
     Structural {
         bytes,
@@ -20,6 +16,7 @@ pub fn structural(bytes: &[u8], from: usize) -> Structural<'_> {
     }
 }
 
+/// The iterator [`structural`] returns.
 pub struct Structural<'b> {
     bytes: &'b [u8],
     /// Where the word `mask` covers starts.
@@ -45,26 +42,20 @@ impl Iterator for Structural<'_> {
     }
 }
 
-/// The eight bytes at `at` of `bytes` as a word, byte `k` in bits `8k..8k + 8`; zeros past
-/// the end, which are not structural.
-fn word_at(bytes: &[u8], at: usize) -> u64 {
-    let rest = bytes.get(at..).unwrap_or_default();
-    match rest.first_chunk::<8>() {
-        Some(word) => u64::from_le_bytes(*word),
-        None => {
-            let mut padded = [0u8; 8];
-            padded[..rest.len()].copy_from_slice(rest);
-            u64::from_le_bytes(padded)
-        }
-    }
-}
-
 const LOW_SEVEN: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
 /// The high bit of each byte of the first eight of `bytes` (fewer at the end) that is
 /// structural; byte `k` is bits `8k..8k + 8`.
 fn word_mask(bytes: &[u8]) -> u64 {
-    let word = word_at(bytes, 0);
+    let word = match bytes.first_chunk::<8>() {
+        Some(word) => u64::from_le_bytes(*word),
+        None => {
+            // Zeros after the last bytes, which are not structural.
+            let mut padded = [0u8; 8];
+            padded[..bytes.len()].copy_from_slice(bytes);
+            u64::from_le_bytes(padded)
+        }
+    };
     // `[` and `]` differ from `{` and `}` only in the bit 0x20.
     let folded = word | 0x2020_2020_2020_2020;
     equal_bytes(word, b'"')
@@ -73,7 +64,7 @@ fn word_mask(bytes: &[u8]) -> u64 {
         | equal_bytes(folded, b'}')
 }
 
-/// The high bit of each byte of `word` equal to `byte`, exactly: no borrow runs from one byte
+/// The high bit of each byte of `word` equal to `byte`, exactly: no carry runs from one byte
 /// into the next.
 fn equal_bytes(word: u64, byte: u8) -> u64 {
     let zero_where_equal = word ^ (u64::from(byte) * 0x0101_0101_0101_0101);
@@ -84,6 +75,10 @@ fn equal_bytes(word: u64, byte: u8) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn is_structural(b: u8) -> bool {
+        matches!(b, b'"' | b'\\' | b'{' | b'}' | b'[' | b']')
+    }
 
     fn naive(bytes: &[u8], from: usize) -> Vec<usize> {
         (from..bytes.len())
