@@ -282,9 +282,7 @@ fn rules_list() -> String {
         .map(|rule| {
             format!(
                 "{:<30} {:<8} {}\n",
-                rule.meta.id,
-                rule.meta.default_severity,
-                rule.meta.summary()
+                rule.meta.id, rule.meta.default_severity, rule.meta.summary
             )
         })
         .collect()
@@ -292,7 +290,7 @@ fn rules_list() -> String {
 
 fn explain(id: &str) -> i32 {
     match rules::find(id) {
-        Some(rule) => print_out(format!("{}\n", rule.meta.body().trim_end()), 0),
+        Some(rule) => print_out(format!("{}\n", rule.meta.doc.trim_end()), 0),
         None => {
             let ids: Vec<&str> = rules::RULES.iter().map(|r| r.meta.id).collect();
             let hint = rules::did_you_mean(id, &ids)

@@ -57,9 +57,47 @@ pub struct ObjectIdentity {
     pub name: Option<String>,
 }
 
+/// What a rule declares about itself, in its file (`rules::declare_rule!`): the one place its
+/// id, default severity, summary and document are written. A finding names its rule by this
+/// declaration, so a rule id is never a loose string.
+pub struct RuleMeta {
+    pub id: &'static str,
+    pub default_severity: Severity,
+    /// One line: `ownerlint rules`, the README's rule table and SARIF's short description.
+    pub summary: &'static str,
+    /// The rule's document, `rules/<id>.md`.
+    pub doc: &'static str,
+}
+
+impl PartialEq for RuleMeta {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for RuleMeta {}
+
+impl fmt::Debug for RuleMeta {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+impl fmt::Display for RuleMeta {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.id)
+    }
+}
+
+impl serde::Serialize for RuleMeta {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.id)
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Finding {
-    pub rule: &'static str,
+    pub rule: &'static RuleMeta,
     pub severity: Severity,
     pub message: String,
     pub primary: Label,
@@ -75,15 +113,11 @@ pub struct Finding {
 }
 
 impl Finding {
-    pub fn new(
-        rule: &'static str,
-        severity: Severity,
-        primary: Label,
-        message: impl Into<String>,
-    ) -> Self {
+    /// A finding of `rule`, at its default severity.
+    pub fn new(rule: &'static RuleMeta, primary: Label, message: impl Into<String>) -> Self {
         Finding {
             rule,
-            severity,
+            severity: rule.default_severity,
             message: message.into(),
             primary,
             related: Vec::new(),

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 
 use catalog::{Catalog, KubeVersion};
 use discover::{Filter, Input, InputError};
-use finding::{Finding, Label, Severity};
+use finding::{Finding, Severity};
 use load::{LoadOptions, ModeChoice};
 use model::Object;
 use rayon::prelude::*;
@@ -384,6 +384,7 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
     let mut crd_objects: Vec<Object> = Vec::new();
     let mut suppressions = Vec::new();
     let mut malformed = Vec::new();
+    let mut unread = Vec::new();
     let mut project_sources = std::collections::HashSet::new();
     let mut lint_sources = std::collections::HashSet::new();
     // Each file decodes and loads on its own, in parallel; the results are then taken in
@@ -447,15 +448,13 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
             outcome.stats.files += 1;
         }
         if let Some(at) = invalid_at {
-            outcome.findings.push(
-                Finding::new(
-                    "invalid-yaml",
-                    Severity::Error,
-                    Label::new(id, source.text.char_span(at), "not UTF-8"),
-                    "this file is not valid UTF-8 text, so it was not checked",
-                )
-                .help("manifests must be UTF-8; convert the file (e.g. `iconv -t UTF-8`) or exclude it"),
-            );
+            unread.push(load::Unread {
+                source: id,
+                origin: None,
+                why: load::Why::NotUtf8 {
+                    at: source.text.char_span(at),
+                },
+            });
             outcome.sources.push(source);
             continue;
         }
@@ -471,7 +470,7 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
             // they would; only findings that involve a linted file are reported (below).
             project_sources.insert(id);
         } else {
-            outcome.findings.extend(loaded.findings);
+            unread.extend(loaded.unread);
         }
         if let Some((found, bad)) = comments {
             suppressions.extend(found);
@@ -529,6 +528,7 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
         index: &index,
         catalog: &catalog,
         resolutions: &resolutions,
+        unread: &unread,
         options: &check_options,
     };
     // Rules read the sources through `cx`, so they report into lists of their own; they run
@@ -537,7 +537,9 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
         .par_iter()
         .map(|rule| {
             let mut found = Vec::new();
-            (rule.check)(&cx, &mut found);
+            if let rules::Check::Input(check) = rule.check {
+                check(&cx, &mut found);
+            }
             found
         })
         .collect::<Vec<_>>()
@@ -547,12 +549,17 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
     outcome.findings.extend(findings);
     if !options.no_suppress {
         suppressions.extend(suppress::from_annotations(&objects));
-        suppress::apply(
+        let unused = suppress::apply(
             &mut outcome.findings,
             &outcome.sources,
             suppressions,
             malformed,
         );
+        for rule in rules::RULES {
+            if let rules::Check::Suppressions(check) = rule.check {
+                check(&unused, &mut outcome.findings);
+            }
+        }
     }
     // Of the project's files, report what a change to the linted files breaks there: a finding
     // on either side of a reference that involves a linted file.
@@ -573,7 +580,7 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
             (
                 sources[f.primary.source.0 as usize].name.as_str(),
                 f.primary.span.start,
-                f.rule,
+                f.rule.id,
             )
         };
         key(a).cmp(&key(b)).then_with(|| a.message.cmp(&b.message))
@@ -628,7 +635,11 @@ fn apply_levels(findings: &mut Vec<Finding>, levels: &[(String, config::Level)])
         return;
     }
     findings.retain_mut(|finding| {
-        match levels.iter().rev().find(|(rule, _)| rule == finding.rule) {
+        match levels
+            .iter()
+            .rev()
+            .find(|(rule, _)| rule == finding.rule.id)
+        {
             Some((_, config::Level::Off)) => false,
             Some((_, config::Level::On(severity))) => {
                 finding.severity = *severity;

@@ -4,10 +4,9 @@
 //! `kubectl get`, which drop comments). Runs after every rule; a suppression that suppresses
 //! nothing is reported as `unused-suppression`.
 
-use crate::finding::{Finding, Label};
+use crate::finding::Finding;
 use crate::load::yaml;
 use crate::model::Object;
-use crate::rules::{all_ids, did_you_mean, unused_suppression};
 use crate::source::{Source, SourceId, Span};
 
 pub const ANNOTATION: &str = "ownerlint.dev/ignore";
@@ -30,6 +29,25 @@ pub struct Suppression {
     /// Each rule id, with its span and whether it suppressed something.
     rules: Vec<(String, Span, bool)>,
     form: &'static str,
+}
+
+/// A suppression that hid nothing, or could not be read: `unused-suppression` reports it.
+#[derive(Clone, Debug)]
+pub struct Unused {
+    pub source: SourceId,
+    pub span: Span,
+    pub why: UnusedWhy,
+}
+
+#[derive(Clone, Debug)]
+pub enum UnusedWhy {
+    /// `rule` is named, and nothing it covers was `rule`'s: `place` says where it looked
+    /// ("on this line or the next"). Whether `rule` is a rule at all is the rule's to say.
+    Nothing { rule: String, place: &'static str },
+    /// The suppression names no rule.
+    NoRule,
+    /// The directive could not be read.
+    Malformed(String),
 }
 
 /// A directive that could not be read, reported as `unused-suppression`.
@@ -175,14 +193,14 @@ fn directive_start(line: &str) -> Option<usize> {
     })
 }
 
-/// Remove suppressed findings; report suppressions (and rule ids in them) that suppressed
-/// nothing, and directives that could not be read.
+/// Remove suppressed findings; return the suppressions (and rule ids in them) that suppressed
+/// nothing, and the directives that could not be read.
 pub fn apply(
     findings: &mut Vec<Finding>,
     sources: &[Source],
     mut suppressions: Vec<Suppression>,
     malformed: Vec<Malformed>,
-) {
+) -> Vec<Unused> {
     findings.retain(|finding| {
         let source = &sources[finding.primary.source.0 as usize];
         let start = finding.primary.span.start;
@@ -204,7 +222,7 @@ pub fn apply(
                 continue;
             }
             for (rule, _, used) in &mut suppression.rules {
-                if rule == finding.rule {
+                if rule == finding.rule.id {
                     *used = true;
                     suppressed = true;
                 }
@@ -212,51 +230,41 @@ pub fn apply(
         }
         !suppressed
     });
-    let ids = all_ids();
+    let mut unused = Vec::new();
     for suppression in &suppressions {
+        let place = match (&suppression.covers, suppression.form) {
+            (Covers::Lines(_), _) => "on this line or the next",
+            (Covers::Range(_), "ignore-document") => "in this document",
+            _ => "in this object",
+        };
         for (rule, span, used) in &suppression.rules {
-            if *used {
-                continue;
+            if !*used {
+                unused.push(Unused {
+                    source: suppression.source,
+                    span: *span,
+                    why: UnusedWhy::Nothing {
+                        rule: rule.clone(),
+                        place,
+                    },
+                });
             }
-            let message = if ids.contains(&rule.as_str()) {
-                let place = match (&suppression.covers, suppression.form) {
-                    (Covers::Lines(_), _) => "on this line or the next",
-                    (Covers::Range(_), "ignore-document") => "in this document",
-                    _ => "in this object",
-                };
-                format!(
-                    "this suppression of `{rule}` suppresses nothing: no {rule} finding {place}"
-                )
-            } else {
-                let hint = did_you_mean(rule, &ids)
-                    .map(|s| format!(" (did you mean `{s}`?)"))
-                    .unwrap_or_default();
-                format!("this suppression names `{rule}`, which is not a rule{hint}")
-            };
-            findings.push(unused(suppression.source, *span, message));
         }
         if suppression.rules.is_empty() {
-            findings.push(unused(
-                suppression.source,
-                suppression.span,
-                "this suppression names no rule".into(),
-            ));
+            unused.push(Unused {
+                source: suppression.source,
+                span: suppression.span,
+                why: UnusedWhy::NoRule,
+            });
         }
     }
     for m in malformed {
-        findings.push(unused(m.source, m.span, m.message));
+        unused.push(Unused {
+            source: m.source,
+            span: m.span,
+            why: UnusedWhy::Malformed(m.message),
+        });
     }
-}
-
-fn unused(source: SourceId, span: Span, message: String) -> Finding {
-    let meta = &unused_suppression::META;
-    Finding::new(
-        meta.id,
-        meta.default_severity,
-        Label::new(source, span, "suppresses nothing"),
-        message,
-    )
-    .help("remove it, or correct the rule id; a suppression that hides nothing would hide the next real finding by surprise")
+    unused
 }
 
 #[cfg(test)]

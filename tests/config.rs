@@ -236,7 +236,7 @@ fn the_cluster_api_pack_checks_the_ownership_table() {
     let found: Vec<(&str, &str)> = outcome
         .findings
         .iter()
-        .map(|f| (f.rule, f.message.as_str()))
+        .map(|f| (f.rule.id, f.message.as_str()))
         .collect();
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(found[0].0, "required-owner");
@@ -248,7 +248,7 @@ fn the_cluster_api_pack_checks_the_ownership_table() {
     let found: Vec<(&str, &str)> = outcome
         .findings
         .iter()
-        .map(|f| (f.rule, f.message.as_str()))
+        .map(|f| (f.rule.id, f.message.as_str()))
         .collect();
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(

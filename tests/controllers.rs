@@ -10,7 +10,7 @@ fn findings(text: &str) -> Vec<(&'static str, String)> {
     common::lint("input.yaml", text, &Options::default())
         .findings
         .into_iter()
-        .map(|f| (f.rule, f.message))
+        .map(|f| (f.rule.id, f.message))
         .collect()
 }
 

@@ -242,7 +242,7 @@ fn ownerlint_reads(path: &Path, hints: &[Value], full_parse: bool) -> Ours {
     let refused = outcome
         .findings
         .iter()
-        .find(|f| f.rule == "invalid-yaml")
+        .find(|f| f.rule.id == "invalid-yaml")
         .map(|f| {
             let at = outcome
                 .source(f.primary.source)
@@ -253,7 +253,7 @@ fn ownerlint_reads(path: &Path, hints: &[Value], full_parse: bool) -> Ours {
         template: outcome
             .findings
             .iter()
-            .any(|f| f.rule == "unrendered-template"),
+            .any(|f| f.rule.id == "unrendered-template"),
         refused,
         objects: analysis
             .objects

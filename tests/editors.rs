@@ -55,7 +55,7 @@ fn the_problem_matcher_reads_every_short_line() {
         assert_eq!(caps[group("line")].parse::<usize>().ok(), Some(at.line));
         assert_eq!(caps[group("column")].parse::<usize>().ok(), Some(at.column));
         assert_eq!(&caps[group("severity")], finding.severity.as_str());
-        assert_eq!(&caps[group("code")], finding.rule);
+        assert_eq!(&caps[group("code")], finding.rule.id);
         assert_eq!(
             &caps[group("message")],
             ownerlint::report::message_with_origin(finding)

@@ -48,7 +48,7 @@ fn owner_outside_a_snapshot_is_information_until_the_input_is_complete() {
     let rules: Vec<_> = outcome
         .findings
         .iter()
-        .map(|f| (f.rule, f.severity))
+        .map(|f| (f.rule.id, f.severity))
         .collect();
     assert_eq!(rules, vec![("owner-not-found", Severity::Info)]);
     let complete = Options {
@@ -59,7 +59,7 @@ fn owner_outside_a_snapshot_is_information_until_the_input_is_complete() {
     let rules: Vec<_> = outcome
         .findings
         .iter()
-        .map(|f| (f.rule, f.severity))
+        .map(|f| (f.rule.id, f.severity))
         .collect();
     assert_eq!(rules, vec![("owner-not-found", Severity::Error)]);
 }

@@ -12,7 +12,7 @@ fn findings(text: &str, options: &Options) -> Vec<(&'static str, Severity, Strin
     common::lint("input.yaml", text, options)
         .findings
         .into_iter()
-        .map(|f| (f.rule, f.severity, f.message))
+        .map(|f| (f.rule.id, f.severity, f.message))
         .collect()
 }
 

@@ -168,7 +168,7 @@ proptest! {
                 };
                 let resolves = !r.wrong_name && !r.stale_uid && same_scope;
                 for f in &about {
-                    if f.rule == "owner-not-found" {
+                    if f.rule.id == "owner-not-found" {
                         prop_assert!(r.wrong_name || !same_scope, "owner-not-found for a present owner: {}", f.message);
                     }
                 }

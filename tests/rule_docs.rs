@@ -1,22 +1,24 @@
-//! Every rule's document: its front matter agrees with the registry, and its examples do what
+//! Every rule's document: it belongs to a registered rule, and its examples do what
 //! the document says — the failing example reports exactly that rule, the passing one nothing.
 
 mod common;
 
 use ownerlint::rules::RULES;
 
+/// Rules whose failing example, by its nature, also reports another rule.
+const ALSO_REPORTS: &[(&str, &[&str])] = &[("owner-kind-unknown", &["owner-not-found"])];
+
 #[test]
-fn front_matter_agrees_with_the_registry() {
+fn every_rule_has_its_file_its_document_and_a_summary() {
     for rule in RULES {
         let meta = rule.meta;
-        assert_eq!(meta.front_matter("id"), Some(meta.id), "{}", meta.id);
-        assert_eq!(
-            meta.front_matter("severity"),
-            Some(meta.default_severity.as_str()),
-            "{}",
+        assert!(
+            meta.doc.starts_with(&format!("# {}\n", meta.id)),
+            "rules/{}.md must start with its title, `# {}`",
+            meta.id,
             meta.id
         );
-        assert!(meta.summary().len() > 20, "{} needs a summary", meta.id);
+        assert!(meta.summary.len() > 20, "{} needs a summary", meta.id);
         for heading in [
             "## What it does",
             "## Why it matters",
@@ -27,6 +29,42 @@ fn front_matter_agrees_with_the_registry() {
             assert!(meta.doc.contains(heading), "{} lacks {heading}", meta.id);
         }
     }
+    // A rule file left out of the registry, or a document without a rule, is a mistake.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ids: Vec<&str> = RULES.iter().map(|r| r.meta.id).collect();
+    for (folder, ext, to_id) in [
+        (
+            "rules",
+            "md",
+            (|s: &str| s.to_string()) as fn(&str) -> String,
+        ),
+        ("src/rules", "rs", |s: &str| s.replace('_', "-")),
+    ] {
+        for entry in std::fs::read_dir(root.join(folder)).expect("the folder exists") {
+            let path = entry.expect("a folder entry").path();
+            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+                continue;
+            };
+            if path.extension().and_then(|e| e.to_str()) != Some(ext) || stem == "mod" {
+                continue;
+            }
+            assert!(
+                ids.contains(&to_id(stem).as_str()),
+                "{} is not a registered rule: add it to `rules!` in src/rules/mod.rs",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_readme_rule_table_is_the_registry() {
+    let readme = include_str!("../README.md");
+    let table = ownerlint::rules::markdown_table();
+    assert!(
+        readme.contains(&table),
+        "README.md's rule table is not the registry's; replace it with:\n\n{table}"
+    );
 }
 
 #[test]
@@ -45,17 +83,16 @@ fn failing_examples_report_exactly_their_rule() {
             "{id}: failing example reports nothing"
         );
         assert!(
-            outcome.findings.iter().any(|f| f.rule == id),
+            outcome.findings.iter().any(|f| f.rule.id == id),
             "{id}: failing example does not report {id}"
         );
-        // A rule that by its nature accompanies another names it in `also-reports:`.
-        let companions: Vec<&str> = rule
-            .meta
-            .front_matter("also-reports")
-            .map_or(Vec::new(), |c| c.split(',').map(str::trim).collect());
+        let companions: &[&str] = ALSO_REPORTS
+            .iter()
+            .find(|(rule, _)| *rule == id)
+            .map_or(&[], |(_, also)| also);
         for finding in &outcome.findings {
             assert!(
-                finding.rule == id || companions.contains(&finding.rule),
+                finding.rule.id == id || companions.contains(&finding.rule.id),
                 "{id}: failing example also reports {}: {}",
                 finding.rule,
                 finding.message
@@ -81,17 +118,5 @@ fn passing_examples_report_nothing() {
             .map(|f| format!("{}: {}", f.rule, f.message))
             .collect();
         assert!(found.is_empty(), "{id}: passing example reports {found:#?}");
-    }
-}
-
-#[test]
-fn explain_prints_every_document_without_front_matter() {
-    for rule in RULES {
-        let body = rule.meta.body();
-        assert!(
-            body.starts_with(&format!("# {}", rule.meta.id)),
-            "{}",
-            rule.meta.id
-        );
     }
 }

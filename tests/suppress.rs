@@ -14,7 +14,7 @@ fn found(text: &str, options: &Options) -> Vec<(usize, &'static str)> {
         .map(|f| {
             (
                 outcome.sources[0].line_col(f.primary.span.start).line,
-                f.rule,
+                f.rule.id,
             )
         })
         .collect()
@@ -138,7 +138,7 @@ fn misspelt_rules_and_unreadable_comments_are_reported() {
     let messages: Vec<(&str, &str)> = outcome
         .findings
         .iter()
-        .map(|f| (f.rule, f.message.as_str()))
+        .map(|f| (f.rule.id, f.message.as_str()))
         .collect();
     assert_eq!(
         messages[0],

@@ -1,7 +1,8 @@
 //! Load: one source into the Kubernetes objects it holds. Documents are split and parsed one at
 //! a time; `kind: List` and `*List` wrappers are expanded; `# Source:` comments from `helm
-//! template` give each document its template; syntax errors and unrendered templates become
-//! findings, and every other document is still read.
+//! template` give each document its template; syntax errors and unrendered templates are kept
+//! as what could not be read (`Unread`, which rules report), and every other document is still
+//! read.
 
 pub mod block;
 pub mod fast;
@@ -10,7 +11,6 @@ pub mod scan;
 pub mod structure;
 pub mod yaml;
 
-use crate::finding::{Finding, Label, Severity};
 use crate::model::{Mode, Object, Spanned};
 use crate::source::{Part, SLICE, Source, SourceId, Span, Text};
 use yaml::{Limits, Node, Value};
@@ -39,11 +39,46 @@ pub struct LoadOptions {
 #[derive(Debug, Default)]
 pub struct Loaded {
     pub objects: Vec<Object>,
-    pub findings: Vec<Finding>,
+    /// What could not be read as objects.
+    pub unread: Vec<Unread>,
     /// Documents with content (empty and comment-only documents are not counted).
     pub documents: usize,
     /// Documents that are not Kubernetes objects (values files, CI configs, …).
     pub skipped: usize,
+}
+
+/// Text the loader could not read as objects, and why; the rules `invalid-yaml` and
+/// `unrendered-template` report it.
+#[derive(Clone, Debug)]
+pub struct Unread {
+    pub source: SourceId,
+    /// The template the text was rendered from (`# Source:`), when it says.
+    pub origin: Option<String>,
+    pub why: Why,
+}
+
+#[derive(Clone, Debug)]
+pub enum Why {
+    /// A syntax error. `what` names the text ("document is not valid YAML"), `others` what is
+    /// read all the same ("documents of this file").
+    Syntax {
+        at: Span,
+        message: String,
+        hint: Option<&'static str>,
+        what: &'static str,
+        others: &'static str,
+    },
+    /// Text larger than `--max-document-size` (`what`: "document"), not parsed.
+    TooLarge {
+        at: Span,
+        size: usize,
+        limit: usize,
+        what: &'static str,
+    },
+    /// Bytes that are not UTF-8, from the first bad one: the file is not read.
+    NotUtf8 { at: Span },
+    /// Template text (`{{ … }}`) that was never rendered.
+    Template { at: Span },
 }
 
 pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
@@ -83,7 +118,7 @@ pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {
                 .collect();
             for part in parts {
                 loaded.objects.extend(part.objects);
-                loaded.findings.extend(part.findings);
+                loaded.unread.extend(part.unread);
                 loaded.documents += part.documents;
                 loaded.skipped += part.skipped;
             }
@@ -281,7 +316,7 @@ fn load_batch(id: SourceId, source: &Source, batch: &[Unit], options: LoadOption
                         base: rest.start,
                     };
                     loaded
-                        .findings
+                        .unread
                         .push(not_parsed(id, source, error, rest, what));
                 }
             }
@@ -298,9 +333,9 @@ fn load_document(
     loaded: &mut Loaded,
 ) {
     let text = &source.text;
-    if let Some(finding) = too_large(id, source, chunk.span, options.limits, "document") {
+    if let Some(unread) = too_large(id, source, chunk.span, options.limits, "document") {
         loaded.documents += 1;
-        loaded.findings.push(finding);
+        loaded.unread.push(unread);
         return;
     }
     // A text that cannot be read now changed: the run reports the file.
@@ -322,7 +357,7 @@ fn load_document(
         };
         let what = ("document is not valid YAML", DOCUMENTS);
         loaded
-            .findings
+            .unread
             .push(not_parsed(id, source, &error, part, what));
         return;
     }
@@ -345,7 +380,7 @@ fn load_document(
             loaded.documents += 1;
             let what = ("document is not valid YAML", DOCUMENTS);
             loaded
-                .findings
+                .unread
                 .push(not_parsed(id, source, &error, part, what));
             return;
         }
@@ -361,7 +396,7 @@ fn load_document(
         .find_map(|c| c.text.trim().strip_prefix("Source:"))
         .map(|s| s.trim().to_string());
     if let Some(at) = structural_template(&root, part) {
-        loaded.findings.push(unrendered_template(id, text, at));
+        loaded.unread.push(unrendered_template(id, text, at));
         return;
     }
     let mut objects = Vec::new();
@@ -369,32 +404,32 @@ fn load_document(
     finish_objects(objects, origin, id, source, options, loaded);
 }
 
-/// The finding for the text `part` that does not parse: its template text, or `error` (the
-/// message says `this {what}`, and the help, unless the error has its own, that the other
-/// `others` are still checked).
+/// What is wrong with the text `part` that does not parse: template text, or `error` (in
+/// `this {what}`, with the other `others` still read).
 fn not_parsed(
     id: SourceId,
     source: &Source,
     error: &yaml::SyntaxError,
     part: Part<'_>,
-    (what, others): (&str, &str),
-) -> Finding {
+    (what, others): (&'static str, &'static str),
+) -> Unread {
     let text = &source.text;
-    let mut finding = match template_start(part.text) {
+    let mut unread = match template_start(part.text) {
         Some(at) => unrendered_template(id, text, part.base + at),
-        None => Finding::new(
-            "invalid-yaml",
-            Severity::Error,
-            Label::new(id, text.char_span(error.offset), error.message.clone()),
-            format!("this {what}: {}", error.message),
-        )
-        .help(error.hint.map_or_else(
-            || format!("fix the syntax; the other {others} are still checked"),
-            str::to_string,
-        )),
+        None => Unread {
+            source: id,
+            origin: None,
+            why: Why::Syntax {
+                at: text.char_span(error.offset),
+                message: error.message.clone(),
+                hint: error.hint,
+                what,
+                others,
+            },
+        },
     };
-    finding.origin = raw_origin(part.text).map(str::to_string);
-    finding
+    unread.origin = raw_origin(part.text).map(str::to_string);
+    unread
 }
 
 /// Give each object its origin and mode, or report it when template text stands in an identity
@@ -409,9 +444,9 @@ fn finish_objects(
 ) {
     for mut object in objects {
         if let Some(at) = identity_template(&object) {
-            let mut finding = unrendered_template(id, &source.text, at);
-            finding.origin = origin.clone();
-            loaded.findings.push(finding);
+            let mut unread = unrendered_template(id, &source.text, at);
+            unread.origin = origin.clone();
+            loaded.unread.push(unread);
             continue;
         }
         object.origin = origin.clone();
@@ -597,41 +632,24 @@ impl TopLine {
     }
 }
 
-/// A finding for a document (or List item) larger than `--max-document-size`; it is not parsed.
+/// A document (or List item) larger than `--max-document-size`; it is not parsed.
 fn too_large(
     id: SourceId,
     source: &Source,
     span: Span,
     limits: Limits,
-    what: &str,
-) -> Option<Finding> {
-    if span.len() <= limits.max_document_size {
-        return None;
-    }
-    Some(
-        Finding::new(
-            "invalid-yaml",
-            Severity::Error,
-            Label::new(id, source.text.char_span(span.start), "too large"),
-            format!(
-                "this {what} is {}, more than the {} limit of --max-document-size, so it was not checked",
-                human_size(span.len()),
-                human_size(limits.max_document_size)
-            ),
-        )
-        .help("real manifests stay far below this limit; raise it with --max-document-size (e.g. 1GiB) if this one is meant to be checked"),
-    )
-}
-
-/// `512 bytes`, `1.5 KiB`, `300.0 MiB`, `1.0 GiB`.
-fn human_size(bytes: usize) -> String {
-    let b = bytes as f64;
-    match bytes {
-        0..1024 => format!("{bytes} bytes"),
-        1024..1_048_576 => format!("{:.1} KiB", b / 1024.0),
-        1_048_576..1_073_741_824 => format!("{:.1} MiB", b / 1_048_576.0),
-        _ => format!("{:.1} GiB", b / 1_073_741_824.0),
-    }
+    what: &'static str,
+) -> Option<Unread> {
+    (span.len() > limits.max_document_size).then(|| Unread {
+        source: id,
+        origin: None,
+        why: Why::TooLarge {
+            at: source.text.char_span(span.start),
+            size: span.len(),
+            limit: limits.max_document_size,
+            what,
+        },
+    })
 }
 
 /// What the help of a document's syntax error says is still checked.
@@ -646,8 +664,8 @@ fn load_list_item(
     loaded: &mut Loaded,
 ) {
     let text = &source.text;
-    if let Some(finding) = too_large(id, source, item, options.limits, "item of a List") {
-        loaded.findings.push(finding);
+    if let Some(unread) = too_large(id, source, item, options.limits, "item of a List") {
+        loaded.unread.push(unread);
         return;
     }
     // A text that cannot be read now changed: the run reports the file.
@@ -673,7 +691,7 @@ fn load_list_item(
         Err(error) => {
             let what = ("item of a List is not valid YAML", "items of the List");
             loaded
-                .findings
+                .unread
                 .push(not_parsed(id, source, &error, part, what));
             return;
         }
@@ -832,7 +850,7 @@ fn is_object(node: &Node) -> bool {
         && node.get("$patch").is_none()
 }
 
-fn unrendered_template(id: SourceId, text: &Text, at: usize) -> Finding {
+fn unrendered_template(id: SourceId, text: &Text, at: usize) -> Unread {
     // Through the template's `}}`, within its line (a search never runs past the line).
     let line_end = text.find(at, b"\n").unwrap_or(text.len());
     let line = text.bytes(at..line_end).unwrap_or_default();
@@ -841,13 +859,13 @@ fn unrendered_template(id: SourceId, text: &Text, at: usize) -> Finding {
         // Unclosed on its line: the rest of the line.
         None => line_end,
     };
-    Finding::new(
-        "unrendered-template",
-        Severity::Warning,
-        Label::new(id, Span::new(at, end.max(at + 2)), "template text"),
-        "this document is an unrendered template, so its objects were not checked",
-    )
-    .help("render it first and lint the output: `helm template <release> <chart> | ownerlint -` or `kustomize build <dir> | ownerlint -`")
+    Unread {
+        source: id,
+        origin: None,
+        why: Why::Template {
+            at: Span::new(at, end.max(at + 2)),
+        },
+    }
 }
 
 /// The template named by the `# Source:` comment at the top of a document that could not be
@@ -985,7 +1003,7 @@ mod tests {
             let read = Source::with_text(shape, file_for_test(text.as_bytes()).expect("UTF-8"));
             let loaded = load(SourceId(0), &read, LoadOptions::default());
             assert_eq!(loaded.objects.len(), count, "{shape}");
-            assert!(loaded.findings.is_empty(), "{shape}: {:?}", loaded.findings);
+            assert!(loaded.unread.is_empty(), "{shape}: {:?}", loaded.unread);
             let held = load(
                 SourceId(0),
                 &Source::new(shape, text),

@@ -40,7 +40,7 @@ pub fn render(
     }
     let mut by_rule: BTreeMap<&str, [usize; 3]> = BTreeMap::new();
     for f in findings {
-        by_rule.entry(f.rule).or_default()[2 - f.severity as usize] += 1;
+        by_rule.entry(f.rule.id).or_default()[2 - f.severity as usize] += 1;
     }
     writeln!(out, "| rule | errors | warnings | info |")?;
     writeln!(out, "|---|---:|---:|---:|")?;

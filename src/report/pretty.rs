@@ -174,7 +174,7 @@ impl<'a> Report<'a> {
         });
         Report {
             message: super::message_with_origin(finding),
-            code: finding.rule,
+            code: finding.rule.id,
             severity: match finding.severity {
                 Severity::Error => miette::Severity::Error,
                 Severity::Warning => miette::Severity::Warning,

@@ -94,9 +94,9 @@ fn driver() -> Value {
             json!({
                 "id": meta.id,
                 "name": camel_case(meta.id),
-                "shortDescription": { "text": meta.summary() },
-                "fullDescription": { "text": what_it_does(meta.body()) },
-                "help": { "text": meta.body(), "markdown": meta.body() },
+                "shortDescription": { "text": meta.summary },
+                "fullDescription": { "text": what_it_does(meta.doc) },
+                "help": { "text": meta.doc, "markdown": meta.doc },
                 "defaultConfiguration": { "level": level(meta.default_severity) },
                 "properties": { "tags": ["kubernetes", "ownership"] },
             })
@@ -134,7 +134,7 @@ fn camel_case(id: &str) -> String {
 
 fn result(outcome: &Outcome, finding: &Finding, options: &RenderOptions) -> Value {
     let root = options.root.as_deref();
-    let rule_index = RULES.iter().position(|r| r.meta.id == finding.rule);
+    let rule_index = RULES.iter().position(|r| r.meta.id == finding.rule.id);
     let mut message = super::message_with_origin(finding);
     if let Some(line) =
         super::template::place(outcome, finding, &finding.primary, root).rendered_line
@@ -248,7 +248,7 @@ fn fingerprint(outcome: &Outcome, finding: &Finding, root: Option<&std::path::Pa
         .str(finding.primary.span.start..finding.primary.span.end)
         .unwrap_or_default();
     let key = [
-        finding.rule,
+        finding.rule.id,
         &repo_relative(&source.name, root),
         &object,
         &finding.primary.message,

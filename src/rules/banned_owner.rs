@@ -4,7 +4,11 @@ use super::Context;
 use crate::finding::Finding;
 use crate::resolve::Resolution;
 
-super::declare_rule!("banned-owner", Error);
+super::declare_rule! {
+    id: "banned-owner",
+    severity: Error,
+    summary: "Core v1 Event as an owner, which the API server refuses",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, _, _, reference, resolution) in cx.references() {

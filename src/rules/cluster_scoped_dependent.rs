@@ -5,7 +5,11 @@ use super::Context;
 use crate::finding::Finding;
 use crate::resolve::Resolution;
 
-super::declare_rule!("cluster-scoped-dependent", Error);
+super::declare_rule! {
+    id: "cluster-scoped-dependent",
+    severity: Error,
+    summary: "A cluster-scoped object names a namespaced owner kind; it is never collected",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, _, _, reference, resolution) in cx.references() {

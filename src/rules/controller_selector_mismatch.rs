@@ -7,7 +7,11 @@ use crate::controllers::{Verdict, workload_controller};
 use crate::finding::{Finding, Label};
 use crate::selector::{SelectorOrigin, display_labels};
 
-super::declare_rule!("controller-selector-mismatch", Warning);
+super::declare_rule! {
+    id: "controller-selector-mismatch",
+    severity: Warning,
+    summary: "The dependent's labels do not match the selector of its controller, which will release it",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, dependent) in cx.linted() {

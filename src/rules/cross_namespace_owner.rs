@@ -5,7 +5,11 @@ use super::Context;
 use crate::finding::Finding;
 use crate::resolve::Resolution;
 
-super::declare_rule!("cross-namespace-owner", Error);
+super::declare_rule! {
+    id: "cross-namespace-owner",
+    severity: Error,
+    summary: "A namespaced owner found only in another namespace; the reference is dangling",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, _, index, reference, resolution) in cx.references() {

@@ -5,7 +5,11 @@
 use super::Context;
 use crate::finding::Finding;
 
-super::declare_rule!("deletion-finalizer-in-manifest", Warning);
+super::declare_rule! {
+    id: "deletion-finalizer-in-manifest",
+    severity: Warning,
+    summary: "The orphan or foregroundDeletion finalizer written into a manifest changes how the object is later deleted",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {

@@ -5,7 +5,11 @@ use super::Context;
 use crate::finding::{Finding, Severity};
 use crate::model::{Mode, Object};
 
-super::declare_rule!("deletion-timestamp-in-manifest", Warning);
+super::declare_rule! {
+    id: "deletion-timestamp-in-manifest",
+    severity: Warning,
+    summary: "metadata.deletionTimestamp is set, so the object was exported while being deleted (info in a snapshot)",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {

@@ -6,7 +6,11 @@ use super::Context;
 use crate::finding::{Finding, Label};
 use crate::model::DuplicateKey;
 
-super::declare_rule!("duplicate-key", Error);
+super::declare_rule! {
+    id: "duplicate-key",
+    severity: Error,
+    summary: "An ownership field written twice in one mapping, which kubectl refuses",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {

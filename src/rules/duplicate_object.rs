@@ -9,7 +9,11 @@ use crate::finding::{Finding, Severity};
 use crate::index::ObjId;
 use crate::model::Mode;
 
-super::declare_rule!("duplicate-object", Warning);
+super::declare_rule! {
+    id: "duplicate-object",
+    severity: Warning,
+    summary: "Two documents of one file or stream define the same group/kind/namespace/name (info for a dump that holds one name with two uids)",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for ids in cx.index.duplicate_identities(cx.objects) {

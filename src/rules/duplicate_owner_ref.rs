@@ -4,7 +4,11 @@
 use super::Context;
 use crate::finding::{Finding, Label};
 
-super::declare_rule!("duplicate-owner-ref", Warning);
+super::declare_rule! {
+    id: "duplicate-owner-ref",
+    severity: Warning,
+    summary: "Two owner references with the same uid (identical ones are deduplicated with a warning; differing ones are both kept)",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {

@@ -5,7 +5,11 @@
 use super::Context;
 use crate::finding::Finding;
 
-super::declare_rule!("field-type-invalid", Error);
+super::declare_rule! {
+    id: "field-type-invalid",
+    severity: Error,
+    summary: "An identity field or label value that is not a string, which kubectl cannot decode",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {

@@ -5,7 +5,11 @@ use super::Context;
 use crate::finding::{Finding, Label};
 use crate::model::{FieldValue, Finalizers, NotAList};
 
-super::declare_rule!("finalizer-invalid", Error);
+super::declare_rule! {
+    id: "finalizer-invalid",
+    severity: Error,
+    summary: "A finalizer the API server rejects on every kind, or orphan together with foregroundDeletion",
+}
 
 const NAME_MAX: usize = 63;
 const PREFIX_MAX: usize = 253;

@@ -7,7 +7,11 @@ use crate::catalog::KubeVersion;
 use crate::finding::{Finding, Severity};
 use crate::model::Mode;
 
-super::declare_rule!("finalizer-unqualified", Error);
+super::declare_rule! {
+    id: "finalizer-unqualified",
+    severity: Error,
+    summary: "A finalizer without a domain that is not a standard name (error on built-in kinds, warning on custom resources)",
+}
 
 /// `IsStandardFinalizerName`.
 const STANDARD: [&str; 3] = ["kubernetes", "orphan", "foregroundDeletion"];

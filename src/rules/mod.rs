@@ -1,235 +1,121 @@
-//! The rule registry. Each rule is one module with its metadata (id, default severity, and its
-//! document from `rules/<id>.md`) and a check function over the checked input.
+//! The rules. Each rule is one file that declares itself (`declare_rule!`: its id, default
+//! severity and summary; its document is `rules/<id>.md`) and checks the input. Adding a rule
+//! is its file, its document and its line in `rules!` below; the registry, `ownerlint rules`,
+//! SARIF's rule list and the README's rule table all come from these declarations.
 
 use crate::catalog::{Catalog, Scope};
-use crate::finding::{Finding, Label, Severity};
+use crate::finding::{Finding, Label, RuleMeta};
 use crate::index::{Index, ObjId};
 use crate::model::{Object, OwnerRef};
 use crate::resolve::RefResolution;
 use crate::source::Span;
 
-pub mod banned_owner;
-pub mod cluster_scoped_dependent;
-pub mod controller_selector_mismatch;
-pub mod cross_namespace_owner;
-pub mod deletion_finalizer_in_manifest;
-pub mod deletion_timestamp_in_manifest;
-pub mod duplicate_key;
-pub mod duplicate_object;
-pub mod duplicate_owner_ref;
-pub mod field_type_invalid;
-pub mod finalizer_invalid;
-pub mod finalizer_unqualified;
-pub mod invalid_yaml;
-pub mod multiple_controllers;
-pub mod orphan_will_be_adopted;
-pub mod owner_api_unserved;
-pub mod owner_api_version_stale;
-pub mod owner_created_with_fresh_uid;
-pub mod owner_kind_lowercase;
-pub mod owner_kind_unknown;
-pub mod owner_not_found;
-pub mod owner_ref_invalid;
-pub mod owner_ref_unknown_field;
-pub mod owner_uid_conflict;
-pub mod owner_uid_mismatch;
-pub mod ownership_cycle;
-pub mod required_owner;
-pub mod tracking_label_required;
-pub mod uid_shared;
-pub mod unpersisted_owner;
-pub mod unrendered_template;
-pub mod unused_suppression;
-
-/// What every rule declares about itself.
-#[derive(Debug)]
-pub struct RuleMeta {
-    pub id: &'static str,
-    pub default_severity: Severity,
-    /// The rule's document, `rules/<id>.md`, with its front matter.
-    pub doc: &'static str,
-}
-
-impl RuleMeta {
-    /// The `summary:` line of the document's front matter.
-    pub fn summary(&self) -> &'static str {
-        self.front_matter("summary").unwrap_or("")
-    }
-
-    /// A `key: value` line of the document's front matter.
-    pub fn front_matter(&self, key: &str) -> Option<&'static str> {
-        let body = self.doc.strip_prefix("---\n")?;
-        let end = body.find("\n---")?;
-        body[..end].lines().find_map(|line| {
-            let (k, v) = line.split_once(':')?;
-            (k.trim() == key).then(|| v.trim())
-        })
-    }
-
-    /// The document without its front matter.
-    pub fn body(&self) -> &'static str {
-        self.doc
-            .strip_prefix("---\n")
-            .and_then(|b| b.find("\n---\n").map(|end| &b[end + 5..]))
-            .unwrap_or(self.doc)
-            .trim_start()
-    }
-}
-
-/// A rule: its metadata and its check.
+/// A rule: its declaration and its check.
 pub struct Rule {
     pub meta: &'static RuleMeta,
-    pub check: fn(&Context, &mut Vec<Finding>),
+    pub check: Check,
 }
 
-/// Every rule, in catalogue order (DESIGN §4).
-pub static RULES: &[Rule] = &[
-    Rule {
-        meta: &invalid_yaml::META,
-        check: invalid_yaml::check,
-    },
-    Rule {
-        meta: &unrendered_template::META,
-        check: unrendered_template::check,
-    },
-    Rule {
-        meta: &duplicate_object::META,
-        check: duplicate_object::check,
-    },
-    Rule {
-        meta: &uid_shared::META,
-        check: uid_shared::check,
-    },
-    Rule {
-        meta: &duplicate_key::META,
-        check: duplicate_key::check,
-    },
-    Rule {
-        meta: &field_type_invalid::META,
-        check: field_type_invalid::check,
-    },
-    Rule {
-        meta: &owner_ref_invalid::META,
-        check: owner_ref_invalid::check,
-    },
-    Rule {
-        meta: &owner_ref_unknown_field::META,
-        check: owner_ref_unknown_field::check,
-    },
-    Rule {
-        meta: &banned_owner::META,
-        check: banned_owner::check,
-    },
-    Rule {
-        meta: &multiple_controllers::META,
-        check: multiple_controllers::check,
-    },
-    Rule {
-        meta: &duplicate_owner_ref::META,
-        check: duplicate_owner_ref::check,
-    },
-    Rule {
-        meta: &owner_not_found::META,
-        check: owner_not_found::check,
-    },
-    Rule {
-        meta: &owner_uid_mismatch::META,
-        check: owner_uid_mismatch::check,
-    },
-    Rule {
-        meta: &owner_created_with_fresh_uid::META,
-        check: owner_created_with_fresh_uid::check,
-    },
-    Rule {
-        meta: &cross_namespace_owner::META,
-        check: cross_namespace_owner::check,
-    },
-    Rule {
-        meta: &cluster_scoped_dependent::META,
-        check: cluster_scoped_dependent::check,
-    },
-    Rule {
-        meta: &owner_api_unserved::META,
-        check: owner_api_unserved::check,
-    },
-    Rule {
-        meta: &owner_api_version_stale::META,
-        check: owner_api_version_stale::check,
-    },
-    Rule {
-        meta: &owner_kind_lowercase::META,
-        check: owner_kind_lowercase::check,
-    },
-    Rule {
-        meta: &owner_kind_unknown::META,
-        check: owner_kind_unknown::check,
-    },
-    Rule {
-        meta: &owner_uid_conflict::META,
-        check: owner_uid_conflict::check,
-    },
-    Rule {
-        meta: &ownership_cycle::META,
-        check: ownership_cycle::check,
-    },
-    Rule {
-        meta: &unpersisted_owner::META,
-        check: unpersisted_owner::check,
-    },
-    Rule {
-        meta: &controller_selector_mismatch::META,
-        check: controller_selector_mismatch::check,
-    },
-    Rule {
-        meta: &orphan_will_be_adopted::META,
-        check: orphan_will_be_adopted::check,
-    },
-    Rule {
-        meta: &finalizer_invalid::META,
-        check: finalizer_invalid::check,
-    },
-    Rule {
-        meta: &finalizer_unqualified::META,
-        check: finalizer_unqualified::check,
-    },
-    Rule {
-        meta: &deletion_finalizer_in_manifest::META,
-        check: deletion_finalizer_in_manifest::check,
-    },
-    Rule {
-        meta: &deletion_timestamp_in_manifest::META,
-        check: deletion_timestamp_in_manifest::check,
-    },
-    Rule {
-        meta: &required_owner::META,
-        check: required_owner::check,
-    },
-    Rule {
-        meta: &tracking_label_required::META,
-        check: tracking_label_required::check,
-    },
-    Rule {
-        meta: &unused_suppression::META,
-        check: unused_suppression::check,
-    },
-];
+/// When a rule runs, and what it reads.
+pub enum Check {
+    /// Over the loaded input: its objects, their resolved references, and what could not be
+    /// read.
+    Input(fn(&Context, &mut Vec<Finding>)),
+    /// After every other rule, over the suppressions that hid none of their findings.
+    Suppressions(fn(&[crate::suppress::Unused], &mut Vec<Finding>)),
+}
+
+/// Declare the rules, in catalogue order (DESIGN §4): each one's module and registry entry.
+macro_rules! rules {
+    ($($name:ident,)*) => {
+        $(pub mod $name;)*
+
+        /// Every rule, in catalogue order.
+        pub static RULES: &[&Rule] = &[$(&$name::RULE),*];
+    };
+}
+
+rules! {
+    invalid_yaml,
+    unrendered_template,
+    duplicate_object,
+    uid_shared,
+    duplicate_key,
+    field_type_invalid,
+    owner_ref_invalid,
+    owner_ref_unknown_field,
+    banned_owner,
+    multiple_controllers,
+    duplicate_owner_ref,
+    owner_not_found,
+    owner_uid_mismatch,
+    owner_created_with_fresh_uid,
+    cross_namespace_owner,
+    cluster_scoped_dependent,
+    owner_api_unserved,
+    owner_api_version_stale,
+    owner_kind_lowercase,
+    owner_kind_unknown,
+    owner_uid_conflict,
+    ownership_cycle,
+    unpersisted_owner,
+    controller_selector_mismatch,
+    orphan_will_be_adopted,
+    finalizer_invalid,
+    finalizer_unqualified,
+    deletion_finalizer_in_manifest,
+    deletion_timestamp_in_manifest,
+    required_owner,
+    tracking_label_required,
+    unused_suppression,
+}
 
 /// Every rule id, for configuration and suppressions.
 pub fn all_ids() -> Vec<&'static str> {
     RULES.iter().map(|r| r.meta.id).collect()
 }
 
-pub fn find(id: &str) -> Option<&'static Rule> {
-    RULES.iter().find(|r| r.meta.id == id)
+/// The README's rule table: id, default severity and summary of every rule.
+pub fn markdown_table() -> String {
+    let mut table = String::from("| rule | default | finding |\n|---|---|---|\n");
+    for rule in RULES {
+        let meta = rule.meta;
+        table.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            meta.id,
+            meta.default_severity,
+            meta.summary.replace('|', "\\|")
+        ));
+    }
+    table
 }
 
-/// Declare a rule's metadata; its document is `rules/<id>.md`.
+pub fn find(id: &str) -> Option<&'static Rule> {
+    RULES.iter().copied().find(|r| r.meta.id == id)
+}
+
+/// Declare a rule (`META`, what findings name it by, and `RULE`, its registry entry); its
+/// document is `rules/<id>.md`. Its check is the module's `check` unless it names another.
 macro_rules! declare_rule {
-    ($id:literal, $severity:ident) => {
-        pub static META: $crate::rules::RuleMeta = $crate::rules::RuleMeta {
+    (id: $id:literal, severity: $severity:ident, summary: $summary:literal $(,)?) => {
+        $crate::rules::declare_rule! {
+            id: $id,
+            severity: $severity,
+            summary: $summary,
+            check: $crate::rules::Check::Input(check),
+        }
+    };
+    (id: $id:literal, severity: $severity:ident, summary: $summary:literal, check: $check:expr $(,)?) => {
+        pub static META: $crate::finding::RuleMeta = $crate::finding::RuleMeta {
             id: $id,
             default_severity: $crate::finding::Severity::$severity,
+            summary: $summary,
             doc: include_str!(concat!("../../rules/", $id, ".md")),
+        };
+
+        pub static RULE: $crate::rules::Rule = $crate::rules::Rule {
+            meta: &META,
+            check: $check,
         };
     };
 }
@@ -252,6 +138,8 @@ pub struct Context<'a> {
     pub catalog: &'a Catalog,
     /// `resolutions[object][reference]`
     pub resolutions: &'a [Vec<RefResolution>],
+    /// What the loader could not read as objects.
+    pub unread: &'a [crate::load::Unread],
     pub options: &'a CheckOptions,
 }
 
@@ -341,12 +229,7 @@ impl<'a> Context<'a> {
         message: impl Into<String>,
     ) -> Finding {
         let object = self.object(id);
-        let mut finding = Finding::new(
-            meta.id,
-            meta.default_severity,
-            Label::new(object.source, span, label),
-            message,
-        );
+        let mut finding = Finding::new(meta, Label::new(object.source, span, label), message);
         finding.object = Some(object.identity());
         finding.origin = object.origin.clone();
         finding

@@ -3,7 +3,11 @@
 use super::Context;
 use crate::finding::{Finding, Label};
 
-super::declare_rule!("multiple-controllers", Error);
+super::declare_rule! {
+    id: "multiple-controllers",
+    severity: Error,
+    summary: "More than one owner reference with controller true",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {

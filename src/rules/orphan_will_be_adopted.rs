@@ -10,7 +10,11 @@ use crate::finding::{Finding, Label};
 use crate::index::ObjId;
 use crate::selector::display_labels;
 
-super::declare_rule!("orphan-will-be-adopted", Info);
+super::declare_rule! {
+    id: "orphan-will-be-adopted",
+    severity: Info,
+    summary: "An object without a controller matches a workload controller's selector and will be adopted",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     // Controllers that can adopt, by namespace: they have a usable selector and are not being

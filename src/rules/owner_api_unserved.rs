@@ -6,7 +6,11 @@ use crate::catalog::ApiStatus;
 use crate::finding::{Finding, Severity};
 use crate::resolve::Resolution;
 
-super::declare_rule!("owner-api-unserved", Error);
+super::declare_rule! {
+    id: "owner-api-unserved",
+    severity: Error,
+    summary: "The reference's apiVersion/kind is not served (removed version, kind not in that group, wrong case other than all lower case); the dependent is never collected",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     let release = cx.catalog.kube_version;

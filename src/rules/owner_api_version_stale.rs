@@ -6,7 +6,11 @@ use crate::catalog::ApiStatus;
 use crate::finding::{Finding, Label};
 use crate::model::parse_api_version;
 
-super::declare_rule!("owner-api-version-stale", Warning);
+super::declare_rule! {
+    id: "owner-api-version-stale",
+    severity: Warning,
+    summary: "Owner object and reference name different versions that are both served; keep references on the owner's version",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, _, _, reference, resolution) in cx.references() {

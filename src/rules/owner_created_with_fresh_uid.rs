@@ -5,7 +5,11 @@ use super::Context;
 use crate::finding::Finding;
 use crate::resolve::{Resolution, UidCheck};
 
-super::declare_rule!("owner-created-with-fresh-uid", Error);
+super::declare_rule! {
+    id: "owner-created-with-fresh-uid",
+    severity: Error,
+    summary: "The owner is created by the same input, so its uid is assigned at creation and cannot equal the hard-coded one",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, _, index, reference, resolution) in cx.references() {

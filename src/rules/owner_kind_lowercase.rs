@@ -6,7 +6,11 @@
 use super::Context;
 use crate::finding::Finding;
 
-super::declare_rule!("owner-kind-lowercase", Warning);
+super::declare_rule! {
+    id: "owner-kind-lowercase",
+    severity: Warning,
+    summary: "An owner kind written in all lower case, which Kubernetes maps but tools comparing kinds do not",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, _, _, reference, resolution) in cx.references() {

@@ -7,7 +7,11 @@ use crate::catalog::ApiStatus;
 use crate::finding::Finding;
 use crate::resolve::Resolution;
 
-super::declare_rule!("owner-kind-unknown", Info);
+super::declare_rule! {
+    id: "owner-kind-unknown",
+    severity: Info,
+    summary: "The owner kind is neither built in nor declared by a CRD in the input, --crds or config, so its scope is unknown",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, _, _, reference, resolution) in cx.references() {

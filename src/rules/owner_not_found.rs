@@ -7,7 +7,11 @@ use crate::finding::{Finding, Severity};
 use crate::model::Mode;
 use crate::resolve::Resolution;
 
-super::declare_rule!("owner-not-found", Warning);
+super::declare_rule! {
+    id: "owner-not-found",
+    severity: Warning,
+    summary: "No object of the referenced group, kind and name where the garbage collector looks (warning for manifests, info for a snapshot, error with --complete)",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object, index, reference, resolution) in cx.references() {

@@ -7,7 +7,11 @@ use crate::finding::Finding;
 use crate::model::{Field, FieldValue, NotAList, OwnerRefs, parse_api_version};
 use crate::source::Span;
 
-super::declare_rule!("owner-ref-invalid", Error);
+super::declare_rule! {
+    id: "owner-ref-invalid",
+    severity: Error,
+    summary: "An owner reference the API server rejects (empty apiVersion version, kind, name or uid; non-boolean flags; not a list of mappings)",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {

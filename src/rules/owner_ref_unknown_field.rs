@@ -5,7 +5,11 @@ use super::{Context, did_you_mean};
 use crate::finding::Finding;
 use crate::model::OWNER_REF_FIELDS;
 
-super::declare_rule!("owner-ref-unknown-field", Warning);
+super::declare_rule! {
+    id: "owner-ref-unknown-field",
+    severity: Warning,
+    summary: "A key OwnerReference does not have (e.g. namespace, a misspelled blockOwnerDeletion); dropped by the API server",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {

@@ -6,7 +6,11 @@ use super::Context;
 use crate::finding::Finding;
 use crate::resolve::Resolution;
 
-super::declare_rule!("owner-uid-conflict", Warning);
+super::declare_rule! {
+    id: "owner-uid-conflict",
+    severity: Warning,
+    summary: "The reference's uid belongs to an object in the input with a different kind or name",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, _, index, reference, resolution) in cx.references() {

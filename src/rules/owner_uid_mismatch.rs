@@ -5,7 +5,11 @@ use super::Context;
 use crate::finding::Finding;
 use crate::resolve::{Resolution, UidCheck};
 
-super::declare_rule!("owner-uid-mismatch", Error);
+super::declare_rule! {
+    id: "owner-uid-mismatch",
+    severity: Error,
+    summary: "The owner exists by kind, scope and name, but its metadata.uid differs; it counts as absent",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, _, index, reference, resolution) in cx.references() {

@@ -5,7 +5,11 @@ use super::Context;
 use crate::finding::Finding;
 use crate::index::ObjId;
 
-super::declare_rule!("ownership-cycle", Warning);
+super::declare_rule! {
+    id: "ownership-cycle",
+    severity: Warning,
+    summary: "An object owns itself, directly or through a chain of owners",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     // Edges run from a dependent to each owner its references resolve to by kind, scope and name.

@@ -6,7 +6,11 @@ use crate::config::RequiredOwner;
 use crate::finding::Finding;
 use crate::model::{Object, OwnerRef, parse_api_version};
 
-super::declare_rule!("required-owner", Error);
+super::declare_rule! {
+    id: "required-owner",
+    severity: Error,
+    summary: "A policy requires objects of a kind to have an owner of given kinds (off until a policy or pack declares one)",
+}
 
 fn group_matches(wanted: Option<&str>, group: &str) -> bool {
     wanted.is_none_or(|w| w == group)

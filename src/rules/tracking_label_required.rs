@@ -7,7 +7,11 @@ use crate::catalog::Scope;
 use crate::config::TrackingLabel;
 use crate::finding::Finding;
 
-super::declare_rule!("tracking-label-required", Error);
+super::declare_rule! {
+    id: "tracking-label-required",
+    severity: Error,
+    summary: "A policy requires cluster-scoped objects of some kinds to carry a label naming their namespaced owner (off until declared)",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     let policies = &cx.options.policies.tracking_label_required;

@@ -6,7 +6,11 @@ use super::Context;
 use crate::finding::Finding;
 use crate::model::Mode;
 
-super::declare_rule!("uid-shared", Warning);
+super::declare_rule! {
+    id: "uid-shared",
+    severity: Warning,
+    summary: "Two different objects of a snapshot carry one metadata.uid, which no cluster does",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for ids in cx.index.shared_uids(cx.objects) {

@@ -5,7 +5,11 @@ use super::Context;
 use crate::finding::Finding;
 use crate::resolve::Resolution;
 
-super::declare_rule!("unpersisted-owner", Error);
+super::declare_rule! {
+    id: "unpersisted-owner",
+    severity: Error,
+    summary: "The owner kind is never stored (Binding, TokenReview, ComponentStatus, ...), so the reference is always dangling",
+}
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, _, index, reference, resolution) in cx.references() {
