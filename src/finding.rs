@@ -65,6 +65,9 @@ pub struct RuleMeta {
     pub default_severity: Severity,
     /// One line: `ownerlint rules`, the README's rule table and SARIF's short description.
     pub summary: &'static str,
+    /// The fields it reads beyond those every stage reads (`fields::PIPELINE`): the fast path
+    /// keeps them.
+    pub reads: &'static [crate::fields::Field],
     /// The rule's document, `rules/<id>.md`.
     pub doc: &'static str,
 }

@@ -14,6 +14,7 @@ pub mod cli;
 pub mod config;
 pub mod controllers;
 pub mod discover;
+pub mod fields;
 pub mod finding;
 pub mod graph;
 pub mod index;
@@ -413,7 +414,7 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
                     limits: options.limits,
                     mode: options.mode,
                     context: role == Role::Context,
-                    full_parse: options.full_parse,
+                    fast_path: (!options.full_parse).then(rules::kept),
                 };
                 load::load(id, &source, load_options)
             });

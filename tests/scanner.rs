@@ -194,7 +194,7 @@ proptest! {
         if scan::scan(&text, 200).is_some() {
             prop_assert!(parse(&text).is_ok(), "accepted, but the parser says {:?}", parse(&text).err());
         }
-        if let Some(filtered) = fast::filter(&text, 200) {
+        if let Some(filtered) = fast::filter(&text, 200, ownerlint::rules::kept()) {
             let joined = filtered.joined(&text);
             let theirs = parse(&joined.text);
             prop_assert!(theirs.is_ok(), "kept text does not parse:\n{}", joined.text);

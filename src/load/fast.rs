@@ -1,16 +1,16 @@
 //! The fast path: most of a cluster dump is `managedFields`, `spec` and `status` that no rule
-//! reads. Before parsing, a line-level filter keeps only what the rules need — `apiVersion`,
-//! `kind`, the fields of `metadata` the model reads, a workload controller's `spec.selector`, a Pod's
-//! `status.phase`, and the items of a List filtered the same way — and remembers where each kept
-//! line came from, so every span still points into the original file.
+//! reads. Before parsing, a line-level filter keeps only the declared fields of each object
+//! (`crate::fields`: those every stage reads and those the rules declare, by the object's kind),
+//! and the items of a List filtered the same way, and remembers where each kept line came from,
+//! so every span still points into the original file.
 //!
 //! It declines (and the document is parsed whole) whenever it cannot be sure to keep the same
 //! meaning: whatever the line scanner (`scan.rs`) does not vouch for, flow style or a quoted key
-//! with escapes where it decides, kinds whose whole `spec` matters (CustomResourceDefinition,
-//! ReplicationController), and any kept text that does not parse.
+//! with escapes where it decides, and any kept text that does not parse.
 
 use super::scan::{Line, find_space_hash, with_lines};
 use crate::controllers::workload_controller;
+use crate::fields::{Keep, Kept, KindSet, Kinds};
 use crate::source::Span;
 
 /// A document reduced to the lines the rules read: the scanner's lines for them, in the
@@ -70,39 +70,35 @@ impl Joined {
     }
 }
 
-/// What to keep of a mapping's entries.
-#[derive(Clone, Copy)]
-pub(crate) enum Keep {
-    All,
-    /// Only these keys, each with its own rule.
-    Only(&'static [(&'static str, Keep)]),
+/// The kind classes of an object, from its apiVersion and kind as written, for what to keep
+/// of it (`fields::Kept::object`).
+pub(crate) fn kinds_of(api_version: Option<&str>, kind: &str) -> KindSet {
+    let group = api_version
+        .map(|a| a.split_once('/').map_or("", |(g, _)| g))
+        .map(|g| crate::catalog::canonical_group(g, kind));
+    let core = group == Some("");
+    KindSet::default()
+        .with(
+            Kinds::WorkloadControllers,
+            group.is_some_and(|g| workload_controller(g, kind).is_some()),
+        )
+        .with(Kinds::Pods, core && kind == "Pod")
+        .with(
+            Kinds::ReplicationControllers,
+            core && kind == "ReplicationController",
+        )
+        .with(
+            Kinds::CustomResourceDefinitions,
+            group == Some("apiextensions.k8s.io") && kind == "CustomResourceDefinition",
+        )
 }
-
-/// The metadata the model reads (`model::Object::from_node`).
-pub(crate) const METADATA: Keep = Keep::Only(&[
-    ("name", Keep::All),
-    ("namespace", Keep::All),
-    ("uid", Keep::All),
-    ("resourceVersion", Keep::All),
-    ("creationTimestamp", Keep::All),
-    ("labels", Keep::All),
-    ("ownerReferences", Keep::All),
-    ("finalizers", Keep::All),
-    ("deletionTimestamp", Keep::All),
-    (
-        "annotations",
-        Keep::Only(&[(crate::suppress::ANNOTATION, Keep::All)]),
-    ),
-]);
-pub(crate) const SELECTOR_ONLY: Keep = Keep::Only(&[("selector", Keep::All)]);
-pub(crate) const PHASE_ONLY: Keep = Keep::Only(&[("phase", Keep::All)]);
 
 /// Filter the document `text` (one chunk of a stream). `None`: parse it whole.
-pub fn filter(text: &str, max_depth: usize) -> Option<Filtered> {
-    with_lines(text, max_depth, |lines| filter_lines(text, lines))
+pub fn filter(text: &str, max_depth: usize, kept: &Kept) -> Option<Filtered> {
+    with_lines(text, max_depth, |lines| filter_lines(text, lines, kept))
 }
 
-fn filter_lines(text: &str, lines: &[Line]) -> Option<Filtered> {
+fn filter_lines(text: &str, lines: &[Line], fields: &Kept) -> Option<Filtered> {
     let mut kept: Vec<(usize, usize)> = Vec::new();
     // Leading comments (`# Source:`), directives markers and blank lines stay as they are.
     let first = lines.iter().position(|l| !l.blank && !is_marker(text, l))?;
@@ -120,7 +116,7 @@ fn filter_lines(text: &str, lines: &[Line]) -> Option<Filtered> {
         .iter()
         .position(|l| is_document_end(text, l))
         .unwrap_or(body.len());
-    object(text, &body[..end], 0, &mut kept)?;
+    object_at(text, &body[..end], 0, false, fields, &mut kept)?;
     finish(lines, kept)
 }
 
@@ -136,10 +132,10 @@ fn finish(lines: &[Line], kept: Vec<(usize, usize)>) -> Option<Filtered> {
 }
 
 /// Filter one item of a `kind: List` (`- apiVersion: …` and its more indented lines).
-pub fn filter_item(text: &str, max_depth: usize) -> Option<Filtered> {
+pub fn filter_item(text: &str, max_depth: usize, fields: &Kept) -> Option<Filtered> {
     with_lines(text, max_depth, |lines| {
         let mut kept = Vec::new();
-        items(text, lines, &mut kept)?;
+        items(text, lines, fields, &mut kept)?;
         finish(lines, kept)
     })
 }
@@ -257,16 +253,14 @@ fn entries<'t>(
     Some(out)
 }
 
-/// Keep what the rules read of one object (a mapping with keys at `indent`).
-fn object(text: &str, lines: &[Line], indent: usize, kept: &mut Vec<(usize, usize)>) -> Option<()> {
-    object_at(text, lines, indent, false, kept)
-}
-
+/// Keep the declared fields of one object (a mapping with keys at `indent`; in a sequence
+/// item, the first key follows the `- `).
 fn object_at(
     text: &str,
     lines: &[Line],
     indent: usize,
     in_item: bool,
+    fields: &Kept,
     kept: &mut Vec<(usize, usize)>,
 ) -> Option<()> {
     let entries = entries(text, lines, indent, in_item)?;
@@ -278,40 +272,22 @@ fn object_at(
         .iter()
         .find(|(k, _, _)| *k == "apiVersion")
         .and_then(|&(_, i, _)| inline_value(text, &lines[i], indent));
-    let group = api_version
-        .map(|a| a.split_once('/').map_or("", |(g, _)| g))
-        .map(|g| crate::catalog::canonical_group(g, kind.unwrap_or("")));
-    // Kinds whose whole spec matters are parsed whole.
-    match kind {
-        Some("CustomResourceDefinition") | Some("ReplicationController") => return None,
-        _ => {}
-    }
     let is_list = kind.is_some_and(|k| k.ends_with("List"));
-    let workload = group
-        .and_then(|g| workload_controller(g, kind.unwrap_or("")))
-        .is_some();
-    let pod = group == Some("") && kind == Some("Pod");
+    let keep_of = fields.object(kinds_of(api_version, kind.unwrap_or("")));
     for &(key, from, to) in &entries {
-        let rule = match key {
-            "apiVersion" | "kind" => Keep::All,
-            "metadata" => METADATA,
-            "spec" if workload => SELECTOR_ONLY,
-            "status" if pod => PHASE_ONLY,
-            "items" if is_list => {
-                // The key line, then each item filtered as an object.
-                kept.push((lines[from].start, lines[from].end));
-                items(text, &lines[from + 1..to], kept)?;
-                continue;
-            }
-            _ => continue,
-        };
-        keep(text, &lines[from..to], indent, rule, kept)?;
+        if key == "items" && is_list {
+            // The key line, then each item filtered as an object.
+            kept.push((lines[from].start, lines[from].end));
+            items(text, &lines[from + 1..to], fields, kept)?;
+        } else if let Some(rule) = keep_of.get(key) {
+            keep(text, &lines[from..to], indent, rule, kept)?;
+        }
     }
     Some(())
 }
 
 /// The items of a block sequence of objects.
-fn items(text: &str, lines: &[Line], kept: &mut Vec<(usize, usize)>) -> Option<()> {
+fn items(text: &str, lines: &[Line], fields: &Kept, kept: &mut Vec<(usize, usize)>) -> Option<()> {
     let mut i = 0;
     while i < lines.len() {
         let line = &lines[i];
@@ -328,7 +304,7 @@ fn items(text: &str, lines: &[Line], kept: &mut Vec<(usize, usize)>) -> Option<(
         while j < lines.len() && (lines[j].blank || lines[j].indent > dash) {
             j += 1;
         }
-        object_at(text, &lines[i..j], dash + 2, true, kept)?;
+        object_at(text, &lines[i..j], dash + 2, true, fields, kept)?;
         i = j;
     }
     Some(())
@@ -339,35 +315,28 @@ fn keep(
     text: &str,
     lines: &[Line],
     indent: usize,
-    rule: Keep,
+    rule: &Keep,
     kept: &mut Vec<(usize, usize)>,
 ) -> Option<()> {
-    match rule {
-        Keep::All => {
-            kept.push((lines[0].start, lines[lines.len() - 1].end));
-        }
-        Keep::Only(_) => {
-            // The key line must open a block mapping: nothing after the colon.
-            let head = &lines[0];
-            if inline_value(text, head, indent).is_some() {
-                // `metadata: {…}` and the like: keep as written, the parser decides.
-                kept.push((head.start, lines[lines.len() - 1].end));
-                return Some(());
-            }
-            kept.push((head.start, head.end));
-            let body = &lines[1..];
-            let Some(child) = body.iter().find(|l| !l.blank).map(|l| l.indent) else {
-                return Some(());
-            };
-            for (key, from, to) in entries(text, body, child, false)? {
-                let wanted = match rule {
-                    Keep::Only(keys) => keys.iter().find(|(k, _)| *k == key).map(|&(_, r)| r),
-                    Keep::All => Some(Keep::All),
-                };
-                if let Some(r) = wanted {
-                    keep(text, &body[from..to], child, r, kept)?;
-                }
-            }
+    if rule.all {
+        kept.push((lines[0].start, lines[lines.len() - 1].end));
+        return Some(());
+    }
+    // The key line must open a block mapping: nothing after the colon.
+    let head = &lines[0];
+    if inline_value(text, head, indent).is_some() {
+        // `metadata: {…}` and the like: keep as written, the parser decides.
+        kept.push((head.start, lines[lines.len() - 1].end));
+        return Some(());
+    }
+    kept.push((head.start, head.end));
+    let body = &lines[1..];
+    let Some(child) = body.iter().find(|l| !l.blank).map(|l| l.indent) else {
+        return Some(());
+    };
+    for (key, from, to) in entries(text, body, child, false)? {
+        if let Some(r) = rule.get(key) {
+            keep(text, &body[from..to], child, r, kept)?;
         }
     }
     Some(())
@@ -389,7 +358,7 @@ mod tests {
     #[test]
     fn keeps_what_rules_read_and_maps_back() {
         let text = "# Source: chart/templates/a.yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  managedFields:\n  - manager: x\n    fieldsV1: {}\n  annotations:\n    a: b\n    ownerlint.dev/ignore: x\n  name: a\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\nspec:\n  containers: []\nstatus:\n  hostIP: 1.2.3.4\n  phase: Running\n";
-        let filtered = filter(text, 200).expect("a plain dump document");
+        let filtered = filter(text, 200, crate::rules::kept()).expect("a plain dump document");
         let f = filtered.joined(text);
         assert_eq!(lines_of(&filtered, text), f.text);
         assert_eq!(
@@ -404,30 +373,62 @@ mod tests {
 
     #[test]
     fn declines_what_it_cannot_be_sure_of() {
-        assert!(filter("{apiVersion: v1, kind: Pod}\n", 200).is_none());
-        assert!(filter("apiVersion: v1\nkind: Pod\nmetadata: &m\n  name: a\n", 200).is_none());
-        assert!(filter("apiVersion: v1\nkind: Pod\nmetadata:\n\tname: a\n", 200).is_none());
+        assert!(filter("{apiVersion: v1, kind: Pod}\n", 200, crate::rules::kept()).is_none());
+        assert!(
+            filter(
+                "apiVersion: v1\nkind: Pod\nmetadata: &m\n  name: a\n",
+                200,
+                crate::rules::kept()
+            )
+            .is_none()
+        );
+        assert!(
+            filter(
+                "apiVersion: v1\nkind: Pod\nmetadata:\n\tname: a\n",
+                200,
+                crate::rules::kept()
+            )
+            .is_none()
+        );
         assert!(
             filter(
                 "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .x }}\n",
-                200
+                200,
+                crate::rules::kept()
             )
             .is_none()
         );
         assert!(
             filter(
-                "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: {}\n",
-                200
+                "\"api\\u0056ersion\": v1\nkind: Pod\n",
+                200,
+                crate::rules::kept()
             )
             .is_none()
         );
-        assert!(filter("\"api\\u0056ersion\": v1\nkind: Pod\n", 200).is_none());
+    }
+
+    #[test]
+    fn keeps_the_fields_declared_for_the_kind() {
+        let kept = |text: &str| {
+            let filtered = filter(text, 200, crate::rules::kept()).expect("a plain document");
+            lines_of(&filtered, text)
+        };
+        let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: a.io\n  scope: Cluster\nstatus: {}\n";
+        assert_eq!(kept(crd), crd.replace("status: {}\n", ""));
+        let rc = "apiVersion: v1\nkind: ReplicationController\nspec:\n  replicas: 1\n  template:\n    metadata:\n      labels: {app: a}\n    spec: {}\n";
+        assert_eq!(
+            kept(rc),
+            "apiVersion: v1\nkind: ReplicationController\nspec:\n  template:\n    metadata:\n      labels: {app: a}\n"
+        );
+        let pod = "apiVersion: v1\nkind: Pod\nspec:\n  selector: {}\n";
+        assert_eq!(kept(pod), "apiVersion: v1\nkind: Pod\n");
     }
 
     #[test]
     fn filters_list_items_one_by_one() {
         let text = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  data:\n    a: b\n  metadata:\n    name: x\n- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: y\n  spec:\n    replicas: 1\n    selector:\n      matchLabels: {app: y}\nmetadata:\n  resourceVersion: \"\"\n";
-        let filtered = filter(text, 200).expect("a list");
+        let filtered = filter(text, 200, crate::rules::kept()).expect("a list");
         let f = filtered.joined(text);
         assert_eq!(lines_of(&filtered, text), f.text);
         assert_eq!(

@@ -13,22 +13,25 @@ use std::borrow::Cow;
 use serde::de::{MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::fast::{Keep, METADATA, PHASE_ONLY, SELECTOR_ONLY};
+use super::fast::kinds_of;
 use super::structure::structural;
 use super::yaml::{Document, Node, Scalar, SyntaxError, Value};
-use crate::controllers::workload_controller;
+use crate::fields::{Keep, Kept};
 use crate::source::Span;
 
 /// The kept tree of the JSON document `text` (spans offset by `base`), or `None` to parse it
 /// whole.
-pub fn parse(text: &str, base: usize, max_depth: usize) -> Option<Document> {
+pub fn parse(text: &str, base: usize, max_depth: usize, fields: &Kept) -> Option<Document> {
     let tree = Tree { text, base };
     let json = text.trim();
     if !json.starts_with('{') {
         return None;
     }
     // The guard and the reading are separate passes over the text: run them side by side.
-    let (guarded, root) = rayon::join(|| guard(text, max_depth), || tree.object(json, true));
+    let (guarded, root) = rayon::join(
+        || guard(text, max_depth),
+        || tree.object(json, true, fields),
+    );
     guarded?;
     let root = root?;
     Some(Document {
@@ -156,11 +159,11 @@ pub fn list_items(text: &str, base: usize, max_depth: usize) -> Option<Vec<Span>
 
 /// One item of a List that [`list_items`] found (`text` starts at `base`), kept as the fast
 /// path keeps an object; `None` to parse it whole.
-pub fn parse_item(text: &str, base: usize) -> Option<Document> {
+pub fn parse_item(text: &str, base: usize, fields: &Kept) -> Option<Document> {
     let tree = Tree { text, base };
     // The item was checked with its List: it is only split here.
     let root = match text.as_bytes().first()? {
-        b'{' => tree.object(text, false)?,
+        b'{' => tree.object(text, false, fields)?,
         _ => tree.node(text)?,
     };
     Some(Document {
@@ -256,7 +259,7 @@ impl<'t> Tree<'t> {
 
     /// An object as the YAML filter keeps it (`fast::object_at`); `json` is its text. The
     /// items of a List (`root`) are read in the same pass and kept in parallel.
-    fn object(&self, json: &str, root: bool) -> Option<Node> {
+    fn object(&self, json: &str, root: bool, fields: &Kept) -> Option<Node> {
         // The root is checked by `serde_json` here; an item was checked with it, so it is only
         // split.
         let entries = if root {
@@ -279,35 +282,18 @@ impl<'t> Tree<'t> {
         let kind = text_of("kind");
         let kind = kind.as_deref().unwrap_or("");
         let api_version = text_of("apiVersion");
-        let group = api_version
-            .as_deref()
-            .map(|a| a.split_once('/').map_or("", |(g, _)| g))
-            .map(|g| crate::catalog::canonical_group(g, kind));
-        // Kinds whose whole spec matters are parsed whole.
-        if matches!(kind, "CustomResourceDefinition" | "ReplicationController") {
-            return None;
-        }
-        let workload = group.is_some_and(|g| workload_controller(g, kind).is_some());
-        let pod = group == Some("") && kind == "Pod";
+        let keep_of = fields.object(kinds_of(api_version.as_deref(), kind));
         let is_list = kind.ends_with("List");
         let mut kept = Vec::new();
         for (key, value) in entries.iter() {
             let (at, node) = match (key.as_ref(), &value) {
-                ("items", Entry::Items(items)) if is_list => self.items(items)?,
+                ("items", Entry::Items(items)) if is_list => self.items(items, fields)?,
                 // Items split from an object that is not a List: not worth a second way.
                 (_, Entry::Items(_)) => return None,
-                (key, Entry::Raw(value)) => {
-                    let node = match key {
-                        "apiVersion" | "kind" => self.node(value)?,
-                        // A strategic merge patch directive: the document is a patch.
-                        "$patch" => self.node(value)?,
-                        "metadata" => self.keep(value, METADATA)?,
-                        "spec" if workload => self.keep(value, SELECTOR_ONLY)?,
-                        "status" if pod => self.keep(value, PHASE_ONLY)?,
-                        _ => continue,
-                    };
-                    (*value, node)
-                }
+                (key, Entry::Raw(value)) => match keep_of.get(key) {
+                    Some(rule) => (*value, self.keep(value, rule)?),
+                    None => continue,
+                },
             };
             kept.push((self.key(key, at)?, node));
         }
@@ -320,7 +306,7 @@ impl<'t> Tree<'t> {
 
     /// The items of a List, each kept as an object, in parallel; with the text the list
     /// starts at (its `[`).
-    fn items(&self, items: &[&'t RawValue]) -> Option<(&'t str, Node)> {
+    fn items(&self, items: &[&'t RawValue], fields: &Kept) -> Option<(&'t str, Node)> {
         use rayon::prelude::*;
         // The `[` before the first item; an empty List is left to the parser.
         let first = items.first()?.get();
@@ -333,7 +319,7 @@ impl<'t> Tree<'t> {
         let nodes = items
             .par_iter()
             .map(|item| match item.get().as_bytes()[0] {
-                b'{' => self.object(item.get(), false),
+                b'{' => self.object(item.get(), false, fields),
                 _ => self.node(item.get()),
             })
             .collect::<Option<Vec<_>>>()?;
@@ -342,16 +328,13 @@ impl<'t> Tree<'t> {
     }
 
     /// A value kept by `rule`: whole, or an object with only some of its keys.
-    fn keep(&self, json: &str, rule: Keep) -> Option<Node> {
-        let Keep::Only(keys) = rule else {
-            return self.node(json);
-        };
-        if !json.starts_with('{') {
+    fn keep(&self, json: &str, rule: &Keep) -> Option<Node> {
+        if rule.all || !json.starts_with('{') {
             return self.node(json);
         }
         let mut kept = Vec::new();
         for (key, value) in split_entries(json)? {
-            if let Some(&(_, rule)) = keys.iter().find(|(k, _)| *k == key) {
+            if let Some(rule) = rule.get(&key) {
                 kept.push((self.key(&key, value)?, self.keep(value, rule)?));
             }
         }

@@ -11,6 +11,7 @@ pub mod scan;
 pub mod structure;
 pub mod yaml;
 
+use crate::fields::Kept;
 use crate::model::{Mode, Object, Spanned};
 use crate::source::{Part, SLICE, Source, SourceId, Span, Text};
 use yaml::{Limits, Node, Value};
@@ -32,8 +33,9 @@ pub struct LoadOptions {
     pub mode: ModeChoice,
     /// Objects from `--context`: they exist in the cluster, and are not linted.
     pub context: bool,
-    /// Parse whole documents only (no line-level filter first); the findings are the same.
-    pub full_parse: bool,
+    /// The fields to keep of each object before parsing (the fast path), or `None` to parse
+    /// whole documents; the findings are the same.
+    pub fast_path: Option<&'static crate::fields::Kept>,
 }
 
 #[derive(Debug, Default)]
@@ -259,9 +261,7 @@ fn push_list(
     let items = yaml_items.map(|items| (items, false)).or_else(|| {
         // A JSON List is split by `serde_json`, a part of the fast path: `--full-parse`
         // reads it whole.
-        if options.full_parse {
-            return None;
-        }
+        options.fast_path?;
         let read;
         let chunk_text = match chunk_text {
             Some(chunk_text) => chunk_text,
@@ -361,15 +361,18 @@ fn load_document(
             .push(not_parsed(id, source, &error, part, what));
         return;
     }
-    let fast = (!options.full_parse)
-        .then(|| {
-            if chunk_text.trim_start().starts_with('{') {
-                json::parse(&chunk_text, chunk.span.start, options.limits.max_depth)
-            } else {
-                parse_filtered(&chunk_text, chunk.span.start, options.limits)
-            }
-        })
-        .flatten();
+    let fast = options.fast_path.and_then(|fields| {
+        if chunk_text.trim_start().starts_with('{') {
+            json::parse(
+                &chunk_text,
+                chunk.span.start,
+                options.limits.max_depth,
+                fields,
+            )
+        } else {
+            parse_filtered(&chunk_text, chunk.span.start, options.limits, fields)
+        }
+    });
     let parsed = match fast {
         Some(document) => Ok(document),
         None => yaml::parse_at(&chunk_text, chunk.span.start, options.limits),
@@ -676,12 +679,10 @@ fn load_list_item(
         text: &item_text,
         base: item.start,
     };
-    let fast = (!options.full_parse)
-        .then(|| match json {
-            true => json::parse_item(&item_text, item.start),
-            false => parse_filtered_item(&item_text, item.start, options.limits),
-        })
-        .flatten();
+    let fast = options.fast_path.and_then(|fields| match json {
+        true => json::parse_item(&item_text, item.start, fields),
+        false => parse_filtered_item(&item_text, item.start, options.limits, fields),
+    });
     let parsed = match fast {
         Some(document) => Ok(document),
         None => yaml::parse_at(&item_text, item.start, options.limits),
@@ -719,18 +720,28 @@ fn load_list_item(
 }
 
 /// An item of a List through the fast path's filter, spans mapped back.
-fn parse_filtered_item(item_text: &str, base: usize, limits: Limits) -> Option<yaml::Document> {
-    let filtered = fast::filter_item(item_text, limits.max_depth)?;
+fn parse_filtered_item(
+    item_text: &str,
+    base: usize,
+    limits: Limits,
+    fields: &Kept,
+) -> Option<yaml::Document> {
+    let filtered = fast::filter_item(item_text, limits.max_depth, fields)?;
     parse_kept(item_text, filtered, base, limits)
 }
 
 /// A document parsed through the fast path's filter, with every span mapped back to the
 /// source; `None` when the filter declines or the kept text does not parse (the caller then
 /// parses the whole document, and reports any error at its true place).
-fn parse_filtered(chunk_text: &str, base: usize, limits: Limits) -> Option<yaml::Document> {
+fn parse_filtered(
+    chunk_text: &str,
+    base: usize,
+    limits: Limits,
+    fields: &Kept,
+) -> Option<yaml::Document> {
     parse_kept(
         chunk_text,
-        fast::filter(chunk_text, limits.max_depth)?,
+        fast::filter(chunk_text, limits.max_depth, fields)?,
         base,
         limits,
     )

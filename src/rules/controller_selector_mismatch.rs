@@ -11,6 +11,7 @@ super::declare_rule! {
     id: "controller-selector-mismatch",
     severity: Warning,
     summary: "The dependent's labels do not match the selector of its controller, which will release it",
+    reads: [LABELS, SELECTOR, TEMPLATE_LABELS, POD_PHASE, DELETION_TIMESTAMP],
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {

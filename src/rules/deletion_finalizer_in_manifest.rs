@@ -9,6 +9,7 @@ super::declare_rule! {
     id: "deletion-finalizer-in-manifest",
     severity: Warning,
     summary: "The orphan or foregroundDeletion finalizer written into a manifest changes how the object is later deleted",
+    reads: [FINALIZERS, DELETION_TIMESTAMP],
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {

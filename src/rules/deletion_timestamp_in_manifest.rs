@@ -9,6 +9,7 @@ super::declare_rule! {
     id: "deletion-timestamp-in-manifest",
     severity: Warning,
     summary: "metadata.deletionTimestamp is set, so the object was exported while being deleted (info in a snapshot)",
+    reads: [DELETION_TIMESTAMP, FINALIZERS],
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {

@@ -10,6 +10,7 @@ super::declare_rule! {
     id: "duplicate-key",
     severity: Error,
     summary: "An ownership field written twice in one mapping, which kubectl refuses",
+    reads: [LABELS, FINALIZERS],
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {

@@ -9,6 +9,7 @@ super::declare_rule! {
     id: "field-type-invalid",
     severity: Error,
     summary: "An identity field or label value that is not a string, which kubectl cannot decode",
+    reads: [LABELS],
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {

@@ -9,6 +9,7 @@ super::declare_rule! {
     id: "finalizer-invalid",
     severity: Error,
     summary: "A finalizer the API server rejects on every kind, or orphan together with foregroundDeletion",
+    reads: [FINALIZERS],
 }
 
 const NAME_MAX: usize = 63;

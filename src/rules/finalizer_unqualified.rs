@@ -11,6 +11,7 @@ super::declare_rule! {
     id: "finalizer-unqualified",
     severity: Error,
     summary: "A finalizer without a domain that is not a standard name (error on built-in kinds, warning on custom resources)",
+    reads: [FINALIZERS],
 }
 
 /// `IsStandardFinalizerName`.

@@ -90,32 +90,53 @@ pub fn markdown_table() -> String {
     table
 }
 
+/// What the fast path keeps of each object: the fields every stage reads and those each rule
+/// declares.
+pub fn kept() -> &'static crate::fields::Kept {
+    static KEPT: std::sync::OnceLock<crate::fields::Kept> = std::sync::OnceLock::new();
+    KEPT.get_or_init(|| {
+        crate::fields::Kept::new(
+            crate::fields::PIPELINE
+                .iter()
+                .chain(RULES.iter().flat_map(|r| r.meta.reads)),
+        )
+    })
+}
+
 pub fn find(id: &str) -> Option<&'static Rule> {
     RULES.iter().copied().find(|r| r.meta.id == id)
 }
 
-/// Declare a rule (`META`, what findings name it by, and `RULE`, its registry entry); its
-/// document is `rules/<id>.md`. Its check is the module's `check` unless it names another.
+/// Declare a rule: `META`, what its findings name it by, and `RULE`, its registry entry. Its
+/// document is `rules/<id>.md`; `reads` names the fields of `crate::fields` it reads beyond
+/// those every stage reads (`fields::PIPELINE`); its check is the module's `check` unless it
+/// names another.
 macro_rules! declare_rule {
-    (id: $id:literal, severity: $severity:ident, summary: $summary:literal $(,)?) => {
-        $crate::rules::declare_rule! {
-            id: $id,
-            severity: $severity,
-            summary: $summary,
-            check: $crate::rules::Check::Input(check),
-        }
+    (@check) => {
+        $crate::rules::Check::Input(check)
     };
-    (id: $id:literal, severity: $severity:ident, summary: $summary:literal, check: $check:expr $(,)?) => {
+    (@check $check:expr) => {
+        $check
+    };
+    (
+        id: $id:literal,
+        severity: $severity:ident,
+        summary: $summary:literal
+        $(, reads: [$($field:ident),* $(,)?])?
+        $(, check: $check:expr)?
+        $(,)?
+    ) => {
         pub static META: $crate::finding::RuleMeta = $crate::finding::RuleMeta {
             id: $id,
             default_severity: $crate::finding::Severity::$severity,
             summary: $summary,
+            reads: &[$($($crate::fields::$field),*)?],
             doc: include_str!(concat!("../../rules/", $id, ".md")),
         };
 
         pub static RULE: $crate::rules::Rule = $crate::rules::Rule {
             meta: &META,
-            check: $check,
+            check: $crate::rules::declare_rule!(@check $($check)?),
         };
     };
 }

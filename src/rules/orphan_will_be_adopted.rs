@@ -14,6 +14,7 @@ super::declare_rule! {
     id: "orphan-will-be-adopted",
     severity: Info,
     summary: "An object without a controller matches a workload controller's selector and will be adopted",
+    reads: [LABELS, SELECTOR, TEMPLATE_LABELS, POD_PHASE, DELETION_TIMESTAMP],
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {

@@ -11,6 +11,7 @@ super::declare_rule! {
     id: "tracking-label-required",
     severity: Error,
     summary: "A policy requires cluster-scoped objects of some kinds to carry a label naming their namespaced owner (off until declared)",
+    reads: [LABELS],
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
