@@ -598,8 +598,20 @@ impl Object {
     pub fn labels_span(&self) -> Span {
         match &self.labels {
             Some(labels) => labels.span,
-            None => self.name.as_ref().map_or(self.span, |n| n.span),
+            None => self.name_span(),
         }
+    }
+
+    /// Where messages point at the object: its name, or for an unnamed one its kind (a span
+    /// of a field, which reads the same however much of the object was parsed).
+    pub fn name_span(&self) -> Span {
+        self.name
+            .as_ref()
+            .or(self
+                .kind
+                .as_ref()
+                .filter(|k| self.span.start <= k.span.start))
+            .map_or(self.span, |n| n.span)
     }
 
     /// Whether the object was captured while being deleted.

@@ -42,7 +42,7 @@ fn report(cx: &Context, ids: &[ObjId], out: &mut Vec<Finding>) {
             continue;
         }
         let object = cx.object(*id);
-        let span = object.name.as_ref().map_or(object.span, |n| n.span);
+        let span = object.name_span();
         let captured = |id: ObjId| cx.object(id).mode == Mode::Snapshot && uid(id).is_some();
         let finding = if captured(*id) && captured(*first) {
             // Two uids for one name: a cluster holds one at a time, so the dump joins

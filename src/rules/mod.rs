@@ -203,7 +203,7 @@ impl<'a> Context<'a> {
     pub fn location(&self, id: ObjId) -> String {
         let object = self.object(id);
         let source = &self.sources[object.source.0 as usize];
-        let span = object.name.as_ref().map_or(object.span, |n| n.span);
+        let span = object.name_span();
         format!("{}:{}", source.name, source.line_col(span.start).line)
     }
 
@@ -256,21 +256,17 @@ impl<'a> Context<'a> {
         finding
     }
 
-    /// A label on an object's `metadata.uid` (or its name, or the object).
+    /// A label on an object's `metadata.uid` (or where it is named: `Object::name_span`).
     pub fn uid_label(&self, id: ObjId, message: impl Into<String>) -> Label {
         let object = self.object(id);
-        let span = object
-            .uid
-            .as_ref()
-            .or(object.name.as_ref())
-            .map_or(object.span, |s| s.span);
+        let span = object.uid.as_ref().map_or(object.name_span(), |s| s.span);
         Label::new(object.source, span, message)
     }
 
-    /// A label on an object's `metadata.name` (or the object).
+    /// A label on an object's `metadata.name` (or its kind: `Object::name_span`).
     pub fn name_label(&self, id: ObjId, message: impl Into<String>) -> Label {
         let object = self.object(id);
-        let span = object.name.as_ref().map_or(object.span, |s| s.span);
+        let span = object.name_span();
         Label::new(object.source, span, message)
     }
 

@@ -71,7 +71,7 @@ fn check_object(
         .collect();
     let owners = owner_list(policy);
     if accepted.is_empty() {
-        let span = object.name.as_ref().map_or(object.span, |n| n.span);
+        let span = object.name_span();
         out.push(
             cx.finding(
                 &META,

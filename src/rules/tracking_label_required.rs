@@ -87,7 +87,7 @@ fn check_object(
         Some(ns) => format!("{} {ns}/{value}", owner.kind),
         None => format!("{} {value}", owner.kind),
     };
-    let span = labels.map_or(object.span, |l| l.span);
+    let span = labels.map_or(object.name_span(), |l| l.span);
     out.push(
         cx.finding(
             &META,
