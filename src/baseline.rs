@@ -10,44 +10,20 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::Outcome;
-use crate::finding::{Finding, ObjectIdentity};
-use crate::report::repo_relative;
+use crate::finding::FindingKey;
+use crate::report::finding_key;
 
 const VERSION: u32 = 1;
 
+/// A recorded finding: its key (what baselines match by), and its message for people reading
+/// the file.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Entry {
-    pub rule: String,
-    pub path: String,
-    #[serde(default)]
-    pub object: Option<Identity>,
-    /// The label of the field the finding points at.
-    pub label: String,
-    /// The text of that field in the file.
-    pub field: String,
+    #[serde(flatten)]
+    pub key: FindingKey,
     /// For people reading the file; not matched.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Identity {
-    pub api_version: Option<String>,
-    pub kind: Option<String>,
-    pub namespace: Option<String>,
-    pub name: Option<String>,
-}
-
-impl From<&ObjectIdentity> for Identity {
-    fn from(o: &ObjectIdentity) -> Self {
-        Identity {
-            api_version: o.api_version.clone(),
-            kind: o.kind.clone(),
-            namespace: o.namespace.clone(),
-            name: o.name.clone(),
-        }
-    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -56,31 +32,14 @@ struct File {
     findings: Vec<Entry>,
 }
 
-/// The entry of a finding.
-fn entry(outcome: &Outcome, finding: &Finding, root: Option<&Path>) -> Entry {
-    let source = outcome.source(finding.primary.source);
-    Entry {
-        rule: finding.rule.to_string(),
-        path: repo_relative(&source.name, root),
-        object: finding.object.as_ref().map(Identity::from),
-        label: finding.primary.message.clone(),
-        field: source
-            .text
-            .str(finding.primary.span.start..finding.primary.span.end)
-            .unwrap_or_default()
-            .into_owned(),
-        message: String::new(),
-    }
-}
-
 /// Write the findings of `outcome` as a baseline.
 pub fn write(path: &Path, outcome: &Outcome, root: Option<&Path>) -> Result<usize, String> {
     let findings: Vec<Entry> = outcome
         .findings
         .iter()
         .map(|f| Entry {
+            key: finding_key(outcome, f, root),
             message: f.message.clone(),
-            ..entry(outcome, f, root)
         })
         .collect();
     let count = findings.len();
@@ -119,19 +78,15 @@ pub fn read(path: &Path) -> Result<Vec<Entry>, String> {
 /// Remove the findings recorded in the baseline (each entry hides one finding); returns how
 /// many were hidden.
 pub fn apply(outcome: &mut Outcome, baseline: &[Entry], root: Option<&Path>) -> usize {
-    let mut remaining: HashMap<Entry, usize> = HashMap::new();
+    let mut remaining: HashMap<&FindingKey, usize> = HashMap::new();
     for e in baseline {
-        let key = Entry {
-            message: String::new(),
-            ..e.clone()
-        };
-        *remaining.entry(key).or_default() += 1;
+        *remaining.entry(&e.key).or_default() += 1;
     }
     let keep: Vec<bool> = outcome
         .findings
         .iter()
         .map(|f| {
-            let key = entry(outcome, f, root);
+            let key = finding_key(outcome, f, root);
             match remaining.get_mut(&key) {
                 Some(n) if *n > 0 => {
                     *n -= 1;

@@ -48,13 +48,73 @@ impl Label {
 }
 
 /// The identity of the object a finding is about, as written in the input.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectIdentity {
     pub api_version: Option<String>,
     pub kind: Option<String>,
     pub namespace: Option<String>,
     pub name: Option<String>,
+}
+
+/// What identifies a finding apart from where it sits: its rule, its file (relative to the
+/// repository root), the object it is about, and the field it points at (the label and the
+/// field's text). Lines moving do not change it. Baselines match findings by it, and SARIF's
+/// fingerprint is its hash (`report::finding_key` makes it).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct FindingKey {
+    pub rule: String,
+    pub path: String,
+    #[serde(default)]
+    pub object: Option<ObjectIdentity>,
+    /// The label of the field the finding points at.
+    pub label: String,
+    /// The text of that field in the file.
+    pub field: String,
+}
+
+impl FindingKey {
+    /// A stable hash of the key (FNV-1a, 64 bits: the same on every run and platform, unlike
+    /// `std`'s hasher), as 16 hexadecimal digits.
+    pub fn fingerprint(&self) -> String {
+        let object = self.object.as_ref().map_or(String::new(), |o| {
+            format!(
+                "{}/{}/{}/{}",
+                o.api_version.as_deref().unwrap_or(""),
+                o.kind.as_deref().unwrap_or(""),
+                o.namespace.as_deref().unwrap_or(""),
+                o.name.as_deref().unwrap_or("")
+            )
+        });
+        let key = [&self.rule, &self.path, &object, &self.label, &self.field].map(String::as_str);
+        format!("{:016x}", fnv1a(key.join("\0").as_bytes()))
+    }
+}
+
+/// FNV-1a, 64 bits.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, b| {
+        (hash ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprints_are_fnv1a_of_the_key() {
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        let key = FindingKey {
+            rule: "a".into(),
+            path: String::new(),
+            object: None,
+            label: String::new(),
+            field: String::new(),
+        };
+        assert_eq!(key.fingerprint(), format!("{:016x}", fnv1a(b"a\0\0\0\0")));
+    }
 }
 
 /// What a rule declares about itself, in its file (`rules::declare_rule!`): the one place its

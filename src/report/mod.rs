@@ -89,6 +89,26 @@ pub fn repository_root(start: &Path) -> Option<PathBuf> {
 
 /// A source's path relative to `root`, with `/` separators, for formats that CI systems
 /// resolve against the repository. Paths outside the root, and `<stdin>`, stay as they are.
+/// The key of a finding (`FindingKey`), with its path relative to `root`.
+pub fn finding_key(
+    outcome: &crate::Outcome,
+    finding: &crate::finding::Finding,
+    root: Option<&Path>,
+) -> crate::finding::FindingKey {
+    let source = outcome.source(finding.primary.source);
+    crate::finding::FindingKey {
+        rule: finding.rule.id.to_string(),
+        path: repo_relative(&source.name, root),
+        object: finding.object.clone(),
+        label: finding.primary.message.clone(),
+        field: source
+            .text
+            .str(finding.primary.span.start..finding.primary.span.end)
+            .unwrap_or_default()
+            .into_owned(),
+    }
+}
+
 pub fn repo_relative(name: &str, root: Option<&Path>) -> String {
     if name == crate::discover::STDIN_NAME {
         return name.to_string();

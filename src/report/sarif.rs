@@ -163,7 +163,7 @@ fn result(outcome: &Outcome, finding: &Finding, options: &RenderOptions) -> Valu
         "level": level(finding.severity),
         "message": { "text": message },
         "locations": [primary_location(outcome, finding, root)],
-        "partialFingerprints": { FINGERPRINT_KEY: fingerprint(outcome, finding, root) },
+        "partialFingerprints": { FINGERPRINT_KEY: super::finding_key(outcome, finding, root).fingerprint() },
     });
     if let Value::Object(map) = &mut value {
         if let Some(index) = rule_index {
@@ -230,41 +230,6 @@ fn located(
     })
 }
 
-/// A hash of what identifies a finding apart from where it sits: the rule, the file, the
-/// object, the label and the text it labels. Lines moving do not change it.
-fn fingerprint(outcome: &Outcome, finding: &Finding, root: Option<&std::path::Path>) -> String {
-    let source = outcome.source(finding.primary.source);
-    let object = finding.object.as_ref().map_or(String::new(), |o| {
-        format!(
-            "{}/{}/{}/{}",
-            o.api_version.as_deref().unwrap_or(""),
-            o.kind.as_deref().unwrap_or(""),
-            o.namespace.as_deref().unwrap_or(""),
-            o.name.as_deref().unwrap_or("")
-        )
-    });
-    let text = source
-        .text
-        .str(finding.primary.span.start..finding.primary.span.end)
-        .unwrap_or_default();
-    let key = [
-        finding.rule.id,
-        &repo_relative(&source.name, root),
-        &object,
-        &finding.primary.message,
-        &text,
-    ]
-    .join("\0");
-    format!("{:016x}", fnv1a(key.as_bytes()))
-}
-
-/// FNV-1a, 64 bits: stable across runs and platforms, unlike `std`'s hasher.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, b| {
-        (hash ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
 /// Percent-encode a path for a URI reference: everything but RFC 3986 unreserved characters
 /// and `/`.
 fn percent_encode(path: &str) -> String {
@@ -288,7 +253,5 @@ mod tests {
         assert_eq!(camel_case("owner-not-found"), "OwnerNotFound");
         assert_eq!(percent_encode("a b/c%d.yaml"), "a%20b/c%25d.yaml");
         assert_eq!(percent_encode("<stdin>"), "%3Cstdin%3E");
-        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
     }
 }
