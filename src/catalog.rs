@@ -10,7 +10,14 @@ use std::borrow::Cow;
 use foldhash::{HashMap, HashMapExt, HashSet};
 use std::fmt;
 
-use crate::model::CrdInfo;
+#[derive(Clone, Debug)]
+pub struct CrdInfo {
+    pub group: String,
+    pub kind: String,
+    /// `Namespaced` or `Cluster` as written.
+    pub scope: Option<String>,
+    pub served_versions: Vec<String>,
+}
 
 const SCOPES_TSV: &str = include_str!("../data/scopes.tsv");
 const REMOVED_TSV: &str = include_str!("../data/removed-apis.tsv");

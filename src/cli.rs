@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::catalog::KubeVersion;
-use crate::config::{self, ConfigError, ExtraKind, FileConfig, Level, Origin, Policies, Setting};
+use crate::config::{self, ConfigError, ExtraKind, FileConfig, Level, Origin, Setting};
 use crate::finding::Severity;
 use crate::load::ModeChoice;
+use crate::policy::Policies;
 use crate::report::{self, Format, RenderOptions};
 use crate::rules;
 
@@ -376,7 +377,7 @@ pub fn effective(args: &InputArgs) -> Result<Effective, Vec<ConfigError>> {
     let mut policies = file.policies.clone();
     let mut errors = Vec::new();
     for (pack, _) in &file.packs {
-        match crate::policy::pack_policies(pack) {
+        match crate::config::pack_policies(pack) {
             Ok(p) => {
                 policies.required_owner.extend(p.required_owner);
                 policies
@@ -585,7 +586,7 @@ fn options(input: InputArgs) -> Result<crate::Options, Vec<ConfigError>> {
         crds: effective.crds.value,
         context: effective.context.value,
         project: input.project,
-        limits: crate::load::yaml::Limits {
+        limits: crate::yaml::Limits {
             max_depth: input.max_depth,
             max_alias_nodes: input.max_alias_nodes,
             max_document_size: input.max_document_size,

@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 use crate::catalog::{KubeVersion, Scope};
 use crate::finding::Severity;
 use crate::load::ModeChoice;
-use crate::load::yaml::{self, Limits, Node, ScalarType, Value};
+use crate::policy::{OwnerKind, Policies, RequiredOwner, TrackingLabel};
 use crate::rules::did_you_mean;
 use crate::source::Source;
+use crate::yaml::{self, Limits, Node, ScalarType, Value};
 
 pub const FILE_NAME: &str = ".ownerlint.yaml";
 
@@ -73,50 +74,6 @@ pub struct ExtraKind {
     pub version: Option<String>,
     pub kind: String,
     pub scope: Scope,
-}
-
-/// One owner a `required-owner` policy accepts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OwnerKind {
-    /// `None` accepts the kind in any group.
-    pub group: Option<String>,
-    pub kind: String,
-    /// `Some(true)`: the reference must be the controller; `Some(false)`: it must not be;
-    /// `None`: the policy's `controller`, if any.
-    pub controller: Option<bool>,
-}
-
-/// `required-owner`: objects of a kind must have an owner reference to one of `owners`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RequiredOwner {
-    pub group: Option<String>,
-    pub kind: String,
-    pub owners: Vec<OwnerKind>,
-    /// The default of each owner's `controller`: `Some(true)` the reference must be the
-    /// controller, `Some(false)` it must not be, `None` either.
-    pub controller: Option<bool>,
-    /// Where it was declared: `file:line`, or `pack <name>`.
-    pub origin: String,
-}
-
-/// `tracking-label-required`: cluster-scoped objects of `kinds` must carry `label`, whose value
-/// names their namespaced owner (`namespace/name`, or `name` with `namespace-label`), and that
-/// owner must exist in the input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TrackingLabel {
-    pub kinds: Vec<String>,
-    pub label: String,
-    /// The owner's kind, when the label names one kind of owner.
-    pub owner: Option<OwnerKind>,
-    /// A second label that holds the owner's namespace.
-    pub namespace_label: Option<String>,
-    pub origin: String,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Policies {
-    pub required_owner: Vec<RequiredOwner>,
-    pub tracking_label_required: Vec<TrackingLabel>,
 }
 
 /// A configuration file as written: each key is optional, with the line it was set on.
@@ -758,4 +715,20 @@ pub fn parse_pack(name: &str, text: &str) -> Result<Policies, Vec<ConfigError>> 
     } else {
         Err(reader.errors)
     }
+}
+
+/// The policies of a bundled pack.
+pub fn pack_policies(name: &str) -> Result<Policies, Vec<ConfigError>> {
+    let text = crate::policy::pack(name).ok_or_else(|| {
+        vec![ConfigError {
+            path: format!("pack {name}"),
+            line: 0,
+            column: 0,
+            message: format!(
+                "no pack `{name}` (bundled: {})",
+                crate::policy::pack_names().join(", ")
+            ),
+        }]
+    })?;
+    parse_pack(name, text)
 }

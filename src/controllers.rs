@@ -17,8 +17,16 @@ pub struct Claimed {
     pub ordinal_name: bool,
 }
 
-use crate::model::Object;
-use crate::selector::{Requirement, Selector};
+use crate::selector::{Labels, Requirement, Selector};
+
+/// What a controller looks at in an object it may claim (`model::Object` is one).
+pub trait Claimable {
+    fn name(&self) -> &str;
+    fn labels(&self) -> Option<&Labels>;
+    fn is_being_deleted(&self) -> bool;
+    /// A Pod's `status.phase`.
+    fn pod_phase(&self) -> Option<&str>;
+}
 
 #[derive(Debug)]
 pub struct WorkloadController {
@@ -118,32 +126,27 @@ pub fn is_claimable(group: &str, kind: &str) -> bool {
 impl Claimed {
     /// Whether the controller looks at `dependent` at all: ReplicaSets and
     /// ReplicationControllers skip Pods that finished or are being deleted.
-    pub fn considers(&self, dependent: &Object) -> bool {
+    pub fn considers(&self, dependent: &impl Claimable) -> bool {
         !self.active_pods_only
             || !(dependent.is_being_deleted()
-                || matches!(dependent.pod_phase.as_deref(), Some("Succeeded" | "Failed")))
+                || matches!(dependent.pod_phase(), Some("Succeeded" | "Failed")))
     }
 
     /// How `dependent` fares against the controller's selector and filters.
     pub fn evaluate<'s>(
         &self,
-        controller: &Object,
+        controller: &impl Claimable,
         selector: &'s Selector,
-        dependent: &Object,
+        dependent: &impl Claimable,
     ) -> Verdict<'s> {
-        if let Some(unmet) = selector.first_unmet(dependent.labels.as_ref()) {
+        if let Some(unmet) = selector.first_unmet(dependent.labels()) {
             return Verdict::Unmet(unmet);
         }
-        if self.ordinal_name && !is_ordinal_member(object_name(controller), object_name(dependent))
-        {
+        if self.ordinal_name && !is_ordinal_member(controller.name(), dependent.name()) {
             return Verdict::NotAMember;
         }
         Verdict::Matches
     }
-}
-
-fn object_name(object: &Object) -> &str {
-    object.name.as_ref().map_or("", |n| n.value.as_str())
 }
 
 /// Whether a controller's claim on an object holds.

@@ -138,7 +138,7 @@ pub fn discover(paths: &[PathBuf], filter: &Filter) -> Discovered {
 /// The patch files that the kustomizations among `inputs` name (`patches[].path`,
 /// `patchesStrategicMerge`, `patchesJson6902[].path`), as lexical paths.
 fn kustomize_patches(inputs: &[Input]) -> std::collections::HashSet<PathBuf> {
-    use crate::load::yaml;
+    use crate::yaml;
     let mut patches = std::collections::HashSet::new();
     let kustomizations = inputs.iter().filter_map(|input| match input {
         Input::File(path)
@@ -275,7 +275,7 @@ fn is_conventional_assertion(name: &str) -> bool {
 /// The files (or globs) that the `assert` and `error` operations of the chainsaw test in
 /// `dir` name, if it has one.
 fn chainsaw_assertions(dir: &Path) -> Option<GlobSet> {
-    use crate::load::yaml;
+    use crate::yaml;
     let text = ["chainsaw-test.yaml", "chainsaw-test.yml"]
         .iter()
         .find_map(|name| std::fs::read_to_string(dir.join(name)).ok())?;

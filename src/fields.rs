@@ -75,8 +75,10 @@ pub const OWNER_REFERENCES: Field = any(&["metadata", "ownerReferences"]);
 /// Only a cluster writes these: an object that has them was captured from one.
 pub const RESOURCE_VERSION: Field = any(&["metadata", "resourceVersion"]);
 pub const CREATION_TIMESTAMP: Field = any(&["metadata", "creationTimestamp"]);
+/// The suppression annotation's key.
+pub const ANNOTATION: &str = "ownerlint.dev/ignore";
 /// `ownerlint.dev/ignore`, the suppression annotation.
-pub const IGNORE_ANNOTATION: Field = any(&["metadata", "annotations", "ownerlint.dev/ignore"]);
+pub const IGNORE_ANNOTATION: Field = any(&["metadata", "annotations", ANNOTATION]);
 /// A strategic merge patch directive (`$patch: delete`): the document is a patch.
 pub const PATCH_DIRECTIVE: Field = any(&["$patch"]);
 pub const LABELS: Field = any(&["metadata", "labels"]);

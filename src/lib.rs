@@ -29,6 +29,7 @@ pub mod selector;
 pub mod source;
 pub mod suppress;
 pub mod tree;
+pub mod yaml;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -57,13 +58,13 @@ pub struct Options {
     /// The rest of the project: indexed, so owners defined there resolve, but not reported on
     /// (pre-commit passes only the changed files).
     pub project: Vec<PathBuf>,
-    pub limits: load::yaml::Limits,
+    pub limits: yaml::Limits,
     /// Rule levels from the configuration: `off`, or a severity that replaces the rule's own.
     pub levels: Vec<(String, config::Level)>,
     /// Kinds and scopes that no CRD in the input declares.
     pub kinds: Vec<config::ExtraKind>,
     /// Ownership policies, from the configuration and the packs it selects.
-    pub policies: config::Policies,
+    pub policies: policy::Policies,
     /// Ignore suppression comments and annotations: show every finding.
     pub no_suppress: bool,
     /// Parse every document whole, without the fast path's filter (the findings are the same;
@@ -87,10 +88,10 @@ impl Default for Options {
             crds: Vec::new(),
             context: Vec::new(),
             project: Vec::new(),
-            limits: load::yaml::Limits::default(),
+            limits: yaml::Limits::default(),
             levels: Vec::new(),
             kinds: Vec::new(),
-            policies: config::Policies::default(),
+            policies: policy::Policies::default(),
             no_suppress: false,
             full_parse: false,
             big_file_at_least: Some(BIG_FILE),
@@ -502,7 +503,7 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
         catalog.add_crd(crd);
     }
     for kind in &options.kinds {
-        catalog.add_crd(&model::CrdInfo {
+        catalog.add_crd(&catalog::CrdInfo {
             group: kind.group.clone(),
             kind: kind.kind.clone(),
             scope: Some(match kind.scope {

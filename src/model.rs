@@ -1,12 +1,12 @@
 //! Typed views of the Kubernetes objects found in the input: only the fields the rules read,
 //! each with the span it came from.
 
-use crate::catalog::canonical_group;
+use crate::catalog::{CrdInfo, canonical_group};
 use crate::controllers::workload_controller;
 use crate::finding::ObjectIdentity;
-use crate::load::yaml::{Node, ScalarType, Value};
 use crate::selector::{Labels, Selector, SelectorOrigin};
 use crate::source::{Part, SourceId, Span};
+use crate::yaml::{Node, ScalarType, Value};
 
 /// How an object's owner references are to be read (DESIGN §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -437,15 +437,6 @@ impl Finalizers {
 }
 
 /// The part of a CustomResourceDefinition that the kind catalogue needs.
-#[derive(Clone, Debug)]
-pub struct CrdInfo {
-    pub group: String,
-    pub kind: String,
-    /// `Namespaced` or `Cluster` as written.
-    pub scope: Option<String>,
-    pub served_versions: Vec<String>,
-}
-
 /// A Kubernetes object from the input.
 #[derive(Clone, Debug)]
 pub struct Object {
@@ -521,7 +512,7 @@ impl Object {
                 if k.value == "CustomResourceDefinition"
                     && a.value.starts_with("apiextensions.k8s.io/") =>
             {
-                node.get("spec").and_then(CrdInfo::from_spec).map(Box::new)
+                node.get("spec").and_then(crd_info).map(Box::new)
             }
             _ => None,
         };
@@ -568,7 +559,7 @@ impl Object {
             pod_phase,
             ignore_annotation: metadata
                 .and_then(|m| m.get("annotations"))
-                .and_then(|a| string_field(a, crate::suppress::ANNOTATION))
+                .and_then(|a| string_field(a, crate::fields::ANNOTATION))
                 .map(Box::new),
             duplicate_keys: metadata.map_or_else(Vec::new, |m| {
                 duplicate_keys(
@@ -650,6 +641,24 @@ impl Object {
     }
 }
 
+impl crate::controllers::Claimable for Object {
+    fn name(&self) -> &str {
+        self.name.as_ref().map_or("", |n| n.value.as_str())
+    }
+
+    fn labels(&self) -> Option<&Labels> {
+        self.labels.as_ref()
+    }
+
+    fn is_being_deleted(&self) -> bool {
+        Object::is_being_deleted(self)
+    }
+
+    fn pod_phase(&self) -> Option<&str> {
+        self.pod_phase.as_deref()
+    }
+}
+
 /// A workload controller's selector: `spec.selector`, or for a ReplicationController without
 /// one, its template's labels (the API server defaults the selector to them).
 fn workload_selector(node: &Node, map_selector: bool) -> Option<Selector> {
@@ -668,36 +677,35 @@ fn workload_selector(node: &Node, map_selector: bool) -> Option<Selector> {
     }
 }
 
-impl CrdInfo {
-    fn from_spec(spec: &Node) -> Option<CrdInfo> {
-        let group = spec.get("group")?.as_str()?.to_string();
-        let kind = spec.get("names")?.get("kind")?.as_str()?.to_string();
-        let scope = spec.get("scope").and_then(Node::as_str).map(str::to_string);
-        let mut served_versions: Vec<String> = spec
-            .get("versions")
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-            .iter()
-            .filter(|v| {
-                v.get("served")
-                    .and_then(Node::as_scalar)
-                    .is_none_or(|s| s.resolve() == ScalarType::Bool(true))
-            })
-            .filter_map(|v| v.get("name").and_then(Node::as_str).map(str::to_string))
-            .collect();
-        // apiextensions.k8s.io/v1beta1 CRDs may name a single `version`.
-        if let Some(v) = spec.get("version").and_then(Node::as_str)
-            && !served_versions.iter().any(|s| s == v)
-        {
-            served_versions.push(v.to_string());
-        }
-        Some(CrdInfo {
-            group,
-            kind,
-            scope,
-            served_versions,
+/// What a CustomResourceDefinition's `spec` declares.
+fn crd_info(spec: &Node) -> Option<CrdInfo> {
+    let group = spec.get("group")?.as_str()?.to_string();
+    let kind = spec.get("names")?.get("kind")?.as_str()?.to_string();
+    let scope = spec.get("scope").and_then(Node::as_str).map(str::to_string);
+    let mut served_versions: Vec<String> = spec
+        .get("versions")
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .filter(|v| {
+            v.get("served")
+                .and_then(Node::as_scalar)
+                .is_none_or(|s| s.resolve() == ScalarType::Bool(true))
         })
+        .filter_map(|v| v.get("name").and_then(Node::as_str).map(str::to_string))
+        .collect();
+    // apiextensions.k8s.io/v1beta1 CRDs may name a single `version`.
+    if let Some(v) = spec.get("version").and_then(Node::as_str)
+        && !served_versions.iter().any(|s| s == v)
+    {
+        served_versions.push(v.to_string());
     }
+    Some(CrdInfo {
+        group,
+        kind,
+        scope,
+        served_versions,
+    })
 }
 
 /// Parse an apiVersion the way `schema.ParseGroupVersion` does: no `/` is a core-group version,

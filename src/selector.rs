@@ -4,8 +4,8 @@
 
 use std::fmt;
 
-use crate::load::yaml::{Node, ScalarType};
 use crate::source::Span;
+use crate::yaml::{Node, ScalarType};
 
 /// An object's `metadata.labels`, as written.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -579,8 +579,8 @@ mod tests {
         assert_eq!(suppressions.len(), count);
         assert_eq!(format!("{suppressions:?}"), format!("{expected:?}"));
         assert!(malformed.is_empty());
-        let chunks = crate::load::yaml::split_text(&read.text, 0);
-        assert_eq!(chunks, crate::load::yaml::split_documents(&whole, 0));
+        let chunks = crate::yaml::split_text(&read.text, 0);
+        assert_eq!(chunks, crate::yaml::split_documents(&whole, 0));
         assert_eq!(chunks.len(), count);
         assert!(!read.text.changed());
     }

@@ -5,11 +5,9 @@
 //! nothing is reported as `unused-suppression`.
 
 use crate::finding::Finding;
-use crate::load::yaml;
 use crate::model::Object;
 use crate::source::{Source, SourceId, Span};
-
-pub const ANNOTATION: &str = "ownerlint.dev/ignore";
+use crate::yaml;
 
 /// What a suppression covers.
 #[derive(Clone, Debug, PartialEq, Eq)]

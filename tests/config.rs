@@ -216,7 +216,7 @@ fn with_pack() -> Options {
         .expect("config");
     let mut options = Options::default();
     for (pack, _) in config.packs {
-        let policies = ownerlint::policy::pack_policies(&pack).expect("bundled pack");
+        let policies = ownerlint::config::pack_policies(&pack).expect("bundled pack");
         options
             .policies
             .required_owner

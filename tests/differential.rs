@@ -17,8 +17,8 @@ use std::process::Command;
 
 use ownerlint::Options;
 use ownerlint::discover::{self, Filter, Input};
-use ownerlint::load::yaml::{Scalar, ScalarType};
 use ownerlint::model::{FieldValue, Object, OwnerRefs, Spanned};
+use ownerlint::yaml::{Scalar, ScalarType};
 use serde_json::{Value, json};
 
 const SCRIPT: &str = concat!(
@@ -505,7 +505,7 @@ metadata:
         (
             // A key written after a merge wins over the merged one. (Before it, go-yaml, which
             // kubectl reads with, sets the merged key over it, while PyYAML keeps the written
-            // one: the unit tests of `load::yaml` hold ownerlint to go-yaml there.)
+            // one: the unit tests of `yaml` hold ownerlint to go-yaml there.)
             "merge-key-precedence.yaml",
             "apiVersion: v1\nkind: ConfigMap\ndata:\n  owner: &owner {apiVersion: apps/v1, kind: Deployment, name: web, uid: u-6}\nmetadata:\n  name: cm\n  ownerReferences:\n  - <<: *owner\n    name: first\n  - <<: *owner\n    uid: last\n".into(),
         ),

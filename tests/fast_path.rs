@@ -7,9 +7,10 @@ mod common;
 use std::path::PathBuf;
 
 use ownerlint::Options;
-use ownerlint::load::{block, fast, json, scan, yaml};
+use ownerlint::load::{block, fast, json, scan};
 use ownerlint::report::Format;
 use ownerlint::rules::RULES;
+use ownerlint::yaml;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

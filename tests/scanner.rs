@@ -4,8 +4,9 @@
 //! the parser's tree, spans and comments included. The JSON fast path's tree, on generated JSON,
 //! is the parser's too.
 
-use ownerlint::load::{block, fast, json, scan, yaml};
+use ownerlint::load::{block, fast, json, scan};
 use ownerlint::source::Span;
+use ownerlint::yaml;
 use proptest::prelude::*;
 
 const FRAGMENTS: &[&str] = &[

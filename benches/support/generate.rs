@@ -264,7 +264,7 @@ pub fn dump(seed: u64, bytes: usize, list: bool) -> String {
 /// A string value as kubectl writes it: quoted where YAML would read it as another type (a
 /// `pod-template-hash` of digits only).
 fn string_value(value: &str) -> String {
-    use ownerlint::load::yaml::{Scalar, ScalarType};
+    use ownerlint::yaml::{Scalar, ScalarType};
     let plain = Scalar {
         text: value.to_string(),
         plain: true,

@@ -9,8 +9,8 @@
 //! whole entries of it, with the scanner's reading of each line.
 
 use super::scan::{Line, find_colon_space, find_space_hash};
-use super::yaml::{Comment, Document, Node, Scalar, Value};
 use crate::source::Span;
+use crate::yaml::{Comment, Document, Node, Scalar, Value};
 
 /// The tree of `text`, when it has only the shapes this builder knows.
 #[cfg(test)]
@@ -333,8 +333,8 @@ fn scalar(start: usize, written: &str, text: &str, plain: bool) -> Node {
 #[cfg(test)]
 mod tests {
     use super::parse;
-    use crate::load::yaml::{self, Chunk, Limits};
     use crate::source::Span;
+    use crate::yaml::{self, Chunk, Limits};
 
     /// The builder's tree, where it gives one, is the parser's.
     pub fn same_as_parser(text: &str) -> bool {

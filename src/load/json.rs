@@ -15,9 +15,9 @@ use serde_json::value::RawValue;
 
 use super::fast::kinds_of;
 use super::structure::structural;
-use super::yaml::{Document, Node, Scalar, SyntaxError, Value};
 use crate::fields::{Keep, Kept};
 use crate::source::Span;
+use crate::yaml::{Document, Node, Scalar, SyntaxError, Value};
 
 /// The kept tree of the JSON document `text` (spans offset by `base`), or `None` to parse it
 /// whole.
@@ -559,7 +559,7 @@ fn guard(text: &str, max_depth: usize) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::yaml::{Chunk, Limits, parse_document};
+    use crate::yaml::{Chunk, Limits, parse_document};
 
     /// [`value_end`] of a `{` or `[`, the slow way: byte by byte.
     fn naive_close(bytes: &[u8], open: usize) -> Option<usize> {

@@ -9,12 +9,11 @@ pub mod fast;
 pub mod json;
 pub mod scan;
 pub mod structure;
-pub mod yaml;
 
 use crate::fields::Kept;
 use crate::model::{Mode, Object, Spanned};
 use crate::source::{Part, SLICE, Source, SourceId, Span, Text};
-use yaml::{Limits, Node, Value};
+use crate::yaml::{self, Limits, Node, Value};
 
 /// How to decide each document's mode (DESIGN §3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]

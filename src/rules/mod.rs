@@ -148,7 +148,7 @@ pub struct CheckOptions {
     /// The input is the whole cluster (or release): an owner that is not found does not exist.
     pub complete: bool,
     /// Ownership policies (`required-owner`, `tracking-label-required`).
-    pub policies: crate::config::Policies,
+    pub policies: crate::policy::Policies,
 }
 
 /// Everything a rule can read.

@@ -2,7 +2,7 @@
 //! must have an owner reference to one of given kinds, as controller or not.
 
 use super::Context;
-use crate::config::RequiredOwner;
+use crate::policy::RequiredOwner;
 use crate::finding::Finding;
 use crate::model::{Object, OwnerRef, parse_api_version};
 

@@ -4,7 +4,7 @@
 
 use super::Context;
 use crate::catalog::Scope;
-use crate::config::TrackingLabel;
+use crate::policy::TrackingLabel;
 use crate::finding::Finding;
 
 super::declare_rule! {

@@ -4,8 +4,8 @@
 
 #![allow(dead_code)]
 
-use ownerlint::load::yaml::{self, Node, ScalarType, Value};
 use ownerlint::report::{self, Format, RenderOptions};
+use ownerlint::yaml::{self, Node, ScalarType, Value};
 use ownerlint::{Options, Outcome};
 
 pub fn lint(name: &str, text: &str, options: &Options) -> Outcome {
