@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::Outcome;
+use crate::analysis::Outcome;
 use crate::finding::FindingKey;
 use crate::report::finding_key;
 

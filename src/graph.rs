@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::Analysis;
+use crate::analysis::Analysis;
 use crate::catalog::Scope;
 use crate::index::ObjId;
 use crate::resolve::{Resolution, UidCheck};

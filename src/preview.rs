@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use serde_json::json;
 
-use crate::Analysis;
+use crate::analysis::Analysis;
 use crate::graph::{Graph, Node};
 use crate::index::ObjId;
 

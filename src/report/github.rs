@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use super::{RenderOptions, message_with_origin, repo_relative};
-use crate::Outcome;
+use crate::analysis::Outcome;
 use crate::finding::{Finding, Severity};
 
 pub fn render(

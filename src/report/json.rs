@@ -16,7 +16,7 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
-use crate::Outcome;
+use crate::analysis::Outcome;
 use crate::finding::{Finding, Label, Severity};
 
 pub const SCHEMA_VERSION: u32 = 1;

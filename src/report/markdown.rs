@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use super::{RenderOptions, message_with_origin, plural, repo_relative};
-use crate::Outcome;
+use crate::analysis::Outcome;
 use crate::finding::{Finding, Severity};
 
 pub fn render(

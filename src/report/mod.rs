@@ -11,7 +11,7 @@ pub mod template;
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 
-use crate::Outcome;
+use crate::analysis::Outcome;
 use crate::finding::{Finding, Severity};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -91,7 +91,7 @@ pub fn repository_root(start: &Path) -> Option<PathBuf> {
 /// resolve against the repository. Paths outside the root, and `<stdin>`, stay as they are.
 /// The key of a finding (`FindingKey`), with its path relative to `root`.
 pub fn finding_key(
-    outcome: &crate::Outcome,
+    outcome: &crate::analysis::Outcome,
     finding: &crate::finding::Finding,
     root: Option<&Path>,
 ) -> crate::finding::FindingKey {

@@ -15,7 +15,7 @@ use miette::{
 };
 
 use super::RenderOptions;
-use crate::Outcome;
+use crate::analysis::Outcome;
 use crate::finding::{Finding, Severity};
 use crate::source::{Source, Span};
 

@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use serde_json::{Value, json};
 
 use super::{RenderOptions, repo_relative};
-use crate::Outcome;
+use crate::analysis::Outcome;
 use crate::finding::{Finding, Label, Severity};
 use crate::rules::RULES;
 use crate::source::LineCol;

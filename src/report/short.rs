@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use crate::Outcome;
+use crate::analysis::Outcome;
 use crate::finding::Finding;
 
 pub fn render(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> io::Result<()> {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
-use crate::Outcome;
+use crate::analysis::Outcome;
 use crate::finding::{Finding, Label};
 use crate::source::LineCol;
 

@@ -1,0 +1,132 @@
+//! What a run is asked (`Options`) and what it learns (`Outcome`, and with the objects and
+//! their resolved references, `Analysis`): the types the command line, the reports, `tree`,
+//! `delete-preview` and editors work with.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::catalog::{Catalog, KubeVersion};
+use crate::discover::InputError;
+use crate::finding::{Finding, Severity};
+use crate::load::ModeChoice;
+use crate::model::Object;
+use crate::source::{Source, SourceId};
+use crate::{config, index, policy, resolve, yaml};
+
+/// Everything that decides what a run checks and concludes.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub paths: Vec<PathBuf>,
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+    /// The namespace of namespaced objects that name none (`kubectl -n`).
+    pub namespace: String,
+    pub mode: ModeChoice,
+    pub complete: bool,
+    pub kube_version: Option<KubeVersion>,
+    pub crds: Vec<PathBuf>,
+    pub context: Vec<PathBuf>,
+    /// The rest of the project: indexed, so owners defined there resolve, but not reported on
+    /// (pre-commit passes only the changed files).
+    pub project: Vec<PathBuf>,
+    pub limits: yaml::Limits,
+    /// Rule levels from the configuration: `off`, or a severity that replaces the rule's own.
+    pub levels: Vec<(String, config::Level)>,
+    /// Kinds and scopes that no CRD in the input declares.
+    pub kinds: Vec<config::ExtraKind>,
+    /// Ownership policies, from the configuration and the packs it selects.
+    pub policies: policy::Policies,
+    /// Ignore suppression comments and annotations: show every finding.
+    pub no_suppress: bool,
+    /// Parse every document whole, without the fast path's filter (the findings are the same;
+    /// this is for comparing the two).
+    pub full_parse: bool,
+    /// Files at least this big are read a slice at a time, as each pass needs them, instead of
+    /// into memory whole (`None`: never).
+    pub big_file_at_least: Option<u64>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            paths: vec![PathBuf::from(".")],
+            include: Vec::new(),
+            exclude: Vec::new(),
+            namespace: "default".to_string(),
+            mode: ModeChoice::Auto,
+            complete: false,
+            kube_version: None,
+            crds: Vec::new(),
+            context: Vec::new(),
+            project: Vec::new(),
+            limits: yaml::Limits::default(),
+            levels: Vec::new(),
+            kinds: Vec::new(),
+            policies: policy::Policies::default(),
+            no_suppress: false,
+            full_parse: false,
+            big_file_at_least: Some(crate::read::BIG_FILE),
+        }
+    }
+}
+
+/// Counts for the summary line.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Stats {
+    pub files: usize,
+    pub documents: usize,
+    pub objects: usize,
+    pub skipped_documents: usize,
+    /// Test assertion files found and not linted (kuttl, chainsaw).
+    pub assertion_files: usize,
+    /// Kustomize patch files found and not linted.
+    pub patch_files: usize,
+    /// Findings hidden because a baseline records them.
+    pub baselined: usize,
+    #[serde(skip)]
+    pub elapsed: Duration,
+}
+
+/// The result of a run.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub sources: Vec<Source>,
+    /// Sorted by path, line and column.
+    pub findings: Vec<Finding>,
+    /// Inputs that could not be read: the run exits with 2.
+    pub errors: Vec<InputError>,
+    pub stats: Stats,
+}
+
+impl Outcome {
+    pub fn source(&self, id: SourceId) -> &Source {
+        &self.sources[id.0 as usize]
+    }
+
+    pub fn count(&self, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .count()
+    }
+}
+
+/// Everything a run learned: the findings, and the objects with their index and resolved
+/// references (for `tree` and `delete-preview`).
+pub struct Analysis {
+    pub outcome: Outcome,
+    pub objects: Vec<Object>,
+    pub index: index::Index,
+    pub catalog: Catalog,
+    /// `resolutions[object][reference]`
+    pub resolutions: Vec<Vec<resolve::RefResolution>>,
+    /// The input is the whole cluster or release (`--complete`).
+    pub complete: bool,
+}
+
+impl Analysis {
+    /// "Deployment shop/api": an object as messages and drawings name it.
+    pub fn describe(&self, id: index::ObjId) -> String {
+        self.objects[id.index()].describe(self.index.facts(id).namespace.as_deref())
+    }
+}

@@ -1,0 +1,242 @@
+//! Read: the inputs that discovery found, as bytes (in parallel, each file once whatever name
+//! reaches it; a big file is opened to be read a slice at a time), then as text.
+
+use rayon::prelude::*;
+
+use crate::analysis::Options;
+use crate::discover::{self, Filter, Input, InputError};
+use crate::source::{self, Source};
+
+/// The role an input plays in a run.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    Lint,
+    Crds,
+    Context,
+    /// Manifests of the project beside the linted files: objects as in a lint, not reported.
+    Project,
+}
+
+/// What reading the inputs gave: each input's name, content and role, in input order; what
+/// could not be read; and the files discovery counted and left out.
+pub(crate) struct Read {
+    pub inputs: Vec<(String, Content, Role)>,
+    pub errors: Vec<InputError>,
+    pub assertion_files: usize,
+    pub patch_files: usize,
+}
+
+/// Discover and read the inputs of `options`; `stdin` when a path is `-`.
+pub(crate) fn read(options: &Options, filter: &Filter, stdin: &mut dyn std::io::Read) -> Read {
+    let mut errors = Vec::new();
+    let mut inputs: Vec<(Input, Role)> = Vec::new();
+    let mut assertion_files = 0;
+    let mut patch_files = 0;
+    for (paths, role) in [
+        (&options.paths, Role::Lint),
+        (&options.crds, Role::Crds),
+        (&options.context, Role::Context),
+        (&options.project, Role::Project),
+    ] {
+        let found = discover::discover(paths, filter);
+        if role == Role::Lint {
+            assertion_files += found.assertions.len();
+            patch_files += found.patches.len();
+        }
+        errors.extend(found.errors);
+        inputs.extend(found.inputs.into_iter().map(|i| (i, role)));
+    }
+    // Each file is asked for its metadata once, in parallel (a monorepo has thousands): it
+    // tells the names of one file apart, and how to read it.
+    let metadata: Vec<Option<Metadata>> = inputs
+        .par_iter()
+        .map(|(input, _)| match input {
+            Input::File(path) => Some(std::fs::metadata(path)),
+            Input::Stdin => None,
+        })
+        .collect();
+    // A file named twice (or named and also found by a walk, or through a link) is read once,
+    // in its first role: linted files are not read again as part of the project.
+    let mut seen = std::collections::HashSet::new();
+    let inputs: Vec<((Input, Role), Option<Metadata>)> = inputs
+        .into_iter()
+        .zip(metadata)
+        .filter(|((input, _), metadata)| match (input, metadata) {
+            (Input::File(path), Some(Ok(metadata))) => {
+                file_id(path, metadata).is_none_or(|id| seen.insert(id))
+            }
+            _ => true,
+        })
+        .collect();
+    // Files are read in parallel; standard input on this thread.
+    let read_all: Vec<Result<Content, String>> = inputs
+        .par_iter()
+        .map(|((input, _), metadata)| match (input, metadata) {
+            (Input::File(path), Some(metadata)) => {
+                read_file(path, metadata, options.big_file_at_least)
+            }
+            _ => Ok(Content::Bytes(Vec::new())),
+        })
+        .collect();
+    let mut read = Vec::new();
+    for (((input, role), _), result) in inputs.into_iter().zip(read_all) {
+        let result = match input {
+            Input::Stdin => read_stdin(stdin),
+            Input::File(_) => result,
+        };
+        match result {
+            Ok(content) => read.push((input.display_name(), content, role)),
+            Err(message) => errors.push(InputError {
+                path: input.display_name(),
+                message,
+            }),
+        }
+    }
+    Read {
+        inputs: read,
+        errors,
+        assertion_files,
+        patch_files,
+    }
+}
+
+/// What `std::fs::metadata` said of a file.
+type Metadata = std::io::Result<std::fs::Metadata>;
+
+/// What one file is, whatever name reaches it (another path, a symbolic or a hard link): its
+/// device and inode where there are inodes, its canonical path elsewhere.
+#[derive(PartialEq, Eq, Hash)]
+enum FileId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    #[cfg(not(unix))]
+    Path(PathBuf),
+}
+
+#[cfg(unix)]
+fn file_id(_path: &std::path::Path, metadata: &std::fs::Metadata) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    Some(FileId::Inode(metadata.dev(), metadata.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(path: &std::path::Path, _metadata: &std::fs::Metadata) -> Option<FileId> {
+    std::fs::canonicalize(path).ok().map(FileId::Path)
+}
+
+/// What a file holds, as read: its bytes, or, for a big file, the open file and its length
+/// (read a slice at a time later; see `source::Text`).
+pub(crate) enum Content {
+    Bytes(Vec<u8>),
+    File(std::fs::File, usize),
+}
+
+/// Files at least this big are read a slice at a time by default; smaller ones are cheaper
+/// to read whole.
+pub const BIG_FILE: u64 = 16 << 20;
+
+/// Read a file, given what `std::fs::metadata` said of it: a regular file of at least
+/// `big_file_at_least` bytes is opened to be read later, any other regular file read.
+fn read_file(
+    path: &std::path::Path,
+    metadata: &Metadata,
+    big_file_at_least: Option<u64>,
+) -> Result<Content, String> {
+    let metadata = metadata.as_ref().map_err(|e| e.to_string())?;
+    // A FIFO or a device would block or never end: only regular files are read. (This is
+    // asked before opening: opening a named pipe would wait for a writer.)
+    if !metadata.is_file() {
+        return Err(format!(
+            "not a regular file ({}), so it was not read",
+            describe_file_type(metadata.file_type())
+        ));
+    }
+    if big_file_at_least.is_some_and(|at_least| metadata.len() >= at_least) {
+        let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+        // The length of the file opened, which is what is read (the path may have been
+        // replaced since it was asked about).
+        let len = file.metadata().map_err(|e| e.to_string())?.len();
+        if let Ok(len) = usize::try_from(len) {
+            return Ok(Content::File(file, len));
+        }
+    }
+    std::fs::read(path)
+        .map(Content::Bytes)
+        .map_err(|e| e.to_string())
+}
+
+fn read_stdin(stdin: &mut dyn std::io::Read) -> Result<Content, String> {
+    let mut bytes = Vec::new();
+    stdin
+        .read_to_end(&mut bytes)
+        .map(|_| Content::Bytes(bytes))
+        .map_err(|e| e.to_string())
+}
+
+fn describe_file_type(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a named pipe";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
+}
+
+/// Text from bytes; for bytes that are not UTF-8, also the offset of the first bad byte.
+pub(crate) fn decode(
+    name: String,
+    content: Content,
+) -> Result<(Source, Option<usize>), (Source, String)> {
+    let bytes = match content {
+        Content::Bytes(bytes) => bytes,
+        Content::File(file, len) => match source::Text::open(file, len) {
+            Ok(text) => return Ok((Source::with_text(name, text), None)),
+            // Rare: read it whole, to find where it is not text and show it.
+            Err(file) => {
+                let mut bytes = Vec::new();
+                if let Err(e) = std::io::Read::read_to_end(&mut &file, &mut bytes) {
+                    return Err((Source::new(name, ""), e.to_string()));
+                }
+                bytes
+            }
+        },
+    };
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => (Source::new(name, text), None),
+        Err(err) => {
+            let at = err.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(err.as_bytes()).into_owned();
+            (Source::new(name, text), Some(at))
+        }
+    })
+}
+
+/// The error for a file that changed while it was read.
+pub(crate) fn changed(source: &Source) -> InputError {
+    InputError {
+        path: source.name.clone(),
+        message: "the file changed while it was read, so it was not checked; run again once nothing writes to it".into(),
+    }
+}
+
+/// Errors for the inputs that a read found changed, and that `errors` does not name yet (a
+/// read for a position or a snippet can find it late, while findings are reported).
+pub fn changed_inputs(sources: &[Source], errors: &[InputError]) -> Vec<InputError> {
+    sources
+        .iter()
+        .filter(|s| s.text.changed() && !errors.iter().any(|e| e.path == s.name))
+        .map(changed)
+        .collect()
+}
