@@ -3,7 +3,7 @@
 //! fields the YAML filter keeps — with the spans the YAML parser would give them.
 //!
 //! A document that `serde_json` accepts is one the YAML parser accepts with the same meaning,
-//! except for what [`guard`] looks for first: characters YAML does not allow, UTF-16
+//! except for what `guard` looks for first: characters YAML does not allow, UTF-16
 //! surrogate escapes, keys longer than YAML's 1024-character limit on implicit keys, nesting
 //! near `--max-depth` and template text. Anything else that goes wrong returns `None`, and the
 //! document is parsed whole, which reports any error at its place.
@@ -123,7 +123,7 @@ fn error_offset(text: &str, err: &serde_json::Error) -> usize {
 /// its range in the source (`text` starts at `base`), so that they load one by one like the
 /// items of a YAML List: in parallel, and without holding every item's tree at once. `None`
 /// for anything else (which loads as one document), and for a document that is not valid
-/// JSON or that [`guard`] declines: the parser then reads it whole.
+/// JSON or that `guard` declines: the parser then reads it whole.
 pub fn list_items(text: &str, base: usize, max_depth: usize) -> Option<Vec<Span>> {
     let json = text.trim();
     if !json.starts_with('{') || memchr::memmem::find(json.as_bytes(), b"\"List\"").is_none() {
