@@ -10,12 +10,13 @@ use std::borrow::Cow;
 use foldhash::{HashMap, HashMapExt, HashSet};
 use std::fmt;
 
+/// What a CustomResourceDefinition (or the configuration's `kinds`) declares of a kind.
 #[derive(Clone, Debug)]
 pub struct CrdInfo {
     pub group: String,
     pub kind: String,
-    /// `Namespaced` or `Cluster` as written.
-    pub scope: Option<String>,
+    /// `None` when the scope is missing or is not one Kubernetes knows.
+    pub scope: Option<Scope>,
     pub served_versions: Vec<String>,
 }
 
@@ -26,6 +27,23 @@ const REMOVED_TSV: &str = include_str!("../data/removed-apis.tsv");
 pub enum Scope {
     Namespaced,
     Cluster,
+}
+
+impl Scope {
+    pub const NAMES: [&str; 2] = ["Namespaced", "Cluster"];
+
+    /// A CRD's `spec.scope` as Kubernetes spells it.
+    pub fn parse(text: &str) -> Option<Scope> {
+        match text {
+            "Namespaced" => Some(Scope::Namespaced),
+            "Cluster" => Some(Scope::Cluster),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        Scope::NAMES[self as usize]
+    }
 }
 
 /// A Kubernetes minor release, `1.34`.
@@ -246,11 +264,7 @@ impl Catalog {
 
     /// Add the kind a CustomResourceDefinition defines.
     pub fn add_crd(&mut self, crd: &CrdInfo) {
-        let scope = match crd.scope.as_deref() {
-            Some("Namespaced") => Some(Scope::Namespaced),
-            Some("Cluster") => Some(Scope::Cluster),
-            _ => None,
-        };
+        let scope = crd.scope;
         let same_kind = self.custom.entry(crd.kind.clone()).or_default();
         let at = match same_kind.iter().position(|c| c.group == crd.group) {
             Some(at) => at,
@@ -509,7 +523,7 @@ mod tests {
         c.add_crd(&CrdInfo {
             group: "example.com".into(),
             kind: "Widget".into(),
-            scope: Some("Cluster".into()),
+            scope: Some(Scope::Cluster),
             served_versions: vec!["v1".into()],
         });
         assert_eq!(c.scope("example.com", "Widget"), Some(Scope::Cluster));

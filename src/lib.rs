@@ -323,10 +323,7 @@ fn build_catalog(objects: &[Object], crd_objects: &[Object], options: &Options) 
         catalog.add_crd(&catalog::CrdInfo {
             group: kind.group.clone(),
             kind: kind.kind.clone(),
-            scope: Some(match kind.scope {
-                catalog::Scope::Namespaced => "Namespaced".into(),
-                catalog::Scope::Cluster => "Cluster".into(),
-            }),
+            scope: Some(kind.scope),
             served_versions: kind.version.iter().cloned().collect(),
         });
     }

@@ -681,7 +681,10 @@ fn workload_selector(node: &Node, map_selector: bool) -> Option<Selector> {
 fn crd_info(spec: &Node) -> Option<CrdInfo> {
     let group = spec.get("group")?.as_str()?.to_string();
     let kind = spec.get("names")?.get("kind")?.as_str()?.to_string();
-    let scope = spec.get("scope").and_then(Node::as_str).map(str::to_string);
+    let scope = spec
+        .get("scope")
+        .and_then(Node::as_str)
+        .and_then(crate::catalog::Scope::parse);
     let mut served_versions: Vec<String> = spec
         .get("versions")
         .and_then(Node::as_seq)

@@ -136,11 +136,10 @@ pub fn preview(graph: &Graph, target: ObjId, cascade: Cascade) -> Preview {
 pub fn text(analysis: &Analysis, preview: &Preview) -> String {
     let d = |id: ObjId| analysis.describe(id);
     let mut out = String::new();
-    let cascade = match preview.cascade {
-        Cascade::Background => "background",
-        Cascade::Foreground => "foreground",
-        Cascade::Orphan => "orphan",
-    };
+    // The name `--cascade` takes.
+    let cascade = clap::ValueEnum::to_possible_value(&preview.cascade)
+        .map(|v| v.get_name().to_string())
+        .unwrap_or_default();
     let _ = writeln!(out, "Deleting {} (cascade: {cascade})", d(preview.target));
     let _ = writeln!(out, "\nDeleted ({}):", preview.deleted.len());
     for (i, &id) in preview.deleted.iter().enumerate() {
