@@ -1,6 +1,7 @@
 //! Configuration: `.ownerlint.yaml`, found by walking up from the working directory to the
 //! repository root, or given with `--config`. Read with the same span-tree YAML reader as the
 //! manifests, so every mistake is reported at its line and column, with the nearest valid name.
+//! `layers` lays the command line over it.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -12,6 +13,9 @@ use crate::policy::{OwnerKind, Policies, RequiredOwner, TrackingLabel};
 use crate::rules::did_you_mean;
 use crate::source::Source;
 use crate::yaml::{self, Limits, Node, ScalarType, Value};
+
+mod layers;
+pub use layers::{Effective, Flags, effective};
 
 pub const FILE_NAME: &str = ".ownerlint.yaml";
 

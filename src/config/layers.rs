@@ -1,0 +1,288 @@
+//! Layering: defaults, then the configuration file, then the command line, keeping where each
+//! value came from (for `ownerlint config`). The command line arrives as plain [`Flags`], so
+//! this module knows nothing of clap.
+
+use std::path::PathBuf;
+
+use super::{ConfigError, ExtraKind, FileConfig, Level, Origin, Setting};
+use crate::catalog::KubeVersion;
+use crate::load::ModeChoice;
+use crate::policy::Policies;
+
+/// What the command line set of the layered settings: `None` or empty where a flag was not
+/// given.
+#[derive(Debug)]
+pub struct Flags {
+    pub config: Option<PathBuf>,
+    pub no_config: bool,
+    pub namespace: Option<String>,
+    pub mode: Option<ModeChoice>,
+    pub complete: bool,
+    pub kube_version: Option<KubeVersion>,
+    pub crds: Vec<PathBuf>,
+    pub context: Vec<PathBuf>,
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+}
+
+/// The options of a run: flags over the configuration file over defaults, each with its origin.
+pub struct Effective {
+    pub file: Option<PathBuf>,
+    pub namespace: Setting<String>,
+    pub mode: Setting<ModeChoice>,
+    pub complete: Setting<bool>,
+    pub kube_version: Setting<Option<KubeVersion>>,
+    pub include: Setting<Vec<String>>,
+    pub exclude: Setting<Vec<String>>,
+    pub crds: Setting<Vec<PathBuf>>,
+    pub context: Setting<Vec<PathBuf>>,
+    pub levels: Vec<(String, Level, Origin)>,
+    pub kinds: Vec<(ExtraKind, Origin)>,
+    pub packs: Vec<(String, Origin)>,
+    pub policies: Policies,
+}
+
+fn pick<T>(
+    flag: Option<T>,
+    flag_name: &'static str,
+    file: Option<(T, usize)>,
+    path: &str,
+    default: T,
+) -> Setting<T> {
+    match (flag, file) {
+        (Some(value), _) => Setting {
+            value,
+            origin: Origin::Flag(flag_name),
+        },
+        (None, Some((value, line))) => Setting {
+            value,
+            origin: Origin::File(path.to_string(), line),
+        },
+        (None, None) => Setting::default(default),
+    }
+}
+
+fn non_empty<T>(values: &[T]) -> Option<Vec<T>>
+where
+    T: Clone,
+{
+    (!values.is_empty()).then(|| values.to_vec())
+}
+
+/// Read the configuration file (given or discovered) and lay the flags over it.
+pub fn effective(args: &Flags) -> Result<Effective, Vec<ConfigError>> {
+    let path = if args.no_config {
+        None
+    } else {
+        match &args.config {
+            Some(path) => Some(path.clone()),
+            None => std::env::current_dir()
+                .ok()
+                .and_then(|cwd| super::discover(&cwd)),
+        }
+    };
+    let file = match &path {
+        Some(path) => super::read(path)?,
+        None => FileConfig::default(),
+    };
+    let name = path
+        .as_deref()
+        .map(crate::discover::display_path)
+        .unwrap_or_default();
+    let mut policies = file.policies.clone();
+    let mut errors = Vec::new();
+    for (pack, _) in &file.packs {
+        match super::pack_policies(pack) {
+            Ok(p) => {
+                policies.required_owner.extend(p.required_owner);
+                policies
+                    .tracking_label_required
+                    .extend(p.tracking_label_required);
+            }
+            Err(e) => errors.extend(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let at = |line: usize| Origin::File(name.clone(), line);
+    Ok(Effective {
+        namespace: pick(
+            args.namespace.clone(),
+            "--namespace",
+            file.namespace,
+            &name,
+            "default".to_string(),
+        ),
+        mode: pick(args.mode, "--mode", file.mode, &name, ModeChoice::Auto),
+        complete: pick(
+            args.complete.then_some(true),
+            "--complete",
+            file.complete,
+            &name,
+            false,
+        ),
+        kube_version: pick(
+            args.kube_version.map(Some),
+            "--kube-version",
+            file.kube_version.map(|(v, l)| (Some(v), l)),
+            &name,
+            None,
+        ),
+        include: pick(
+            non_empty(&args.include),
+            "--include",
+            file.include,
+            &name,
+            Vec::new(),
+        ),
+        exclude: pick(
+            non_empty(&args.exclude),
+            "--exclude",
+            file.exclude,
+            &name,
+            Vec::new(),
+        ),
+        crds: pick(
+            non_empty(&args.crds),
+            "--crds",
+            file.crds,
+            &name,
+            Vec::new(),
+        ),
+        context: pick(
+            non_empty(&args.context),
+            "--context",
+            file.context,
+            &name,
+            Vec::new(),
+        ),
+        levels: file
+            .rules
+            .iter()
+            .map(|(r, l, line)| (r.clone(), *l, at(*line)))
+            .collect(),
+        kinds: file
+            .kinds
+            .iter()
+            .map(|(k, line)| (k.clone(), at(*line)))
+            .collect(),
+        packs: file
+            .packs
+            .iter()
+            .map(|(p, line)| (p.clone(), at(*line)))
+            .collect(),
+        policies,
+        file: path,
+    })
+}
+
+impl Effective {
+    /// The effective configuration as `ownerlint config` prints it.
+    pub fn describe(&self) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        let file = self
+            .file
+            .as_deref()
+            .map_or("none".to_string(), crate::discover::display_path);
+        let _ = writeln!(out, "# configuration file: {file}");
+        let mut line = |key: &str, value: String, origin: &Origin| {
+            let _ = writeln!(out, "{:<40} # {origin}", format!("{key}: {value}"));
+        };
+        let list = |v: &[String]| format!("[{}]", v.join(", "));
+        let paths = |v: &[PathBuf]| {
+            list(
+                &v.iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>(),
+            )
+        };
+        line(
+            "namespace",
+            self.namespace.value.clone(),
+            &self.namespace.origin,
+        );
+        let mode = match self.mode.value {
+            ModeChoice::Auto => "auto",
+            ModeChoice::Apply => "apply",
+            ModeChoice::Snapshot => "snapshot",
+        };
+        line("mode", mode.to_string(), &self.mode.origin);
+        line(
+            "complete",
+            self.complete.value.to_string(),
+            &self.complete.origin,
+        );
+        let kube = self.kube_version.value.map_or_else(
+            || format!("\"{}\"", crate::catalog::Catalog::builtin().kube_version),
+            |v| format!("\"{v}\""),
+        );
+        line("kube-version", kube, &self.kube_version.origin);
+        line("include", list(&self.include.value), &self.include.origin);
+        line("exclude", list(&self.exclude.value), &self.exclude.origin);
+        line("crds", paths(&self.crds.value), &self.crds.origin);
+        line("context", paths(&self.context.value), &self.context.origin);
+        let _ = writeln!(out, "rules:");
+        for rule in crate::rules::RULES {
+            let id = rule.meta.id;
+            let (level, origin) = match self.levels.iter().rev().find(|(r, _, _)| r == id) {
+                Some((_, level, origin)) => (level.to_string(), origin.clone()),
+                None => (rule.meta.default_severity.to_string(), Origin::Default),
+            };
+            let _ = writeln!(out, "{:<40} # {origin}", format!("  {id}: {level}"));
+        }
+        if !self.kinds.is_empty() {
+            let _ = writeln!(out, "kinds:");
+            for (kind, origin) in &self.kinds {
+                let scope = match kind.scope {
+                    crate::catalog::Scope::Namespaced => "Namespaced",
+                    crate::catalog::Scope::Cluster => "Cluster",
+                };
+                let _ = writeln!(
+                    out,
+                    "{:<40} # {origin}",
+                    format!(
+                        "  - {{group: {}, kind: {}, scope: {scope}}}",
+                        kind.group, kind.kind
+                    )
+                );
+            }
+        }
+        if !self.packs.is_empty() {
+            let _ = writeln!(out, "packs:");
+            for (pack, origin) in &self.packs {
+                let _ = writeln!(out, "{:<40} # {origin}", format!("  - {pack}"));
+            }
+        }
+        let required = &self.policies.required_owner;
+        let tracking = &self.policies.tracking_label_required;
+        if !required.is_empty() || !tracking.is_empty() {
+            let _ = writeln!(out, "policies:");
+            if !required.is_empty() {
+                let _ = writeln!(out, "  required-owner:");
+                for p in required {
+                    let owners: Vec<&str> = p.owners.iter().map(|o| o.kind.as_str()).collect();
+                    let _ = writeln!(
+                        out,
+                        "{:<40} # {}",
+                        format!("    - {} owned by {}", p.kind, owners.join(" or ")),
+                        p.origin
+                    );
+                }
+            }
+            if !tracking.is_empty() {
+                let _ = writeln!(out, "  tracking-label-required:");
+                for p in tracking {
+                    let _ = writeln!(
+                        out,
+                        "{:<40} # {}",
+                        format!("    - {} labelled {}", p.kinds.join(", "), p.label),
+                        p.origin
+                    );
+                }
+            }
+        }
+        out
+    }
+}
