@@ -138,9 +138,15 @@ impl<'t> Builder<'t, '_> {
             }
             let line = self.lines[i];
             let content = &self.content(i)[at..];
-            let colon = find_colon_space(content).unwrap_or(content.len().checked_sub(1)?);
+            // A key ends at `: `, or at a `:` that ends the line (then a byte before it is a
+            // whole character: `:` is one byte).
+            let colon = match find_colon_space(content) {
+                Some(colon) => colon,
+                None if content.ends_with(':') => content.len() - 1,
+                None => return None,
+            };
             let key_text = &content[..colon];
-            if content.as_bytes().get(colon) != Some(&b':') || key_text.ends_with(' ') {
+            if key_text.is_empty() || key_text.ends_with(' ') {
                 return None;
             }
             let key_start = line.start + at;

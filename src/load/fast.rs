@@ -264,6 +264,11 @@ fn object_at(
     kept: &mut Vec<(usize, usize)>,
 ) -> Option<()> {
     let entries = entries(text, lines, indent, in_item)?;
+    // `kind` or `apiVersion` written twice: the parser reads the last, and decides.
+    let count = |key: &str| entries.iter().filter(|(k, _, _)| *k == key).count();
+    if count("kind") > 1 || count("apiVersion") > 1 {
+        return None;
+    }
     let kind = entries
         .iter()
         .find(|(k, _, _)| *k == "kind")
@@ -373,6 +378,8 @@ mod tests {
 
     #[test]
     fn declines_what_it_cannot_be_sure_of() {
+        let twice = "apiVersion: v1\nkind: ConfigMap\nkind: List\nitems: []\n";
+        assert!(filter(twice, 200, crate::rules::kept()).is_none());
         assert!(filter("{apiVersion: v1, kind: Pod}\n", 200, crate::rules::kept()).is_none());
         assert!(
             filter(

@@ -275,6 +275,11 @@ impl<'t> Tree<'t> {
         if !entries.iter().any(|(k, _)| k == "kind") {
             return None;
         }
+        // `kind` or `apiVersion` written twice: the parser reads the last, and decides.
+        let count = |key: &str| entries.iter().filter(|(k, _)| k == key).count();
+        if count("kind") > 1 || count("apiVersion") > 1 {
+            return None;
+        }
         let text_of = |name: &str| match entries.iter().rev().find(|(k, _)| k == name) {
             Some((_, Entry::Raw(v))) => serde_json::from_str::<Cow<str>>(v).ok(),
             _ => None,
