@@ -14,12 +14,16 @@ pub enum Severity {
 }
 
 impl Severity {
+    pub const NAMES: [&str; 3] = ["info", "warning", "error"];
+
     pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
+        Severity::NAMES[self as usize]
+    }
+
+    pub fn parse(text: &str) -> Option<Severity> {
+        [Severity::Info, Severity::Warning, Severity::Error]
+            .into_iter()
+            .find(|s| s.as_str() == text)
     }
 }
 

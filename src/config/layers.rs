@@ -203,12 +203,11 @@ impl Effective {
             self.namespace.value.clone(),
             &self.namespace.origin,
         );
-        let mode = match self.mode.value {
-            ModeChoice::Auto => "auto",
-            ModeChoice::Apply => "apply",
-            ModeChoice::Snapshot => "snapshot",
-        };
-        line("mode", mode.to_string(), &self.mode.origin);
+        line(
+            "mode",
+            self.mode.value.as_str().to_string(),
+            &self.mode.origin,
+        );
         line(
             "complete",
             self.complete.value.to_string(),
@@ -235,10 +234,7 @@ impl Effective {
         if !self.kinds.is_empty() {
             let _ = writeln!(out, "kinds:");
             for (kind, origin) in &self.kinds {
-                let scope = match kind.scope {
-                    crate::catalog::Scope::Namespaced => "Namespaced",
-                    crate::catalog::Scope::Cluster => "Cluster",
-                };
+                let scope = kind.scope.as_str();
                 let _ = writeln!(
                     out,
                     "{:<40} # {origin}",

@@ -62,6 +62,16 @@ pub enum Level {
     On(Severity),
 }
 
+impl Level {
+    /// `off`, or a severity's name.
+    pub fn parse(text: &str) -> Option<Level> {
+        match text {
+            "off" => Some(Level::Off),
+            _ => Severity::parse(text).map(Level::On),
+        }
+    }
+}
+
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -354,13 +364,9 @@ impl Reader<'_> {
                 }
                 "mode" => {
                     if let Some(text) = self.string(value, "mode") {
-                        match text.as_str() {
-                            "auto" => config.mode = Some((ModeChoice::Auto, line)),
-                            "apply" => config.mode = Some((ModeChoice::Apply, line)),
-                            "snapshot" => config.mode = Some((ModeChoice::Snapshot, line)),
-                            other => {
-                                self.unknown(value, other, &["auto", "apply", "snapshot"], "mode")
-                            }
+                        match ModeChoice::parse(&text) {
+                            Some(mode) => config.mode = Some((mode, line)),
+                            None => self.unknown(value, &text, &ModeChoice::NAMES, "mode"),
                         }
                     }
                 }
@@ -445,13 +451,11 @@ impl Reader<'_> {
                 };
                 level
             };
-            let level = match level.as_str() {
-                "off" => Level::Off,
-                "info" => Level::On(Severity::Info),
-                "warning" => Level::On(Severity::Warning),
-                "error" => Level::On(Severity::Error),
-                other => {
-                    self.unknown(value, other, &["off", "info", "warning", "error"], "level");
+            let level = match Level::parse(&level) {
+                Some(level) => level,
+                None => {
+                    let names = ["off", "info", "warning", "error"];
+                    self.unknown(value, &level, &names, "level");
                     continue;
                 }
             };
@@ -480,14 +484,14 @@ impl Reader<'_> {
                     "group" => group = self.string(value, "group"),
                     "version" => version = self.string(value, "version"),
                     "kind" => kind = self.string(value, "kind"),
-                    "scope" => match self.string(value, "scope").as_deref() {
-                        Some("Namespaced") => scope = Some(Scope::Namespaced),
-                        Some("Cluster") => scope = Some(Scope::Cluster),
-                        Some(other) => {
-                            self.unknown(value, other, &["Namespaced", "Cluster"], "scope")
+                    "scope" => {
+                        if let Some(text) = self.string(value, "scope") {
+                            match Scope::parse(&text) {
+                                Some(s) => scope = Some(s),
+                                None => self.unknown(value, &text, &Scope::NAMES, "scope"),
+                            }
                         }
-                        None => {}
-                    },
+                    }
                     other => self.unknown_key(
                         key,
                         other,

@@ -26,6 +26,21 @@ pub enum ModeChoice {
     Snapshot,
 }
 
+impl ModeChoice {
+    pub const NAMES: [&str; 3] = ["auto", "apply", "snapshot"];
+
+    /// As `--mode` and the configuration spell it.
+    pub fn as_str(self) -> &'static str {
+        ModeChoice::NAMES[self as usize]
+    }
+
+    pub fn parse(text: &str) -> Option<ModeChoice> {
+        [ModeChoice::Auto, ModeChoice::Apply, ModeChoice::Snapshot]
+            .into_iter()
+            .find(|m| m.as_str() == text)
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LoadOptions {
     pub limits: Limits,
@@ -960,6 +975,15 @@ fn opens_template(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mode_names_are_those_of_the_flag() {
+        for mode in <ModeChoice as clap::ValueEnum>::value_variants() {
+            let value = clap::ValueEnum::to_possible_value(mode).expect("every mode is a value");
+            assert_eq!(value.get_name(), mode.as_str());
+            assert_eq!(ModeChoice::parse(mode.as_str()), Some(*mode));
+        }
+    }
 
     #[test]
     fn the_items_of_a_list_from_a_template_carry_its_name() {
