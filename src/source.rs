@@ -633,6 +633,7 @@ mod tests {
         std::fs::write(&path, &rewritten).expect("rewrite");
         assert_eq!(text.str(at..at + 2), Err(Changed));
         assert!(text.changed());
+        let _ = std::fs::remove_file(&path);
         // Cut short.
         let (path, opened) = test_file(whole.as_bytes());
         let source = Source::with_text("big", Text::open(opened, whole.len()).expect("UTF-8"));

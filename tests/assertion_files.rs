@@ -12,22 +12,21 @@ const DEPLOYMENT: &str =
 /// A partial object as assertions write them: the owner without its uid.
 const PARTIAL_POD: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  namespace: shop\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\n    controller: true\n";
 
-/// Lint the folder `dir` as a walk does, then remove it.
+/// Lint the folder `dir` as a walk does.
 fn lint_dir(dir: &std::path::Path) -> ownerlint::Outcome {
-    let outcome = ownerlint::lint(
+    ownerlint::lint(
         &Options {
             paths: vec![dir.to_path_buf()],
             ..Options::default()
         },
         &mut std::io::empty(),
-    );
-    let _ = std::fs::remove_dir_all(dir);
-    outcome
+    )
 }
 
 #[test]
 fn assertion_files_are_not_linted_and_are_counted() {
-    let dir = std::env::temp_dir().join(format!("ownerlint-assertions-{}", std::process::id()));
+    let tmp = common::temp_dir("assertions");
+    let dir = tmp.path();
     let kuttl = dir.join("kuttl/scale");
     let chainsaw = dir.join("chainsaw/scale");
     for d in [&kuttl, &chainsaw] {
@@ -43,7 +42,7 @@ fn assertion_files_are_not_linted_and_are_counted() {
         chainsaw.join("chainsaw-test.yaml"),
         "apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata:\n  name: scale\nspec:\n  steps:\n  - try:\n    - apply:\n        file: deployment.yaml\n    - assert:\n        file: pods-ready.yaml\n",
     );
-    let outcome = lint_dir(&dir);
+    let outcome = lint_dir(dir);
     assert_eq!(common::render(&outcome, Format::Short), "");
     assert_eq!(outcome.stats.assertion_files, 3);
     // The applied files and the chainsaw test itself are read.
@@ -57,20 +56,21 @@ fn assertion_files_are_not_linted_and_are_counted() {
 
 #[test]
 fn only_conventional_names_are_assertions() {
-    let dir = std::env::temp_dir().join(format!("ownerlint-not-assertions-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("create the folder");
+    let tmp = common::temp_dir("not-assertions");
+    let dir = tmp.path();
     // Not a step number, or not an assertion: linted as manifests.
     for name in ["assert.yaml", "00-asserted.yaml", "x1-assert.yaml"] {
         std::fs::write(dir.join(name), PARTIAL_POD).expect("write");
     }
-    let outcome = lint_dir(&dir);
+    let outcome = lint_dir(dir);
     assert_eq!(outcome.stats.assertion_files, 0);
     assert_eq!(outcome.stats.files, 3);
 }
 
 #[test]
 fn kustomize_patch_files_are_not_linted_and_are_counted() {
-    let dir = std::env::temp_dir().join(format!("ownerlint-patches-{}", std::process::id()));
+    let tmp = common::temp_dir("patches");
+    let dir = tmp.path();
     let base = dir.join("base");
     let overlay = dir.join("overlays/prod");
     for d in [&base, &overlay] {
@@ -92,7 +92,7 @@ fn kustomize_patch_files_are_not_linted_and_are_counted() {
         overlay.join("kustomization.yaml"),
         "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [../../base]\npatches:\n- path: replicas.yaml\npatchesStrategicMerge:\n- ./owner.yaml\n",
     );
-    let outcome = lint_dir(&dir);
+    let outcome = lint_dir(dir);
     assert_eq!(common::render(&outcome, Format::Short), "");
     assert_eq!(outcome.stats.patch_files, 2);
     assert!(

@@ -1,5 +1,7 @@
 //! Baselines: record today's findings, then see only new ones, even after edits move lines.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -29,12 +31,12 @@ metadata:
 
 #[test]
 fn a_baseline_hides_recorded_findings_after_lines_move_and_shows_new_ones() {
-    let dir = std::env::temp_dir().join(format!("ownerlint-baseline-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = common::temp_dir("baseline");
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join(".git")).expect("temp repository");
     std::fs::write(dir.join("app.yaml"), MANIFEST).expect("write");
 
-    let out = ownerlint(&dir, &["--write-baseline", "baseline.json", "app.yaml"]);
+    let out = ownerlint(dir, &["--write-baseline", "baseline.json", "app.yaml"]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
@@ -50,7 +52,7 @@ fn a_baseline_hides_recorded_findings_after_lines_move_and_shows_new_ones() {
     let edited = format!("# Reader role for the api.\n# Owned by the platform team.\n{MANIFEST}");
     std::fs::write(dir.join("app.yaml"), &edited).expect("write");
     let out = ownerlint(
-        &dir,
+        dir,
         &[
             "--format",
             "short",
@@ -74,7 +76,7 @@ fn a_baseline_hides_recorded_findings_after_lines_move_and_shows_new_ones() {
     );
     std::fs::write(dir.join("app.yaml"), grown).expect("write");
     let out = ownerlint(
-        &dir,
+        dir,
         &[
             "--format",
             "short",
@@ -95,7 +97,7 @@ fn a_baseline_hides_recorded_findings_after_lines_move_and_shows_new_ones() {
 
     // A file that is not a baseline is an error.
     std::fs::write(dir.join("bad.json"), "{\"version\": 1}").expect("write");
-    let out = ownerlint(&dir, &["--baseline", "bad.json", "app.yaml"]);
+    let out = ownerlint(dir, &["--baseline", "bad.json", "app.yaml"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr)
@@ -103,5 +105,4 @@ fn a_baseline_hides_recorded_findings_after_lines_move_and_shows_new_ones() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,8 +1,9 @@
 //! The command line as users run it: exit codes, standard input, formats, colour, and that one
 //! broken file never hides the findings of the others.
 
+mod common;
+
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 fn ownerlint(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
@@ -41,13 +42,6 @@ fn stdout(o: &Output) -> String {
 }
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ownerlint-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir is writable");
-    dir
 }
 
 const DANGLING: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d\n";
@@ -115,7 +109,8 @@ fn helm_stream_on_stdin_names_the_template() {
 
 #[test]
 fn a_broken_file_does_not_hide_the_others() {
-    let dir = temp_dir("broken");
+    let tmp = common::temp_dir("cli-broken");
+    let dir = tmp.path();
     std::fs::write(dir.join("a-broken.yaml"), "kind: [\n").unwrap();
     std::fs::write(dir.join("b-not-utf8.yaml"), b"kind: \xff\xfe\n").unwrap();
     std::fs::write(dir.join("c-dangling.yaml"), DANGLING).unwrap();
@@ -135,7 +130,8 @@ fn a_broken_file_does_not_hide_the_others() {
 
 #[test]
 fn an_unreadable_path_exits_2_after_linting_the_rest() {
-    let dir = temp_dir("missing");
+    let tmp = common::temp_dir("cli-missing");
+    let dir = tmp.path();
     std::fs::write(dir.join("dangling.yaml"), DANGLING).unwrap();
     let out = ownerlint(
         &[
@@ -222,7 +218,8 @@ fn quiet_hides_info() {
 
 #[test]
 fn include_and_exclude_select_walked_files() {
-    let dir = temp_dir("globs");
+    let tmp = common::temp_dir("cli-globs");
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("templates")).unwrap();
     std::fs::write(
         dir.join("templates/cm.yaml"),
@@ -282,7 +279,8 @@ fn rules_and_explain() {
 
 #[test]
 fn linting_never_writes_to_its_inputs() {
-    let dir = temp_dir("readonly");
+    let tmp = common::temp_dir("cli-readonly");
+    let dir = tmp.path();
     let file = dir.join("cm.yaml");
     std::fs::write(&file, DANGLING).unwrap();
     let before = std::fs::metadata(&file).unwrap().modified().unwrap();
@@ -338,8 +336,8 @@ fn completions_and_man_page_come_from_the_command_line_definition() {
 
 #[test]
 fn reports_in_other_formats_are_written_in_the_same_run() {
-    let dir = std::env::temp_dir().join(format!("ownerlint-report-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let tmp = common::temp_dir("report");
+    let dir = tmp.path();
     let sarif = dir.join("out.sarif");
     let summary = dir.join("summary.md");
     let out = ownerlint(
@@ -375,12 +373,12 @@ fn reports_in_other_formats_are_written_in_the_same_run() {
         "{}",
         stderr(&out)
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn project_files_resolve_owners_but_are_not_reported() {
-    let dir = std::env::temp_dir().join(format!("ownerlint-project-{}", std::process::id()));
+    let tmp = common::temp_dir("project");
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("deploy")).expect("temp dir");
     // The unchanged file has a finding of its own, which must not be reported.
     std::fs::write(
@@ -394,7 +392,7 @@ fn project_files_resolve_owners_but_are_not_reported() {
     )
     .expect("write");
     let run = |args: &[&str]| {
-        let out = ownerlint_in(&dir, args, None, &[]);
+        let out = ownerlint_in(dir, args, None, &[]);
         (out.status.code(), stdout(&out))
     };
     // Alone, the Pod's owner is not in the input.
@@ -420,13 +418,12 @@ fn project_files_resolve_owners_but_are_not_reported() {
         "{text}"
     );
     assert!(text.contains("finalizer-unqualified"), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn project_files_are_read_as_manifests_like_the_input() {
-    let dir = std::env::temp_dir().join(format!("ownerlint-project-fresh-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let tmp = common::temp_dir("project-fresh");
+    let dir = tmp.path();
     // Manifests: the Deployment is created by this input, so the ConfigMap's uid cannot match.
     std::fs::write(
         dir.join("a.yaml"),
@@ -438,7 +435,7 @@ fn project_files_are_read_as_manifests_like_the_input() {
         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\nspec:\n  selector: {matchLabels: {app: api}}\n",
     )
     .expect("write");
-    let run = |args: &[&str]| stdout(&ownerlint_in(&dir, args, None, &[]));
+    let run = |args: &[&str]| stdout(&ownerlint_in(dir, args, None, &[]));
     let together = run(&["--no-config", "--format", "short", "a.yaml", "b.yaml"]);
     let with_project = run(&[
         "--no-config",
@@ -453,13 +450,12 @@ fn project_files_are_read_as_manifests_like_the_input() {
         "{together}"
     );
     assert_eq!(with_project, together);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_helm_stream_on_stdin_is_annotated_on_its_templates() {
-    let dir =
-        std::env::temp_dir().join(format!("ownerlint-helm-annotations-{}", std::process::id()));
+    let tmp = common::temp_dir("helm-annotations");
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("charts/shop/templates")).expect("temp dir");
     std::fs::write(
         dir.join("charts/shop/templates/pod.yaml"),
@@ -470,7 +466,7 @@ fn a_helm_stream_on_stdin_is_annotated_on_its_templates() {
     let stream = format!("{rendered}{rendered}");
     let run = |format: &str| {
         let args = ["--no-config", "--format", format, "-"];
-        stdout(&ownerlint_in(&dir, &args, Some(&stream), &[]))
+        stdout(&ownerlint_in(dir, &args, Some(&stream), &[]))
     };
     let github = run("github");
     // The template's own line, where its text is the rendered line's.
@@ -490,5 +486,4 @@ fn a_helm_stream_on_stdin_is_annotated_on_its_templates() {
         sarif.contains("\"uri\": \"charts/shop/templates/pod.yaml\""),
         "{sarif}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -27,12 +27,11 @@ fn stderr(o: &Output) -> String {
 }
 
 /// A temporary repository: `files` written under it, and a `.git` folder at its root.
-fn repository(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ownerlint-config-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join(".git")).expect("temp repository");
+fn repository(name: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = common::temp_dir(&format!("config-{name}"));
+    std::fs::create_dir_all(dir.path().join(".git")).expect("temp repository");
     for (path, text) in files {
-        let path = dir.join(path);
+        let path = dir.path().join(path);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(path, text).expect("write");
     }
@@ -53,7 +52,7 @@ fn the_nearest_configuration_upwards_applies_and_flags_override_it() {
             ("deploy/apps/cache.yaml", DANGLING),
         ],
     );
-    let nested = repo.join("deploy/apps");
+    let nested = repo.path().join("deploy/apps");
     // Found from a nested folder: the warning becomes an error.
     let out = ownerlint(&nested, &["--format", "short", "cache.yaml"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
@@ -89,7 +88,11 @@ fn the_nearest_configuration_upwards_applies_and_flags_override_it() {
     let out = ownerlint(&nested, &["--format", "short", "--no-config", "cache.yaml"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).contains("warning[owner-not-found]"));
-    std::fs::write(repo.join("quiet.yaml"), "rules:\n  owner-not-found: off\n").expect("write");
+    std::fs::write(
+        repo.path().join("quiet.yaml"),
+        "rules:\n  owner-not-found: off\n",
+    )
+    .expect("write");
     let out = ownerlint(
         &nested,
         &[
@@ -109,18 +112,19 @@ fn the_nearest_configuration_upwards_applies_and_flags_override_it() {
         &[("inner/.git/HEAD", ""), ("inner/cache.yaml", DANGLING)],
     );
     std::fs::write(
-        outside.join(".ownerlint.yaml"),
+        outside.path().join(".ownerlint.yaml"),
         "rules:\n  owner-not-found: off\n",
     )
     .expect("write");
-    let out = ownerlint(&outside.join("inner"), &["--format", "short", "cache.yaml"]);
+    let out = ownerlint(
+        &outside.path().join("inner"),
+        &["--format", "short", "cache.yaml"],
+    );
     assert!(
         stdout(&out).contains("warning[owner-not-found]"),
         "{}",
         stdout(&out)
     );
-    let _ = std::fs::remove_dir_all(&repo);
-    let _ = std::fs::remove_dir_all(&outside);
 }
 
 #[test]

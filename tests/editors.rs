@@ -73,21 +73,16 @@ fn the_vim_errorformat_reads_every_short_line() {
         readme.contains(&format!("set errorformat={ERRORFORMAT}")),
         "README shows another errorformat"
     );
-    if std::process::Command::new("vim")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("skipped: vim is not installed");
+    let Some(vim) = common::require_tool("vim", "Debian's vim") else {
         return;
-    }
+    };
     let (short, outcome) = short_output();
-    let dir = std::env::temp_dir().join(format!("ownerlint-vim-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let tmp = common::temp_dir("vim");
+    let dir = tmp.path();
     let errors = dir.join("errors.txt");
     let quickfix = dir.join("quickfix.txt");
     std::fs::write(&errors, &short).expect("write");
-    let status = std::process::Command::new("vim")
+    let status = std::process::Command::new(vim)
         .args(["-es", "-N", "-u", "NONE", "-i", "NONE"])
         .arg("-c")
         .arg(format!("set errorformat={ERRORFORMAT}"))
@@ -121,5 +116,4 @@ fn the_vim_errorformat_reads_every_short_line() {
         );
         assert_eq!(*entry, expected);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -82,7 +82,8 @@ fn documents_that_are_not_kubernetes_objects_are_skipped_and_counted() {
 fn context_objects_resolve_owners_and_are_not_linted() {
     let dir = format!("{}/testdata/valid", env!("CARGO_MANIFEST_DIR"));
     let manifests = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\n  namespace: jobs\n  ownerReferences:\n  - apiVersion: v1\n    kind: Namespace\n    name: jobs\n    uid: 7d2b0f0e-6f55-4c43-9a0b-2b1d3c4e5f60\n";
-    let path = std::env::temp_dir().join(format!("ownerlint-context-{}.yaml", std::process::id()));
+    let tmp = common::temp_dir("context");
+    let path = tmp.path().join("manifests.yaml");
     std::fs::write(&path, manifests).expect("temp dir is writable");
     let options = Options {
         paths: vec![path.clone()],
@@ -90,7 +91,6 @@ fn context_objects_resolve_owners_and_are_not_linted() {
         ..Options::default()
     };
     let outcome = ownerlint::lint(&options, &mut std::io::empty());
-    let _ = std::fs::remove_file(&path);
     assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
     assert!(
         outcome.findings.is_empty(),

@@ -1,6 +1,7 @@
 //! The fast path (a line-level filter before parsing YAML, `serde_json` for JSON) must not change
 //! a single finding: every fixture, every rule document's examples in every shape, the examples
-//! and the whole `../shared/corpus` give byte-identical `json` output with and without it.
+//! and the whole `../shared/corpus` give byte-identical `json` output with and without it. The
+//! corpus takes longer: its tests are ignored in a plain `cargo test`, and `.ci/run` runs them.
 
 mod common;
 
@@ -97,9 +98,9 @@ fn rule_documents_in_every_shape() {
 }
 
 #[test]
+#[ignore = "heavy: every corpus file twice, 6 s in a debug build; .ci/run runs it in release"]
 fn the_whole_corpus() {
     let Some(corpus) = common::corpus_dir() else {
-        eprintln!("skipped: ../shared/corpus is not here (it is beside the checkout in CI)");
         return;
     };
     compare(vec![corpus]);
@@ -182,9 +183,13 @@ fn check_documents(dirs: &[PathBuf]) {
 #[test]
 fn scanner_and_tree_builder_agree_with_the_parser() {
     check_documents(&[root().join("testdata"), root().join("examples")]);
-    match common::corpus_dir() {
-        Some(corpus) => check_documents(&[corpus]),
-        None => eprintln!("corpus part skipped: ../shared/corpus is not here"),
+}
+
+#[test]
+#[ignore = "heavy: every corpus document, 8 s in a debug build; .ci/run runs it in release"]
+fn scanner_and_tree_builder_agree_with_the_parser_on_the_corpus() {
+    if let Some(corpus) = common::corpus_dir() {
+        check_documents(&[corpus]);
     }
 }
 

@@ -153,7 +153,6 @@ fn an_unknown_target_is_a_clear_error() {
 #[test]
 fn a_real_cluster_dump() {
     let Some(corpus) = common::corpus_dir() else {
-        eprintln!("skipped: ../shared/corpus is not here (it is beside the checkout in CI)");
         return;
     };
     let dump = corpus.join("vmware-tanzu__sonobuoy/healthsummary/resources");
@@ -198,8 +197,8 @@ fn the_readme_shows_the_tools_own_output() {
 
 #[test]
 fn kind_name_is_looked_up_in_the_configured_namespace() {
-    let dir = std::env::temp_dir().join(format!("ownerlint-graph-config-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let tmp = common::temp_dir("graph-config");
+    let dir = tmp.path();
     std::fs::write(dir.join(".ownerlint.yaml"), "namespace: shop\n").expect("write");
     std::fs::copy(
         root().join("testdata/graph/chain.yaml"),
@@ -209,7 +208,7 @@ fn kind_name_is_looked_up_in_the_configured_namespace() {
     let run_in = |args: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
             .args(args)
-            .current_dir(&dir)
+            .current_dir(dir)
             .output()
             .expect("the binary runs");
         (
@@ -227,5 +226,4 @@ fn kind_name_is_looked_up_in_the_configured_namespace() {
     let (code, tree) = run_in(&["tree", "--root", "deployment/web", "chain.yaml"]);
     assert_eq!(code, Some(0), "{tree}");
     assert!(tree.starts_with("Deployment shop/web"), "{tree}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

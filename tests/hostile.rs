@@ -1,7 +1,13 @@
 //! Hostile and broken input: each case ends in a clear answer (its exit code and messages are
 //! snapshotted), and a healthy file linted in the same run still has all its findings. Small
 //! cases live in `testdata/hostile/`; large ones are generated into a temporary folder.
+//!
+//! The largest inputs (10 million documents, a 1 GiB file, 100,000 files) are ignored tests,
+//! which `.ci/run` runs in release mode; smaller versions of the same inputs run every time.
 
+mod common;
+
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -55,11 +61,10 @@ fn run_bounded(command: &mut Command, limit: Duration) -> Option<std::process::O
 const HEALTHY: &str = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: reader\n  ownerReferences:\n  - {apiVersion: apps/v1, kind: Deployment, name: api, uid: 8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a8b}\n";
 const HEALTHY_FINDING: &str = "healthy.yaml:6:3: error[cluster-scoped-dependent]";
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ownerlint-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    std::fs::write(dir.join("healthy.yaml"), HEALTHY).expect("write");
+/// A temporary folder (removed when dropped) holding the healthy file.
+fn temp(name: &str) -> tempfile::TempDir {
+    let dir = common::temp_dir(&format!("hostile-{name}"));
+    std::fs::write(dir.path().join("healthy.yaml"), HEALTHY).expect("write");
     dir
 }
 
@@ -71,8 +76,25 @@ fn lint(dir: &Path, inputs: &[&str]) -> (i32, String) {
 
 /// `lint`, for inputs that take long in a debug build (still bounded: a hang fails).
 fn lint_within(dir: &Path, inputs: &[&str], limit: Duration) -> (i32, String) {
+    lint_through(
+        &[env!("CARGO_BIN_EXE_ownerlint").into()],
+        dir,
+        inputs,
+        limit,
+    )
+}
+
+/// `lint`, with `program` (the binary, or a program and the arguments that make it run the
+/// binary) in place of the binary.
+fn lint_through(
+    program: &[OsString],
+    dir: &Path,
+    inputs: &[&str],
+    limit: Duration,
+) -> (i32, String) {
     let out = run_bounded(
-        Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+        Command::new(&program[0])
+            .args(&program[1..])
             .args(["--format", "short", "--no-config", "healthy.yaml"])
             .args(inputs)
             .current_dir(dir)
@@ -101,10 +123,10 @@ fn lint_within(dir: &Path, inputs: &[&str], limit: Duration) -> (i32, String) {
 }
 
 fn committed(name: &str) -> String {
-    let dir = temp(name);
+    let tmp = temp(name);
+    let dir = tmp.path();
     std::fs::copy(root().join("testdata/hostile").join(name), dir.join(name)).expect("copy");
-    let (code, text) = lint(&dir, &[name]);
-    let _ = std::fs::remove_dir_all(&dir);
+    let (code, text) = lint(dir, &[name]);
     format!("exit {code}\n{text}")
 }
 
@@ -127,7 +149,8 @@ fn small_hostile_files() {
 
 #[test]
 fn deep_nesting_in_flow_and_block_style() {
-    let dir = temp("deep");
+    let tmp = temp("deep");
+    let dir = tmp.path();
     let flow = format!(
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: flow\n  labels: {}{}\n",
         "[".repeat(10_000),
@@ -141,55 +164,90 @@ fn deep_nesting_in_flow_and_block_style() {
     }
     std::fs::write(dir.join("flow.yaml"), flow).expect("write");
     std::fs::write(dir.join("block.yaml"), block).expect("write");
-    let (code, text) = lint(&dir, &["flow.yaml", "block.yaml"]);
+    let (code, text) = lint(dir, &["flow.yaml", "block.yaml"]);
     insta::assert_snapshot!(format!("exit {code}\n{text}"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn a_one_gigabyte_scalar() {
-    let dir = temp("huge");
-    {
-        use std::io::Write;
-        let file = std::fs::File::create(dir.join("huge.yaml")).expect("create");
-        let mut file = std::io::BufWriter::new(file);
-        file.write_all(
-            b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: huge\ndata:\n  blob: ",
-        )
+/// A ConfigMap whose one value is `mib` MiB of `x`, as `huge.yaml` in `dir`.
+fn write_huge_scalar(dir: &Path, mib: usize) {
+    use std::io::Write;
+    let file = std::fs::File::create(dir.join("huge.yaml")).expect("create");
+    let mut file = std::io::BufWriter::new(file);
+    file.write_all(b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: huge\ndata:\n  blob: ")
         .expect("write");
-        let chunk = vec![b'x'; 1 << 20];
-        for _ in 0..1024 {
-            file.write_all(&chunk).expect("write");
-        }
-        file.write_all(b"\n").expect("write");
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..mib {
+        file.write_all(&chunk).expect("write");
     }
-    let (code, text) = lint(&dir, &["huge.yaml"]);
-    insta::assert_snapshot!(format!("exit {code}\n{text}"));
-    let _ = std::fs::remove_dir_all(&dir);
+    file.write_all(b"\n").expect("write");
 }
 
 #[test]
-fn ten_million_tiny_documents() {
-    let dir = temp("ten-million");
-    std::fs::write(dir.join("tiny.yaml"), "---\na: 1\n".repeat(10_000_000)).expect("write");
-    // About 15 s in a release build; a debug build under a full test run takes minutes.
-    let (code, text) = lint_within(&dir, &["tiny.yaml"], Duration::from_secs(900));
+#[ignore = "heavy: writes a 1 GiB file and lints it; .ci/run runs it in release"]
+fn a_one_gigabyte_scalar() {
+    let tmp = temp("huge");
+    let dir = tmp.path();
+    write_huge_scalar(dir, 1024);
+    let (code, text) = lint(dir, &["huge.yaml"]);
+    insta::assert_snapshot!(format!("exit {code}\n{text}"));
+}
+
+/// The same as `a_one_gigabyte_scalar`, smaller: a 32 MiB file (read as a big file, a part at
+/// a time) over a 16 MiB document limit.
+#[test]
+fn a_scalar_over_the_document_size_limit() {
+    let tmp = temp("huge-small");
+    let dir = tmp.path();
+    write_huge_scalar(dir, 32);
+    let (code, text) = lint(dir, &["--max-document-size", "16MiB", "huge.yaml"]);
+    assert_eq!(code, 1, "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with(HEALTHY_FINDING), "{text}");
+    assert_eq!(
+        lines[1],
+        "huge.yaml:1:1: error[invalid-yaml]: this document is 32.0 MiB, more than the 16.0 MiB limit of --max-document-size, so it was not checked"
+    );
+    assert_eq!(
+        lines[2],
+        "ownerlint: 1 object in 2 files: 2 errors, 0 warnings, 0 info"
+    );
+}
+
+/// `count` tiny documents that are not Kubernetes objects, in one file: each is counted.
+fn tiny_documents(name: &str, count: usize, limit: Duration) {
+    let tmp = temp(name);
+    let dir = tmp.path();
+    std::fs::write(dir.join("tiny.yaml"), "---\na: 1\n".repeat(count)).expect("write");
+    let (code, text) = lint_within(dir, &["tiny.yaml"], limit);
     assert_eq!(code, 1);
     assert!(
-        text.contains("ownerlint: 1 object in 2 files (10000000 documents not Kubernetes objects, skipped): 1 error"),
+        text.contains(&format!("ownerlint: 1 object in 2 files ({count} documents not Kubernetes objects, skipped): 1 error")),
         "{}",
         text.lines().last().unwrap_or("")
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
-fn a_tree_of_100_000_files() {
-    let dir = temp("many-files");
-    for d in 0..100 {
+#[ignore = "heavy: 10 million documents, minutes in a debug build; .ci/run runs it in release"]
+fn ten_million_tiny_documents() {
+    // About 15 s in a release build.
+    tiny_documents("ten-million", 10_000_000, Duration::from_secs(900));
+}
+
+#[test]
+fn a_hundred_thousand_tiny_documents() {
+    tiny_documents("hundred-thousand", 100_000, Duration::from_secs(120));
+}
+
+/// A tree of `folders` folders of `files` ConfigMaps each: every file is read once.
+fn a_tree_of_files(name: &str, folders: usize, files: usize) {
+    let tmp = temp(name);
+    let dir = tmp.path();
+    for d in 0..folders {
         let sub = dir.join(format!("team-{d}"));
         std::fs::create_dir_all(&sub).expect("mkdir");
-        for f in 0..1000 {
+        for f in 0..files {
             std::fs::write(
                 sub.join(format!("cm-{f}.yaml")),
                 format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: cm-{f}, namespace: team-{d}}}\n"),
@@ -197,27 +255,41 @@ fn a_tree_of_100_000_files() {
             .expect("write");
         }
     }
-    let (code, text) = lint(&dir, &["."]);
+    let (code, text) = lint(dir, &["."]);
     assert_eq!(code, 1);
     // healthy.yaml is named and found again by the walk: it is read once.
+    let read = folders * files + 1;
     assert!(
-        text.contains("ownerlint: 100001 objects in 100001 files: 1 error, 0 warnings"),
+        text.contains(&format!(
+            "ownerlint: {read} objects in {read} files: 1 error, 0 warnings"
+        )),
         "{}",
         text.lines().last().unwrap_or("")
     );
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+#[ignore = "heavy: writes and walks 100,000 files; .ci/run runs it in release"]
+fn a_tree_of_100_000_files() {
+    a_tree_of_files("many-files", 100, 1000);
+}
+
+#[test]
+fn a_tree_of_2_000_files() {
+    a_tree_of_files("some-files", 20, 100);
 }
 
 #[cfg(unix)]
 #[test]
 fn a_file_reached_by_several_names_is_read_once() {
-    let dir = temp("names");
+    let tmp = temp("names");
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("links")).expect("mkdir");
     std::os::unix::fs::symlink("../healthy.yaml", dir.join("links/symbolic.yaml"))
         .expect("symlink");
     std::fs::hard_link(dir.join("healthy.yaml"), dir.join("links/hard.yaml")).expect("link");
     // Named, found by the walk of `.`, and reached through both links: one file, one finding.
-    let (code, text) = lint(&dir, &[".", "links/symbolic.yaml"]);
+    let (code, text) = lint(dir, &[".", "links/symbolic.yaml"]);
     assert_eq!(code, 1);
     assert_eq!(
         text.matches("error[cluster-scoped-dependent]").count(),
@@ -230,28 +302,43 @@ fn a_file_reached_by_several_names_is_read_once() {
         "{}",
         text.lines().last().unwrap_or("")
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn many_tiny_documents() {
-    let dir = temp("tiny");
+/// `count` copies of one tiny object in one file: all found, one duplicate-object warning each
+/// after the first.
+fn tiny_objects(name: &str, count: usize) {
+    let tmp = temp(name);
+    let dir = tmp.path();
     let document = "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n";
-    std::fs::write(dir.join("tiny.yaml"), document.repeat(200_000)).expect("write");
-    let (code, text) = lint(&dir, &["tiny.yaml"]);
-    // 200,000 copies of one object: all found, one duplicate-object warning each after the first.
+    std::fs::write(dir.join("tiny.yaml"), document.repeat(count)).expect("write");
+    let (code, text) = lint(dir, &["tiny.yaml"]);
     assert!(
-        text.contains("ownerlint: 200001 objects in 2 files: 1 error, 199999 warnings"),
+        text.contains(&format!(
+            "ownerlint: {} objects in 2 files: 1 error, {} warnings",
+            count + 1,
+            count - 1
+        )),
         "{}",
         text.lines().last().unwrap_or("")
     );
     assert_eq!(code, 1);
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+#[ignore = "heavy: 200,000 objects, 20 s in a debug build; .ci/run runs it in release"]
+fn many_tiny_documents() {
+    tiny_objects("tiny", 200_000);
+}
+
+#[test]
+fn some_tiny_documents() {
+    tiny_objects("some-tiny", 20_000);
 }
 
 #[test]
 fn paths_that_are_not_files() {
-    let dir = temp("paths");
+    let tmp = temp("paths");
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("loop")).expect("mkdir");
     #[cfg(unix)]
     {
@@ -259,37 +346,48 @@ fn paths_that_are_not_files() {
         let status = Command::new("mkfifo").arg(dir.join("pipe.yaml")).status();
         assert!(status.is_ok_and(|s| s.success()), "mkfifo");
     }
-    let (code, text) = lint(&dir, &["missing.yaml", "loop", "pipe.yaml"]);
+    let (code, text) = lint(dir, &["missing.yaml", "loop", "pipe.yaml"]);
     insta::assert_snapshot!(format!("exit {code}\n{text}"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[cfg(unix)]
 #[test]
 fn an_unreadable_file() {
-    let dir = temp("unreadable");
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = temp("unreadable");
+    let dir = tmp.path();
     let path = dir.join("secret.yaml");
     std::fs::write(&path, HEALTHY).expect("write");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).expect("chmod");
-    }
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    let mut program: Vec<OsString> = vec![env!("CARGO_BIN_EXE_ownerlint").into()];
     if std::fs::read(&path).is_ok() {
-        eprintln!("skipped: this user (root?) can read a file without permissions");
-        return;
+        // This user reads any file (root does): ownerlint runs as the unprivileged user
+        // `nobody` instead, from a copy of the binary in the folder, which that user can reach.
+        let Some(setpriv) = common::require_tool("setpriv", "Debian's util-linux") else {
+            return;
+        };
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        std::fs::copy(&program[0], dir.join("ownerlint")).expect("copy the binary");
+        program = vec![
+            setpriv.into(),
+            "--reuid=65534".into(),
+            "--regid=65534".into(),
+            "--clear-groups".into(),
+            dir.join("ownerlint").into(),
+        ];
     }
-    let (code, text) = lint(&dir, &["secret.yaml"]);
+    let (code, text) = lint_through(&program, dir, &["secret.yaml"], Duration::from_secs(120));
     assert_eq!(code, 2);
     assert!(
         text.contains("ownerlint: secret.yaml: Permission denied"),
         "{text}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn linting_never_writes_to_its_inputs() {
-    let dir = temp("readonly");
+    let tmp = temp("readonly");
+    let dir = tmp.path();
     let path = dir.join("healthy.yaml");
     let before = std::fs::metadata(&path)
         .expect("metadata")
@@ -300,7 +398,7 @@ fn linting_never_writes_to_its_inputs() {
     for format in ["short", "json", "sarif", "pretty"] {
         let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
             .args(["--format", format, "--no-config", "."])
-            .current_dir(&dir)
+            .current_dir(dir)
             .output()
             .expect("runs");
         assert_eq!(out.status.code(), Some(1));
@@ -313,5 +411,4 @@ fn linting_never_writes_to_its_inputs() {
             .expect("mtime"),
         before
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ownerlint::report::Format;
 use ownerlint::rules::RULES;
@@ -12,10 +12,9 @@ use ownerlint::{Options, analyze};
 
 /// Every rule document's bad example in the three shapes users feed (a stream, a `kind: List`
 /// dump, JSON), and the hostile, graph, valid and JSON stream test files, in one directory.
-fn inputs(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ownerlint-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
+fn inputs(test: &str) -> tempfile::TempDir {
+    let tmp = common::temp_dir(test);
+    let dir = tmp.path();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for rule in RULES {
         let id = rule.meta.id;
@@ -43,7 +42,7 @@ fn inputs(test: &str) -> PathBuf {
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: é\n  ownerReferences:\n  - apiVersion: v1\n    kind: Pod\n    name: ünïcode\n    uid: x\n",
     );
     write(&dir.join("empty.yaml"), "");
-    dir
+    tmp
 }
 
 fn write(path: &Path, text: &str) {
@@ -73,26 +72,27 @@ fn report(dir: &Path, big_file_at_least: Option<u64>) -> String {
 
 #[test]
 fn files_read_in_slices_report_what_files_read_whole_report() {
-    let dir = inputs("slices");
-    let read = report(&dir, None);
+    let tmp = inputs("slices");
+    let dir = tmp.path();
+    let read = report(dir, None);
     // Every file is read as a big one.
-    let sliced = report(&dir, Some(0));
+    let sliced = report(dir, Some(0));
     assert!(
         read.contains("error[cluster-scoped-dependent]") && read.contains("ünïcode"),
         "the inputs have findings to compare:\n{read}"
     );
     assert_eq!(sliced, read);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn no_mmap_is_still_accepted_and_changes_nothing() {
-    let dir = inputs("no-mmap");
+    let tmp = inputs("no-mmap");
+    let dir = tmp.path();
     let run = |extra: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_ownerlint"))
             .args(["--format", "short", "--no-config"])
             .args(extra)
-            .arg(&dir)
+            .arg(dir)
             .env_remove("GITHUB_ACTIONS")
             .output()
             .expect("run ownerlint");
@@ -105,5 +105,4 @@ fn no_mmap_is_still_accepted_and_changes_nothing() {
     assert_eq!(code, Some(1), "errors are found");
     assert!(found.contains("error["), "{found}");
     assert_eq!(run(&["--no-mmap"]), (code, found));
-    let _ = std::fs::remove_dir_all(&dir);
 }

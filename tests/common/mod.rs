@@ -148,17 +148,79 @@ fn json_value(node: &Node) -> serde_json::Value {
     }
 }
 
+/// A new folder under the system's temporary folder, named after `name`, removed with
+/// everything in it when the value is dropped (also when the test fails).
+pub fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("ownerlint-{name}-"))
+        .tempdir()
+        .expect("a temporary folder can be made")
+}
+
+/// Whether the tests run in CI (`CI=true`), where every test must run its real subject.
+pub fn in_ci() -> bool {
+    std::env::var("CI").as_deref() == Ok("true")
+}
+
+/// A test cannot run its real subject here, for `reason`. Under `CI=true` that fails the test;
+/// elsewhere the reason is written to standard error past the test harness's capture, so that
+/// it shows in a plain `cargo test` run, and the caller returns.
+#[track_caller]
+pub fn skip(reason: &str) {
+    let at = std::panic::Location::caller();
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    assert!(
+        !in_ci(),
+        "CI=true, and {test} ({at}) cannot run its subject: {reason}"
+    );
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "skipped: {test} ({at}) did not run its subject: {reason}"
+    );
+}
+
+/// The path of the program `name` on `PATH`. Without it, the test is skipped through [`skip`]
+/// (a failure under `CI=true`), with `install` saying how to get it.
+#[track_caller]
+pub fn require_tool(name: &str, install: &str) -> Option<std::path::PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|path| is_executable(path))
+    });
+    if found.is_none() {
+        skip(&format!("{name} is not on PATH ({install})"));
+    }
+    found
+}
+
+fn is_executable(path: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        path.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
+}
+
 /// Path to the shared corpus of real manifests, when it is present. In CI (`CI=true`) it must be:
-/// a corpus test that cannot run there fails rather than passing without its subject.
+/// a corpus test that cannot run there fails rather than passing without its subject. Elsewhere
+/// its absence is said through [`skip`].
+#[track_caller]
 pub fn corpus_dir() -> Option<std::path::PathBuf> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
     if dir.is_dir() {
         return Some(dir);
     }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "{} is missing, and CI=true: the corpus tests must run in CI",
+    skip(&format!(
+        "{} is missing (the shared corpus of real manifests, beside the checkout)",
         dir.display()
-    );
+    ));
     None
 }
