@@ -13,6 +13,10 @@ use crate::model::Object;
 use crate::source::{Source, SourceId};
 use crate::{config, index, policy, resolve, yaml};
 
+/// Files at least this big are read a slice at a time by default; smaller ones are cheaper
+/// to read whole.
+pub const BIG_FILE: u64 = 16 << 20;
+
 /// Everything that decides what a run checks and concludes.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -65,7 +69,7 @@ impl Default for Options {
             policies: policy::Policies::default(),
             no_suppress: false,
             full_parse: false,
-            big_file_at_least: Some(crate::read::BIG_FILE),
+            big_file_at_least: Some(BIG_FILE),
         }
     }
 }

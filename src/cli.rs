@@ -348,9 +348,9 @@ fn config_errors(errors: &[ConfigError]) -> i32 {
 
 /// The options of a run over `input`, or the configuration's errors. Assembled here, not in
 /// `config`: `Options` is in `analysis`, which depends on `config`.
-fn options(input: InputArgs) -> Result<crate::Options, Vec<ConfigError>> {
+fn options(input: InputArgs) -> Result<crate::analysis::Options, Vec<ConfigError>> {
     let effective = config::effective(&Flags::from(&input))?;
-    Ok(crate::Options {
+    Ok(crate::analysis::Options {
         paths: input.paths,
         include: effective.include.value,
         exclude: effective.exclude.value,
@@ -375,15 +375,15 @@ fn options(input: InputArgs) -> Result<crate::Options, Vec<ConfigError>> {
         policies: effective.policies,
         no_suppress: false,
         full_parse: false,
-        big_file_at_least: Some(crate::BIG_FILE),
+        big_file_at_least: Some(crate::analysis::BIG_FILE),
     })
 }
 
 /// Read and resolve the input of a graph command; report unreadable inputs on stderr. Also
 /// the namespace `KIND/NAME` is looked up in: `-n`, else the configuration's, else `default`.
-fn analyze(input: InputArgs) -> Result<(crate::Analysis, String), i32> {
+fn analyze(input: InputArgs) -> Result<(crate::analysis::Analysis, String), i32> {
     let options = options(input).map_err(|errors| config_errors(&errors))?;
-    let analysis = crate::analyze(&options, &mut std::io::stdin().lock());
+    let analysis = crate::pipeline::analyze(&options, &mut std::io::stdin().lock());
     for error in &analysis.outcome.errors {
         note!("ownerlint: {}: {}", error.path, error.message);
     }
@@ -483,14 +483,14 @@ fn written(result: std::io::Result<()>, code: i32) -> i32 {
 
 fn lint(args: LintArgs) -> i32 {
     let options = match options(args.input) {
-        Ok(options) => crate::Options {
+        Ok(options) => crate::analysis::Options {
             no_suppress: args.no_suppress,
             ..options
         },
         Err(errors) => return config_errors(&errors),
     };
-    let analysis = crate::analyze(&options, &mut std::io::stdin().lock());
-    let crate::Analysis {
+    let analysis = crate::pipeline::analyze(&options, &mut std::io::stdin().lock());
+    let crate::analysis::Analysis {
         mut outcome,
         objects,
         index,
@@ -579,7 +579,7 @@ fn lint(args: LintArgs) -> i32 {
         }
     }
     // Showing the findings reads their lines: a file can be found changed only now.
-    let late = crate::changed_inputs(&outcome.sources, &outcome.errors);
+    let late = crate::read::changed_inputs(&outcome.sources, &outcome.errors);
     for error in &late {
         note!("ownerlint: {}: {}", error.path, error.message);
     }

@@ -131,10 +131,6 @@ pub(crate) enum Content {
     File(std::fs::File, usize),
 }
 
-/// Files at least this big are read a slice at a time by default; smaller ones are cheaper
-/// to read whole.
-pub const BIG_FILE: u64 = 16 << 20;
-
 /// Read a file, given what `std::fs::metadata` said of it: a regular file of at least
 /// `big_file_at_least` bytes is opened to be read later, any other regular file read.
 fn read_file(

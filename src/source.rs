@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-/// Index of a source in [`crate::Outcome::sources`].
+/// Index of a source in the run's sources (`Outcome::sources`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SourceId(pub u32);
 

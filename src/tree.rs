@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use serde_json::json;
 
-use crate::Analysis;
+use crate::analysis::Analysis;
 use crate::graph::{Edge, Graph, Node};
 use crate::index::ObjId;
 

@@ -1,0 +1,380 @@
+//! The run: read the inputs, load them, build the catalog, index and resolve, run the rules,
+//! suppress, and order the findings. Each stage is a module; this wires them in order.
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::analysis::{Analysis, Options, Outcome};
+use crate::catalog::{self, Catalog};
+use crate::discover::{Filter, InputError};
+use crate::finding::Finding;
+use crate::load::{self, LoadOptions, Unread};
+use crate::model::{self, Object};
+use crate::read::{self, Content, Role, changed_inputs};
+use crate::source::{Source, SourceId};
+use crate::{config, index, resolve, rules, suppress};
+
+/// Lint the paths in `options`; `stdin` is read when a path is `-`.
+pub fn lint(options: &Options, stdin: &mut dyn std::io::Read) -> Outcome {
+    analyze(options, stdin).outcome
+}
+
+/// Read, index, resolve and check the paths in `options`.
+pub fn analyze(options: &Options, stdin: &mut dyn std::io::Read) -> Analysis {
+    let started = Instant::now();
+    let filter = match Filter::new(&options.include, &options.exclude) {
+        Ok(filter) => filter,
+        Err(err) => {
+            let mut analysis = check(Vec::new(), options);
+            analysis.outcome.errors.push(InputError {
+                path: "--include/--exclude".into(),
+                message: err.to_string(),
+            });
+            return analysis;
+        }
+    };
+    let read = read::read(options, &filter, stdin);
+    let mut analysis = check(read.inputs, options);
+    analysis.outcome.errors.extend(read.errors);
+    analysis.outcome.stats.assertion_files = read.assertion_files;
+    analysis.outcome.stats.patch_files = read.patch_files;
+    analysis.outcome.stats.elapsed = started.elapsed();
+    analysis
+}
+
+/// Lint in-memory inputs, named as they should be reported (used by tests and tools).
+pub fn lint_texts(inputs: Vec<(String, String)>, options: &Options) -> Outcome {
+    analyze_texts(inputs, options).outcome
+}
+
+/// Analyze in-memory inputs, named as they should be reported.
+pub fn analyze_texts(inputs: Vec<(String, String)>, options: &Options) -> Analysis {
+    check(
+        inputs
+            .into_iter()
+            .map(|(name, text)| (name, Content::Bytes(text.into_bytes()), Role::Lint))
+            .collect(),
+        options,
+    )
+}
+
+/// The pipeline after reading: load each input, build the catalog, index and resolve, run the
+/// rules, suppress, and order the findings.
+fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
+    let mut loaded = load_all(texts, options);
+    let catalog = build_catalog(&loaded.objects, &loaded.crd_objects, options);
+    let index = index::Index::build(&loaded.objects, &catalog, &options.namespace);
+    let resolutions = resolve::resolve_all(&loaded.objects, &index, &catalog);
+    let mut outcome = loaded.outcome;
+    let check_options = rules::CheckOptions {
+        complete: options.complete,
+        policies: options.policies.clone(),
+    };
+    let cx = rules::Context {
+        sources: &outcome.sources,
+        objects: &loaded.objects,
+        index: &index,
+        catalog: &catalog,
+        resolutions: &resolutions,
+        unread: &loaded.unread,
+        options: &check_options,
+    };
+    outcome.findings = run_rules(&cx);
+    if !options.no_suppress {
+        loaded
+            .suppressions
+            .extend(suppress::from_annotations(&loaded.objects));
+        let unused = suppress::apply(
+            &mut outcome.findings,
+            &outcome.sources,
+            loaded.suppressions,
+            loaded.malformed,
+        );
+        for rule in rules::RULES {
+            if let rules::Check::Suppressions(check) = rule.check {
+                check(&unused, &mut outcome.findings);
+            }
+        }
+    }
+    // Of the project's files, report what a change to the linted files breaks there: a finding
+    // on either side of a reference that involves a linted file.
+    if loaded.has_project {
+        outcome.findings.retain(|f| {
+            std::iter::once(&f.primary)
+                .chain(&f.related)
+                .any(|label| loaded.lint_sources.contains(&label.source))
+        });
+    }
+    apply_levels(&mut outcome.findings, &options.levels);
+    // Rules read positions from the files too.
+    let changed_errors = changed_inputs(&outcome.sources, &outcome.errors);
+    outcome.errors.extend(changed_errors);
+    sort_findings(&mut outcome.findings, &outcome.sources);
+    Analysis {
+        outcome,
+        objects: loaded.objects,
+        index,
+        catalog,
+        resolutions,
+        complete: options.complete,
+    }
+}
+
+/// What loading every input gave.
+struct LoadedAll {
+    /// The sources, input errors and counts so far.
+    outcome: Outcome,
+    /// Objects to lint, and those of `--context` and `--project`.
+    objects: Vec<Object>,
+    /// Objects of `--crds`: only their CRDs are read.
+    crd_objects: Vec<Object>,
+    unread: Vec<Unread>,
+    suppressions: Vec<suppress::Suppression>,
+    malformed: Vec<suppress::Malformed>,
+    lint_sources: HashSet<SourceId>,
+    has_project: bool,
+}
+
+/// Decode and load each input (in parallel, then taken in input order, so the output does not
+/// depend on scheduling).
+fn load_all(texts: Vec<(String, Content, Role)>, options: &Options) -> LoadedAll {
+    let prepared: Vec<Prepared> = texts
+        .into_par_iter()
+        .enumerate()
+        .map(|(i, (name, content, role))| prepare(SourceId(i as u32), name, content, role, options))
+        .collect();
+    let mut all = LoadedAll {
+        outcome: Outcome::default(),
+        objects: Vec::new(),
+        crd_objects: Vec::new(),
+        unread: Vec::new(),
+        suppressions: Vec::new(),
+        malformed: Vec::new(),
+        lint_sources: HashSet::new(),
+        has_project: false,
+    };
+    for prepared in prepared {
+        let Prepared {
+            source,
+            role,
+            invalid_at,
+            loaded,
+            comments,
+            error,
+        } = prepared;
+        // The source stays, so that the ids of the others do not move.
+        all.outcome.errors.extend(error);
+        let id = SourceId(all.outcome.sources.len() as u32);
+        if role == Role::Lint {
+            all.outcome.stats.files += 1;
+        }
+        if let Some(at) = invalid_at {
+            all.unread.push(Unread {
+                source: id,
+                origin: None,
+                why: load::Why::NotUtf8 {
+                    at: source.text.char_span(at),
+                },
+            });
+            all.outcome.sources.push(source);
+            continue;
+        }
+        let Some(loaded) = loaded else {
+            all.outcome.sources.push(source);
+            continue;
+        };
+        if role == Role::Lint {
+            all.lint_sources.insert(id);
+        }
+        if role == Role::Project {
+            // Read and checked as manifests like the linted files, so that owners resolve as
+            // they would; only findings that involve a linted file are reported.
+            all.has_project = true;
+        } else {
+            all.unread.extend(loaded.unread);
+        }
+        if let Some((found, bad)) = comments {
+            all.suppressions.extend(found);
+            all.malformed.extend(bad);
+        }
+        match role {
+            Role::Crds => append(&mut all.crd_objects, loaded.objects),
+            Role::Lint | Role::Context | Role::Project => {
+                if role == Role::Lint {
+                    let stats = &mut all.outcome.stats;
+                    stats.documents += loaded.documents;
+                    stats.skipped_documents += loaded.skipped;
+                    stats.objects += loaded.objects.len();
+                }
+                append(&mut all.objects, loaded.objects);
+            }
+        }
+        all.outcome.sources.push(source);
+    }
+    all
+}
+
+/// Decode one input, read its suppression comments, and load its objects.
+fn prepare(
+    id: SourceId,
+    name: String,
+    content: Content,
+    role: Role,
+    options: &Options,
+) -> Prepared {
+    let (source, invalid_at) = match read::decode(name, content) {
+        Ok(decoded) => decoded,
+        Err((source, message)) => {
+            let error = InputError {
+                path: source.name.clone(),
+                message,
+            };
+            return Prepared::failed(source, role, error);
+        }
+    };
+    let comments = (matches!(role, Role::Lint | Role::Project)
+        && !options.no_suppress
+        && invalid_at.is_none())
+    .then(|| suppress::from_comments(id, &source));
+    let loaded = invalid_at.is_none().then(|| {
+        let load_options = LoadOptions {
+            limits: options.limits,
+            mode: options.mode,
+            context: role == Role::Context,
+            fast_path: (!options.full_parse).then(rules::kept),
+        };
+        load::load(id, &source, load_options)
+    });
+    // What was read of a file that changed meanwhile is not to be trusted.
+    if source.text.changed() {
+        let error = read::changed(&source);
+        return Prepared::failed(source, role, error);
+    }
+    Prepared {
+        source,
+        role,
+        invalid_at,
+        loaded,
+        comments,
+        error: None,
+    }
+}
+
+/// The kinds the run knows: built in, declared by CRDs (in the input or `--crds`) and by the
+/// configuration, and those a snapshot holds objects of.
+fn build_catalog(objects: &[Object], crd_objects: &[Object], options: &Options) -> Catalog {
+    let mut catalog = Catalog::builtin();
+    if let Some(version) = options.kube_version {
+        catalog.kube_version = version;
+    }
+    for crd in objects
+        .iter()
+        .chain(crd_objects)
+        .filter_map(|o| o.crd.as_ref())
+    {
+        catalog.add_crd(crd);
+    }
+    for kind in &options.kinds {
+        catalog.add_crd(&catalog::CrdInfo {
+            group: kind.group.clone(),
+            kind: kind.kind.clone(),
+            scope: Some(kind.scope),
+            served_versions: kind.version.iter().cloned().collect(),
+        });
+    }
+    for object in objects.iter().filter(|o| o.mode == model::Mode::Snapshot) {
+        if let (Some(api_version), Some(kind)) = (&object.api_version, &object.kind) {
+            catalog.add_captured(&api_version.value, &kind.value);
+        }
+    }
+    catalog
+}
+
+/// Run every rule over the input. Rules read the sources through `cx`, so they report into
+/// lists of their own; they run in parallel, and their findings are taken in rule order.
+fn run_rules(cx: &rules::Context) -> Vec<Finding> {
+    rules::RULES
+        .par_iter()
+        .map(|rule| {
+            let mut found = Vec::new();
+            if let rules::Check::Input(check) = rule.check {
+                check(cx, &mut found);
+            }
+            found
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// By path, position and rule, then message: the same order on every run.
+fn sort_findings(findings: &mut [Finding], sources: &[Source]) {
+    findings.sort_by(|a, b| {
+        let key = |f: &Finding| {
+            (
+                sources[f.primary.source.0 as usize].name.as_str(),
+                f.primary.span.start,
+                f.rule.id,
+            )
+        };
+        key(a).cmp(&key(b)).then_with(|| a.message.cmp(&b.message))
+    });
+}
+
+/// Add `more` to `objects`, without copying when `objects` is still empty (a single big dump).
+fn append(objects: &mut Vec<Object>, more: Vec<Object>) {
+    if objects.is_empty() {
+        *objects = more;
+    } else {
+        objects.extend(more);
+    }
+}
+
+/// One input, decoded and loaded.
+struct Prepared {
+    source: Source,
+    role: Role,
+    invalid_at: Option<usize>,
+    loaded: Option<load::Loaded>,
+    comments: Option<(Vec<suppress::Suppression>, Vec<suppress::Malformed>)>,
+    /// Why the input was not checked, when it could not be read after all.
+    error: Option<InputError>,
+}
+
+impl Prepared {
+    fn failed(source: Source, role: Role, error: InputError) -> Prepared {
+        Prepared {
+            source,
+            role,
+            invalid_at: None,
+            loaded: None,
+            comments: None,
+            error: Some(error),
+        }
+    }
+}
+
+/// Configured rule levels: drop the findings of rules that are off, and give the others the
+/// configured severity.
+fn apply_levels(findings: &mut Vec<Finding>, levels: &[(String, config::Level)]) {
+    if levels.is_empty() {
+        return;
+    }
+    findings.retain_mut(|finding| {
+        match levels
+            .iter()
+            .rev()
+            .find(|(rule, _)| rule == finding.rule.id)
+        {
+            Some((_, config::Level::Off)) => false,
+            Some((_, config::Level::On(severity))) => {
+                finding.severity = *severity;
+                true
+            }
+            None => true,
+        }
+    });
+}
