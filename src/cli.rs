@@ -375,6 +375,7 @@ fn options(input: InputArgs) -> Result<crate::analysis::Options, Vec<ConfigError
         policies: effective.policies,
         no_suppress: false,
         full_parse: false,
+        fast_path_fields: None,
         big_file_at_least: Some(crate::analysis::BIG_FILE),
     })
 }

@@ -243,7 +243,8 @@ fn prepare(
             limits: options.limits,
             mode: options.mode,
             context: role == Role::Context,
-            fast_path: (!options.full_parse).then(rules::kept),
+            fast_path: (!options.full_parse)
+                .then(|| options.fast_path_fields.unwrap_or_else(rules::kept)),
         };
         load::load(id, &source, load_options)
     });

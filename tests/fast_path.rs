@@ -8,6 +8,7 @@ mod common;
 use std::path::PathBuf;
 
 use ownerlint::Options;
+use ownerlint::fields;
 use ownerlint::load::{block, fast, json, scan};
 use ownerlint::report::Format;
 use ownerlint::rules::RULES;
@@ -63,6 +64,50 @@ fn first_difference(a: &str, b: &str) -> String {
 #[test]
 fn fixtures_and_examples() {
     compare(vec![root().join("testdata"), root().join("examples")]);
+}
+
+/// Each rule declares the fields it reads: with the fast path keeping only the pipeline's
+/// fields and the rule's own, its failing example (in every shape) gives that rule the same
+/// findings as a full parse.
+#[test]
+fn each_rule_declares_the_fields_it_reads() {
+    for rule in RULES {
+        let Some(plain) = common::example(rule.meta.doc, "## Failing example") else {
+            continue;
+        };
+        let own: &'static fields::Kept = Box::leak(Box::new(fields::Kept::new(
+            fields::PIPELINE.iter().chain(rule.meta.reads),
+        )));
+        let mut shapes = vec![common::to_list(&plain), plain.clone()];
+        shapes.extend(common::to_json(&plain));
+        for text in shapes {
+            let options = common::doc_options(rule.meta.doc);
+            let of_rule = |options: Options| {
+                let outcome = common::lint("doc.yaml", &text, &options);
+                let mut findings: Vec<String> = outcome
+                    .findings
+                    .iter()
+                    .filter(|f| f.rule.id == rule.meta.id)
+                    .map(|f| format!("{:?} {}", f.primary.span, f.message))
+                    .collect();
+                findings.sort();
+                findings
+            };
+            let kept = of_rule(Options {
+                fast_path_fields: Some(own),
+                ..options.clone()
+            });
+            let full = of_rule(Options {
+                full_parse: true,
+                ..options
+            });
+            assert_eq!(
+                kept, full,
+                "{}: the rule reads a field it does not declare (`reads` in declare_rule!)",
+                rule.meta.id
+            );
+        }
+    }
 }
 
 #[test]
