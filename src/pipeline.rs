@@ -67,6 +67,7 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
     let catalog = build_catalog(&loaded.objects, &loaded.crd_objects, options);
     let index = index::Index::build(&loaded.objects, &catalog, &options.namespace);
     let resolutions = resolve::resolve_all(&loaded.objects, &index, &catalog);
+    let ownership = resolve::Ownership::new(&resolutions);
     let mut outcome = loaded.outcome;
     let check_options = rules::CheckOptions {
         complete: options.complete,
@@ -78,6 +79,7 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
         index: &index,
         catalog: &catalog,
         resolutions: &resolutions,
+        ownership: &ownership,
         unread: &loaded.unread,
         options: &check_options,
     };

@@ -105,6 +105,49 @@ pub fn resolve_all(
         .collect()
 }
 
+/// Who owns whom as the references resolve by group, kind, scope and name (whatever their
+/// uid says): built once, for the rules that walk ownership.
+#[derive(Debug, Default)]
+pub struct Ownership {
+    /// For each object, the objects its references resolve to, in reference order.
+    owners: Vec<Vec<ObjId>>,
+    /// For each object, the objects with a reference to it, each once, in input order.
+    dependents: Vec<Vec<ObjId>>,
+}
+
+impl Ownership {
+    pub fn new(resolutions: &[Vec<RefResolution>]) -> Ownership {
+        let owners: Vec<Vec<ObjId>> = resolutions
+            .iter()
+            .map(|refs| {
+                let mut owners: Vec<ObjId> = refs.iter().filter_map(RefResolution::owner).collect();
+                owners.dedup();
+                owners
+            })
+            .collect();
+        let mut dependents = vec![Vec::new(); owners.len()];
+        for (i, of) in owners.iter().enumerate() {
+            let dependent = ObjId(i as u32);
+            for owner in of {
+                let list: &mut Vec<ObjId> = &mut dependents[owner.index()];
+                if list.last() != Some(&dependent) {
+                    list.push(dependent);
+                }
+            }
+        }
+        Ownership { owners, dependents }
+    }
+
+    /// Each object's owners: the edges of the ownership graph.
+    pub fn owners(&self) -> &[Vec<ObjId>] {
+        &self.owners
+    }
+
+    pub fn dependents(&self, owner: ObjId) -> &[ObjId] {
+        &self.dependents[owner.index()]
+    }
+}
+
 fn resolve(
     dependent_id: ObjId,
     reference: &OwnerRef,

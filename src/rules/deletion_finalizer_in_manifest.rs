@@ -32,7 +32,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 _ => continue,
             };
             let dependents = cx.dependents(id);
-            let named = match dependents.as_slice() {
+            let named = match dependents {
                 [] => String::new(),
                 [one] => format!(" (in this input: {})", cx.describe(*one)),
                 [one, rest @ ..] => format!(

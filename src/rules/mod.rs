@@ -159,6 +159,8 @@ pub struct Context<'a> {
     pub catalog: &'a Catalog,
     /// `resolutions[object][reference]`
     pub resolutions: &'a [Vec<RefResolution>],
+    /// Who owns whom, from the resolutions.
+    pub ownership: &'a crate::resolve::Ownership,
     /// What the loader could not read as objects.
     pub unread: &'a [crate::load::Unread],
     pub options: &'a CheckOptions,
@@ -270,15 +272,9 @@ impl<'a> Context<'a> {
         Label::new(object.source, span, message)
     }
 
-    /// The objects whose owner references resolve to `owner`, in input order. A linear scan:
-    /// for rules that ask about few objects.
-    pub fn dependents(&self, owner: ObjId) -> Vec<ObjId> {
-        self.resolutions
-            .iter()
-            .enumerate()
-            .filter(|(_, refs)| refs.iter().any(|r| r.owner() == Some(owner)))
-            .map(|(i, _)| ObjId(i as u32))
-            .collect()
+    /// The objects whose owner references resolve to `owner`, in input order.
+    pub fn dependents(&self, owner: ObjId) -> &'a [ObjId] {
+        self.ownership.dependents(owner)
     }
 
     /// What the garbage collector does with a dependent whose reference is dangling, as a

@@ -13,15 +13,8 @@ super::declare_rule! {
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     // Edges run from a dependent to each owner its references resolve to by kind, scope and name.
-    let edges: Vec<Vec<ObjId>> = (0..cx.objects.len())
-        .map(|i| {
-            let mut owners: Vec<ObjId> =
-                cx.resolutions[i].iter().filter_map(|r| r.owner()).collect();
-            owners.dedup();
-            owners
-        })
-        .collect();
-    for component in strongly_connected(&edges) {
+    let edges = cx.ownership.owners();
+    for component in strongly_connected(edges) {
         let first = component[0];
         let self_loop = edges[first.index()].contains(&first);
         if component.len() == 1 && !self_loop {
@@ -40,7 +33,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         else {
             continue;
         };
-        let path = cycle_path(start, &component, &edges);
+        let path = cycle_path(start, &component, edges);
         let next = path.get(1).copied().unwrap_or(start);
         let object = cx.object(start);
         let Some((_, reference)) = object
