@@ -5,13 +5,13 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::catalog::{Catalog, KubeVersion};
+use crate::catalog::{Catalog, CrdInfo, KubeVersion};
 use crate::discover::InputError;
-use crate::finding::{Finding, Severity};
+use crate::finding::{Finding, Level, Severity};
 use crate::load::ModeChoice;
 use crate::model::Object;
 use crate::source::{Source, SourceId};
-use crate::{config, index, policy, resolve, yaml};
+use crate::{index, policy, resolve, yaml};
 
 /// Files at least this big are read a slice at a time by default; smaller ones are cheaper
 /// to read whole.
@@ -35,9 +35,9 @@ pub struct Options {
     pub project: Vec<PathBuf>,
     pub limits: yaml::Limits,
     /// Rule levels from the configuration: `off`, or a severity that replaces the rule's own.
-    pub levels: Vec<(String, config::Level)>,
+    pub levels: Vec<(String, Level)>,
     /// Kinds and scopes that no CRD in the input declares.
-    pub kinds: Vec<config::ExtraKind>,
+    pub kinds: Vec<CrdInfo>,
     /// Ownership policies, from the configuration and the packs it selects.
     pub policies: policy::Policies,
     /// Ignore suppression comments and annotations: show every finding.

@@ -346,38 +346,15 @@ fn config_errors(errors: &[ConfigError]) -> i32 {
     2
 }
 
-/// The options of a run over `input`, or the configuration's errors. Assembled here, not in
-/// `config`: `Options` is in `analysis`, which depends on `config`.
+/// The options of a run over `input`, or the configuration's errors.
 fn options(input: InputArgs) -> Result<crate::analysis::Options, Vec<ConfigError>> {
     let effective = config::effective(&Flags::from(&input))?;
-    Ok(crate::analysis::Options {
-        paths: input.paths,
-        include: effective.include.value,
-        exclude: effective.exclude.value,
-        namespace: effective.namespace.value,
-        mode: effective.mode.value,
-        complete: effective.complete.value,
-        kube_version: effective.kube_version.value,
-        crds: effective.crds.value,
-        context: effective.context.value,
-        project: input.project,
-        limits: crate::yaml::Limits {
-            max_depth: input.max_depth,
-            max_alias_nodes: input.max_alias_nodes,
-            max_document_size: input.max_document_size,
-        },
-        levels: effective
-            .levels
-            .into_iter()
-            .map(|(r, l, _)| (r, l))
-            .collect(),
-        kinds: effective.kinds.into_iter().map(|(k, _)| k).collect(),
-        policies: effective.policies,
-        no_suppress: false,
-        full_parse: false,
-        fast_path_fields: None,
-        big_file_at_least: Some(crate::analysis::BIG_FILE),
-    })
+    let limits = crate::yaml::Limits {
+        max_depth: input.max_depth,
+        max_alias_nodes: input.max_alias_nodes,
+        max_document_size: input.max_document_size,
+    };
+    Ok(effective.into_options(input.paths, input.project, limits))
 }
 
 /// Read and resolve the input of a graph command; report unreadable inputs on stderr. Also

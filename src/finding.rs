@@ -33,6 +33,32 @@ impl fmt::Display for Severity {
     }
 }
 
+/// What a rule is set to: off, or a severity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Off,
+    On(Severity),
+}
+
+impl Level {
+    /// `off`, or a severity's name.
+    pub fn parse(text: &str) -> Option<Level> {
+        match text {
+            "off" => Some(Level::Off),
+            _ => Severity::parse(text).map(Level::On),
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Level::Off => f.write_str("off"),
+            Level::On(s) => f.write_str(s.as_str()),
+        }
+    }
+}
+
 /// A labelled span in a source.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Label {

@@ -7,14 +7,14 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::analysis::{Analysis, Options, Outcome};
-use crate::catalog::{self, Catalog};
+use crate::catalog::Catalog;
 use crate::discover::{Filter, InputError};
-use crate::finding::Finding;
+use crate::finding::{Finding, Level};
 use crate::load::{self, LoadOptions, Unread};
 use crate::model::{self, Object};
 use crate::read::{self, Content, Role, changed_inputs};
 use crate::source::{Source, SourceId};
-use crate::{config, index, resolve, rules, suppress};
+use crate::{index, resolve, rules, suppress};
 
 /// Lint the paths in `options`; `stdin` is read when a path is `-`.
 pub fn lint(options: &Options, stdin: &mut dyn std::io::Read) -> Outcome {
@@ -280,12 +280,7 @@ fn build_catalog(objects: &[Object], crd_objects: &[Object], options: &Options) 
         catalog.add_crd(crd);
     }
     for kind in &options.kinds {
-        catalog.add_crd(&catalog::CrdInfo {
-            group: kind.group.clone(),
-            kind: kind.kind.clone(),
-            scope: Some(kind.scope),
-            served_versions: kind.version.iter().cloned().collect(),
-        });
+        catalog.add_crd(kind);
     }
     for object in objects.iter().filter(|o| o.mode == model::Mode::Snapshot) {
         if let (Some(api_version), Some(kind)) = (&object.api_version, &object.kind) {
@@ -362,7 +357,7 @@ impl Prepared {
 
 /// Configured rule levels: drop the findings of rules that are off, and give the others the
 /// configured severity.
-fn apply_levels(findings: &mut Vec<Finding>, levels: &[(String, config::Level)]) {
+fn apply_levels(findings: &mut Vec<Finding>, levels: &[(String, Level)]) {
     if levels.is_empty() {
         return;
     }
@@ -372,8 +367,8 @@ fn apply_levels(findings: &mut Vec<Finding>, levels: &[(String, config::Level)])
             .rev()
             .find(|(rule, _)| rule == finding.rule.id)
         {
-            Some((_, config::Level::Off)) => false,
-            Some((_, config::Level::On(severity))) => {
+            Some((_, Level::Off)) => false,
+            Some((_, Level::On(severity))) => {
                 finding.severity = *severity;
                 true
             }

@@ -178,6 +178,37 @@ pub fn effective(args: &Flags) -> Result<Effective, Vec<ConfigError>> {
 }
 
 impl Effective {
+    /// The options of a run over `paths` (with `project` beside them), as configured.
+    pub fn into_options(
+        self,
+        paths: Vec<PathBuf>,
+        project: Vec<PathBuf>,
+        limits: crate::yaml::Limits,
+    ) -> crate::analysis::Options {
+        crate::analysis::Options {
+            paths,
+            include: self.include.value,
+            exclude: self.exclude.value,
+            namespace: self.namespace.value,
+            mode: self.mode.value,
+            complete: self.complete.value,
+            kube_version: self.kube_version.value,
+            crds: self.crds.value,
+            context: self.context.value,
+            project,
+            limits,
+            levels: self.levels.into_iter().map(|(r, l, _)| (r, l)).collect(),
+            kinds: self.kinds.iter().map(|(k, _)| k.crd_info()).collect(),
+            policies: self.policies,
+            no_suppress: false,
+            full_parse: false,
+            fast_path_fields: None,
+            big_file_at_least: Some(crate::analysis::BIG_FILE),
+        }
+    }
+}
+
+impl Effective {
     /// The effective configuration as `ownerlint config` prints it.
     pub fn describe(&self) -> String {
         use std::fmt::Write;

@@ -7,7 +7,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::catalog::{KubeVersion, Scope};
-use crate::finding::Severity;
+pub use crate::finding::Level;
 use crate::load::ModeChoice;
 use crate::policy::{OwnerKind, Policies, RequiredOwner, TrackingLabel};
 use crate::rules::did_you_mean;
@@ -55,32 +55,6 @@ impl<T> Setting<T> {
     }
 }
 
-/// What a rule is set to: off, or a severity.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    Off,
-    On(Severity),
-}
-
-impl Level {
-    /// `off`, or a severity's name.
-    pub fn parse(text: &str) -> Option<Level> {
-        match text {
-            "off" => Some(Level::Off),
-            _ => Severity::parse(text).map(Level::On),
-        }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Level::Off => f.write_str("off"),
-            Level::On(s) => f.write_str(s.as_str()),
-        }
-    }
-}
-
 /// A kind that no CRD in the input declares.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExtraKind {
@@ -88,6 +62,18 @@ pub struct ExtraKind {
     pub version: Option<String>,
     pub kind: String,
     pub scope: Scope,
+}
+
+impl ExtraKind {
+    /// The kind as the catalog takes it, like a CRD's declaration.
+    pub fn crd_info(&self) -> crate::catalog::CrdInfo {
+        crate::catalog::CrdInfo {
+            group: self.group.clone(),
+            kind: self.kind.clone(),
+            scope: Some(self.scope),
+            served_versions: self.version.iter().cloned().collect(),
+        }
+    }
 }
 
 /// A configuration file as written: each key is optional, with the line it was set on.

@@ -63,7 +63,7 @@ pub fn doc_options(doc: &str) -> Options {
             .unwrap_or_else(|e| panic!("the document's configuration: {e:?}"));
         options.policies = config.policies;
         options.levels = config.rules.into_iter().map(|(r, l, _)| (r, l)).collect();
-        options.kinds = config.kinds.into_iter().map(|(k, _)| k).collect();
+        options.kinds = config.kinds.iter().map(|(k, _)| k.crd_info()).collect();
     }
     options
 }
