@@ -128,25 +128,6 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fingerprints_are_fnv1a_of_the_key() {
-        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
-        let key = FindingKey {
-            rule: "a".into(),
-            path: String::new(),
-            object: None,
-            label: String::new(),
-            field: String::new(),
-        };
-        assert_eq!(key.fingerprint(), format!("{:016x}", fnv1a(b"a\0\0\0\0")));
-    }
-}
-
 /// What a rule declares about itself, in its file (`rules::declare_rule!`): the one place its
 /// id, default severity, summary and document are written. A finding names its rule by this
 /// declaration, so a rule id is never a loose string.
@@ -234,5 +215,24 @@ impl Finding {
     pub fn related(mut self, label: Label) -> Self {
         self.related.push(label);
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprints_are_fnv1a_of_the_key() {
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        let key = FindingKey {
+            rule: "a".into(),
+            path: String::new(),
+            object: None,
+            label: String::new(),
+            field: String::new(),
+        };
+        assert_eq!(key.fingerprint(), format!("{:016x}", fnv1a(b"a\0\0\0\0")));
     }
 }
