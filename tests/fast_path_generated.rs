@@ -246,20 +246,26 @@ fn object() -> impl Strategy<Value = V> {
         metadata(),
         spec_and_status(),
         any::<bool>(),
+        0usize..6,
     )
-        .prop_map(|((api_version, kind), metadata, (spec, status), data)| {
-            let mut entries = vec![
-                ("apiVersion", s(api_version)),
-                ("kind", s(kind)),
-                ("metadata", metadata),
-                ("spec", spec),
-                ("status", status),
-            ];
-            if data {
-                entries.push(("data", map(vec![("key", s("value"))])));
-            }
-            map(entries)
-        })
+        .prop_map(
+            |((api_version, kind), metadata, (spec, status), data, turn)| {
+                let mut entries = vec![
+                    ("apiVersion", s(api_version)),
+                    ("kind", s(kind)),
+                    ("metadata", metadata),
+                    ("spec", spec),
+                    ("status", status),
+                ];
+                if data {
+                    entries.push(("data", map(vec![("key", s("value"))])));
+                }
+                // Keys in any order: an object (or List item) may start with one nothing reads.
+                let turn = turn % entries.len();
+                entries.rotate_left(turn);
+                map(entries)
+            },
+        )
 }
 
 /// YAML in block style; maps below `flow_from` levels in flow style.

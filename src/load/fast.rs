@@ -279,6 +279,14 @@ fn object_at(
         .and_then(|&(_, i, _)| inline_value(text, &lines[i], indent));
     let is_list = kind.is_some_and(|k| k.ends_with("List"));
     let keep_of = fields.object(kinds_of(api_version, kind.unwrap_or("")));
+    // An item's first line holds its `- `: dropping it would join the item to the one before.
+    if in_item
+        && entries
+            .first()
+            .is_some_and(|&(key, _, _)| keep_of.get(key).is_none())
+    {
+        return None;
+    }
     for &(key, from, to) in &entries {
         if key == "items" && is_list {
             // The key line, then each item filtered as an object.
@@ -379,6 +387,8 @@ mod tests {
     #[test]
     fn declines_what_it_cannot_be_sure_of() {
         let twice = "apiVersion: v1\nkind: ConfigMap\nkind: List\nitems: []\n";
+        let unkept_first = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n- data: {}\n  kind: ConfigMap\n";
+        assert!(filter(unkept_first, 200, crate::rules::kept()).is_none());
         assert!(filter(twice, 200, crate::rules::kept()).is_none());
         assert!(filter("{apiVersion: v1, kind: Pod}\n", 200, crate::rules::kept()).is_none());
         assert!(
