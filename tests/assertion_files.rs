@@ -108,4 +108,9 @@ fn a_document_with_a_patch_directive_is_not_an_object() {
     let outcome = common::lint("patch.yaml", &text, &Options::default());
     assert_eq!(outcome.stats.objects, 0);
     assert_eq!(outcome.stats.skipped_documents, 1);
+    assert!(
+        report::summary_line(&outcome).contains("(1 document that is not a Kubernetes object"),
+        "{}",
+        report::summary_line(&outcome)
+    );
 }

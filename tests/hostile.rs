@@ -222,7 +222,7 @@ fn tiny_documents(name: &str, count: usize, limit: Duration) {
     let (code, text) = lint_within(dir, &["tiny.yaml"], limit);
     assert_eq!(code, 1);
     assert!(
-        text.contains(&format!("ownerlint: 1 object in 2 files ({count} documents not Kubernetes objects, skipped): 1 error")),
+        text.contains(&format!("ownerlint: 1 object in 2 files ({count} documents that are not Kubernetes objects, skipped): 1 error")),
         "{}",
         text.lines().last().unwrap_or("")
     );

@@ -172,11 +172,10 @@ pub fn summary_line(outcome: &Outcome) -> String {
         plural(s.files, "file")
     );
     let mut skipped = Vec::new();
-    if s.skipped_documents > 0 {
-        skipped.push(format!(
-            "{} not Kubernetes objects",
-            plural(s.skipped_documents, "document")
-        ));
+    match s.skipped_documents {
+        0 => {}
+        1 => skipped.push("1 document that is not a Kubernetes object".to_string()),
+        n => skipped.push(format!("{n} documents that are not Kubernetes objects")),
     }
     if s.patch_files > 0 {
         skipped.push(plural(s.patch_files, "kustomize patch file"));
