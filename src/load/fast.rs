@@ -70,6 +70,13 @@ impl Joined {
     }
 }
 
+/// Whether an object's keys write `kind` or `apiVersion` twice: the parser reads the last, and
+/// the filter, which decides by them, leaves such an object to it.
+pub(crate) fn identity_written_twice<'k>(keys: impl Iterator<Item = &'k str> + Clone) -> bool {
+    let count = |key: &str| keys.clone().filter(|k| *k == key).count();
+    count("kind") > 1 || count("apiVersion") > 1
+}
+
 /// The kind classes of an object, from its apiVersion and kind as written, for what to keep
 /// of it (`fields::Kept::object`).
 pub(crate) fn kinds_of(api_version: Option<&str>, kind: &str) -> KindSet {
@@ -264,9 +271,7 @@ fn object_at(
     kept: &mut Vec<(usize, usize)>,
 ) -> Option<()> {
     let entries = entries(text, lines, indent, in_item)?;
-    // `kind` or `apiVersion` written twice: the parser reads the last, and decides.
-    let count = |key: &str| entries.iter().filter(|(k, _, _)| *k == key).count();
-    if count("kind") > 1 || count("apiVersion") > 1 {
+    if identity_written_twice(entries.iter().map(|&(k, _, _)| k)) {
         return None;
     }
     let kind = entries

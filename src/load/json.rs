@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use serde::de::{MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::fast::kinds_of;
+use super::fast::{identity_written_twice, kinds_of};
 use super::structure::structural;
 use crate::fields::{Keep, Kept};
 use crate::source::Span;
@@ -275,9 +275,7 @@ impl<'t> Tree<'t> {
         if !entries.iter().any(|(k, _)| k == "kind") {
             return None;
         }
-        // `kind` or `apiVersion` written twice: the parser reads the last, and decides.
-        let count = |key: &str| entries.iter().filter(|(k, _)| k == key).count();
-        if count("kind") > 1 || count("apiVersion") > 1 {
+        if identity_written_twice(entries.iter().map(|(k, _)| k.as_ref())) {
             return None;
         }
         let text_of = |name: &str| match entries.iter().rev().find(|(k, _)| k == name) {
