@@ -11,17 +11,29 @@ use foldhash::{HashMap, HashMapExt, HashSet};
 use std::fmt;
 
 /// What a CustomResourceDefinition (or the configuration's `kinds`) declares of a kind.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct CrdInfo {
     pub group: String,
     pub kind: String,
     /// `None` when the scope is missing or is not one Kubernetes knows.
     pub scope: Option<Scope>,
     pub served_versions: Vec<String>,
+    /// `spec.names`: what kubectl takes for the kind (`kubectl get widgets`, `wg`).
+    pub names: ResourceNames,
+}
+
+/// The names kubectl takes for a kind besides the kind itself: its resource (plural), its
+/// singular, and short names. Empty when not declared.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResourceNames {
+    pub plural: Option<String>,
+    pub singular: Option<String>,
+    pub short_names: Vec<String>,
 }
 
 const SCOPES_TSV: &str = include_str!("../data/scopes.tsv");
 const REMOVED_TSV: &str = include_str!("../data/removed-apis.tsv");
+const SHORT_NAMES_TSV: &str = include_str!("../data/short-names.tsv");
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Scope {
@@ -86,6 +98,8 @@ pub struct BuiltinKind {
     pub scope: Scope,
     /// False for create-only and computed kinds, which are never stored and so never an owner.
     pub persisted: bool,
+    /// kubectl's short names (`rs`), from `data/short-names.tsv`.
+    pub short_names: Vec<&'static str>,
 }
 
 #[derive(Clone, Debug)]
@@ -104,6 +118,7 @@ pub struct CustomKind {
     pub kind: String,
     pub scope: Option<Scope>,
     pub served_versions: Vec<String>,
+    pub names: ResourceNames,
 }
 
 /// Whether a Kubernetes release serves an apiVersion/kind, and if not, why not.
@@ -185,6 +200,11 @@ impl Catalog {
                         Scope::Cluster
                     },
                     persisted: persisted != "false",
+                    short_names: data_rows(SHORT_NAMES_TSV)
+                        .find(|cols| cols.first() == Some(&group) && cols.get(1) == Some(&kind))
+                        .and_then(|cols| cols.get(2).copied())
+                        .map(version_list)
+                        .unwrap_or_default(),
                 })
             })
             .collect();
@@ -274,12 +294,16 @@ impl Catalog {
                     kind: crd.kind.clone(),
                     scope,
                     served_versions: Vec::new(),
+                    names: ResourceNames::default(),
                 });
                 same_kind.len() - 1
             }
         };
         let entry = &mut same_kind[at];
         entry.scope = entry.scope.or(scope);
+        if entry.names == ResourceNames::default() {
+            entry.names = crd.names.clone();
+        }
         for v in &crd.served_versions {
             if !entry.served_versions.contains(v) {
                 entry.served_versions.push(v.clone());
@@ -337,6 +361,62 @@ impl Catalog {
             return Some(b.scope);
         }
         self.custom_kind(group, kind).and_then(|c| c.scope)
+    }
+
+    /// Whether kubectl takes `resource` (lower case: a kind, resource, singular or short name)
+    /// for `group`'s `kind`. A kind the catalogue does not know is taken by its own name and
+    /// the resource name Kubernetes would guess for it.
+    pub fn takes_resource_name(&self, resource: &str, group: &str, kind: &str) -> bool {
+        if kind.eq_ignore_ascii_case(resource) {
+            return true;
+        }
+        if let Some(b) = self.builtin_kind(group, kind) {
+            return guess_resource(kind) == resource || b.short_names.contains(&resource);
+        }
+        let names = self.custom_kind(group, kind).map(|c| &c.names);
+        let plural = names.and_then(|n| n.plural.clone());
+        plural.unwrap_or_else(|| guess_resource(kind)) == resource
+            || names.is_some_and(|n| {
+                n.singular.as_deref() == Some(resource)
+                    || n.short_names.iter().any(|s| s == resource)
+            })
+    }
+
+    /// The kinds of the catalogue kubectl takes `resource` (lower case) for, as (group, kind).
+    pub fn kinds_named(&self, resource: &str) -> Vec<(&str, &str)> {
+        let builtin = self.builtin.iter().map(|b| (b.group, b.kind));
+        let custom = self
+            .custom
+            .values()
+            .flatten()
+            .map(|c| (c.group.as_str(), c.kind.as_str()));
+        builtin
+            .chain(custom)
+            .filter(|&(group, kind)| self.takes_resource_name(resource, group, kind))
+            .collect()
+    }
+
+    /// Every name kubectl takes for the kinds in the catalogue, for suggestions.
+    pub fn resource_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .builtin
+            .iter()
+            .flat_map(|b| {
+                let short = b.short_names.iter().map(|s| s.to_string());
+                [b.kind.to_ascii_lowercase(), guess_resource(b.kind)]
+                    .into_iter()
+                    .chain(short)
+            })
+            .collect();
+        for custom in self.custom.values().flatten() {
+            names.push(custom.kind.to_ascii_lowercase());
+            names.extend(custom.names.plural.clone());
+            names.extend(custom.names.singular.clone());
+            names.extend(custom.names.short_names.iter().cloned());
+        }
+        names.sort();
+        names.dedup();
+        names
     }
 
     /// False for kinds that are never stored (Binding, TokenReview, …).
@@ -432,6 +512,23 @@ impl Catalog {
     }
 }
 
+/// The resource name of a kind, as k8s.io/apimachinery's `meta.UnsafeGuessKindToResource`
+/// guesses it: lower case, plural (`-s`, `-es` after `s`, `-ies` for `-y`), except that
+/// `endpoints` is already plural. Every built-in resource is named so.
+pub fn guess_resource(kind: &str) -> String {
+    let singular = kind.to_ascii_lowercase();
+    if singular.is_empty() || singular.ends_with("endpoints") {
+        return singular;
+    }
+    if singular.ends_with('s') {
+        format!("{singular}es")
+    } else if let Some(stem) = singular.strip_suffix('y') {
+        format!("{stem}ies")
+    } else {
+        format!("{singular}s")
+    }
+}
+
 fn data_rows(tsv: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
     tsv.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -518,6 +615,35 @@ mod tests {
     }
 
     #[test]
+    fn resource_names_are_guessed_as_kubernetes_guesses_them() {
+        for (kind, resource) in [
+            ("Pod", "pods"),
+            ("Endpoints", "endpoints"),
+            ("Ingress", "ingresses"),
+            ("NetworkPolicy", "networkpolicies"),
+            ("ComponentStatus", "componentstatuses"),
+            ("CSIStorageCapacity", "csistoragecapacities"),
+        ] {
+            assert_eq!(guess_resource(kind), resource);
+        }
+    }
+
+    #[test]
+    fn every_short_name_belongs_to_a_built_in_kind() {
+        let c = Catalog::builtin();
+        for cols in data_rows(SHORT_NAMES_TSV) {
+            let (group, kind) = (cols[0], cols[1]);
+            let builtin = c.builtin_exact(group, kind).expect("a built-in kind");
+            assert_eq!(builtin.short_names, version_list(cols[2]), "{kind}");
+        }
+        assert!(c.takes_resource_name("rs", "apps", "ReplicaSet"));
+        assert!(c.takes_resource_name("rs", "extensions", "ReplicaSet"));
+        assert!(c.takes_resource_name("replicasets", "apps", "ReplicaSet"));
+        assert!(!c.takes_resource_name("rs", "apps", "Deployment"));
+        assert_eq!(c.kinds_named("svc"), [("", "Service")]);
+    }
+
+    #[test]
     fn crds_add_kinds() {
         let mut c = Catalog::builtin();
         c.add_crd(&CrdInfo {
@@ -525,6 +651,7 @@ mod tests {
             kind: "Widget".into(),
             scope: Some(Scope::Cluster),
             served_versions: vec!["v1".into()],
+            ..CrdInfo::default()
         });
         assert_eq!(c.scope("example.com", "Widget"), Some(Scope::Cluster));
         assert_eq!(

@@ -56,8 +56,8 @@ pub enum Command {
 
 #[derive(Args, Debug)]
 pub struct TreeArgs {
-    /// Start at this object (`KIND/NAME`, in the namespace of -n)
-    #[arg(long, value_name = "KIND/NAME")]
+    /// Start at this object (`TYPE/NAME` as kubectl takes it, e.g. `deploy/api`, in the namespace of -n)
+    #[arg(long, value_name = "TYPE/NAME")]
     pub root: Option<String>,
     /// Only trees that hold objects of this kind
     #[arg(long)]
@@ -74,7 +74,7 @@ pub struct TreeArgs {
 
 #[derive(Args, Debug)]
 pub struct PreviewArgs {
-    /// The object to delete, as `KIND/NAME` (in the namespace of -n)
+    /// The object to delete, as `kubectl delete` takes it: `TYPE/NAME`, e.g. `rs/web` or `replicasets.apps/web` (in the namespace of -n)
     pub target: String,
     /// How the delete propagates, as `kubectl delete --cascade`
     #[arg(long, value_enum, default_value = "background")]
@@ -282,6 +282,36 @@ macro_rules! note {
     }};
 }
 
+/// Parse this process's command line, or print why it does not parse and exit, as clap does.
+/// A subcommand written after options is read as the subcommand (see `argv`).
+pub fn parse() -> Cli {
+    let mut command = Cli::command();
+    let (args, moved) = match crate::argv::arrange(&mut command, crate::argv::of_process()) {
+        crate::argv::Arranged::Args { args, moved } => (args, moved),
+        crate::argv::Arranged::Mistyped { word, suggestion } => {
+            note!(
+                "ownerlint: `{word}` is neither a subcommand nor a file or directory \
+                 (did you mean `{suggestion}`?)"
+            );
+            std::process::exit(2);
+        }
+    };
+    match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            if moved && err.kind() == clap::error::ErrorKind::UnknownArgument {
+                let subcommand = args[1].to_string_lossy();
+                note!(
+                    "note: `{subcommand}` was read as the subcommand; to lint a path of that \
+                     name, write `./{subcommand}`"
+                );
+            }
+            std::process::exit(err.exit_code());
+        }
+    }
+}
+
 /// Run the command line; returns the exit code.
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
@@ -376,7 +406,7 @@ fn tree(args: TreeArgs) -> i32 {
     };
     let graph = crate::graph::Graph::build(&analysis, analysis.complete);
     let root = match &args.root {
-        Some(spec) => match crate::preview::find(&analysis, spec, &lookup_namespace) {
+        Some(spec) => match crate::target::find(&analysis, spec, &lookup_namespace) {
             Ok(id) => Some(id),
             Err(message) => {
                 note!("ownerlint: {message}");
@@ -418,7 +448,7 @@ fn delete_preview(args: PreviewArgs) -> i32 {
         Ok(a) => a,
         Err(code) => return code,
     };
-    let target = match crate::preview::find(&analysis, &args.target, &namespace) {
+    let target = match crate::target::find(&analysis, &args.target, &namespace) {
         Ok(id) => id,
         Err(message) => {
             note!("ownerlint: {message}");

@@ -26,10 +26,12 @@ pub mod resolve;
 pub mod rules;
 pub mod selector;
 pub mod source;
+pub mod target;
 pub mod tree;
 
 // Stages with no use outside a run. Those that are public are so for the tests that hold the
 // YAML reader, the fast path and discovery to their references; they are not an API.
+mod argv;
 mod baseline;
 #[doc(hidden)]
 pub mod config;

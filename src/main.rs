@@ -1,5 +1,3 @@
-use clap::Parser;
-
 // Loading a big dump allocates millions of small strings and tree nodes from every thread
 // at once; jemalloc does that faster than the system allocator, in less memory.
 #[cfg(not(target_env = "msvc"))]
@@ -15,6 +13,6 @@ static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 static malloc_conf: &[u8; 34] = b"dirty_decay_ms:0,muzzy_decay_ms:0\0";
 
 fn main() {
-    let cli = ownerlint::cli::Cli::parse();
+    let cli = ownerlint::cli::parse();
     std::process::exit(ownerlint::cli::run(cli));
 }

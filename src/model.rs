@@ -703,11 +703,30 @@ fn crd_info(spec: &Node) -> Option<CrdInfo> {
     {
         served_versions.push(v.to_string());
     }
+    let names = spec.get("names");
+    let name = |key: &str| {
+        names
+            .and_then(|n| n.get(key))
+            .and_then(Node::as_str)
+            .map(str::to_string)
+    };
+    let short_names = names
+        .and_then(|n| n.get("shortNames"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|s| s.as_str().map(str::to_string))
+        .collect();
     Some(CrdInfo {
         group,
         kind,
         scope,
         served_versions,
+        names: crate::catalog::ResourceNames {
+            plural: name("plural"),
+            singular: name("singular"),
+            short_names,
+        },
     })
 }
 

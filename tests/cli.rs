@@ -278,6 +278,75 @@ fn rules_and_explain() {
 }
 
 #[test]
+fn options_may_come_before_the_subcommand() {
+    // The repository has a `rules/` folder: the word is still the subcommand.
+    let out = ownerlint(&["-n", "payments", "tree", "examples"], None, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("ReplicaSet payments/billing-7c9f8d6b5"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(
+        stdout(&out),
+        stdout(&ownerlint(
+            &["tree", "-n", "payments", "examples"],
+            None,
+            &[]
+        ))
+    );
+    let out = ownerlint(&["--no-config", "rules"], None, &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stdout(&out).is_empty(),
+        "nothing is linted: {}",
+        stdout(&out)
+    );
+    let message = stderr(&out);
+    assert!(
+        message.contains("unexpected argument '--no-config'")
+            && message.contains("to lint a path of that name, write `./rules`"),
+        "{message}"
+    );
+    // `--config rules` names a file: `rules` is its value, not a subcommand.
+    let out = ownerlint(&["--config", "tree", "examples"], None, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("tree"), "{}", stderr(&out));
+    assert!(
+        !stderr(&out).contains("unexpected argument"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_mistyped_subcommand_gets_a_suggestion() {
+    for (typed, meant) in [
+        ("explian", "explain"),
+        ("tre", "tree"),
+        ("delete-preveiw", "delete-preview"),
+    ] {
+        let out = ownerlint(&["-q", typed, "examples"], None, &[]);
+        assert_eq!(out.status.code(), Some(2), "{typed}");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "ownerlint: `{typed}` is neither a subcommand nor a file or directory (did you \
+                 mean `{meant}`?)\n"
+            )
+        );
+    }
+    // A missing path that is no near miss is reported as a missing path.
+    let out = ownerlint(&["manifests"], None, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("manifests: no such file or directory"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn linting_never_writes_to_its_inputs() {
     let tmp = common::temp_dir("cli-readonly");
     let dir = tmp.path();

@@ -130,24 +130,143 @@ fn a_dangling_chain_is_deleted_on_apply() {
     );
 }
 
-#[test]
-fn an_unknown_target_is_a_clear_error() {
+/// ownerlint's stderr and exit code for `args`, run from the repository root.
+fn fails(args: &[&str]) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
-        .args([
-            "delete-preview",
-            "deployment/nope",
-            "-n",
-            "shop",
-            "testdata/graph/chain.yaml",
-        ])
+        .args(args)
         .current_dir(root())
         .output()
         .expect("runs");
-    assert_eq!(out.status.code(), Some(2));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn an_unknown_target_is_a_clear_error() {
+    let chain = "testdata/graph/chain.yaml";
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "ownerlint: no deployment/nope in namespace shop (or cluster-scoped) in the input\n"
+        fails(&["delete-preview", "deployment/nope", "-n", "shop", chain]),
+        (
+            Some(2),
+            "ownerlint: no Deployment named nope in namespace shop in the input\n".into()
+        )
     );
+    // The object is in another namespace: say which.
+    assert_eq!(
+        fails(&["delete-preview", "deploy/web", chain]),
+        (
+            Some(2),
+            "ownerlint: no Deployment named web in namespace default in the input; there is \
+             Deployment shop/web (add `-n shop`)\n"
+                .into()
+        )
+    );
+    // The type is blamed, not the object, when no kind goes by that name.
+    assert_eq!(
+        fails(&["tree", "--root", "deplyo/web", "-n", "shop", chain]),
+        (
+            Some(2),
+            "ownerlint: no resource type `deplyo` (did you mean `deploy`?): use a kind, \
+             resource or short name, as kubectl takes them (`deploy`, `deployments`, \
+             `Deployment.apps`)\n"
+                .into()
+        )
+    );
+    let (code, message) = fails(&["delete-preview", "web", chain]);
+    assert_eq!(code, Some(2));
+    assert!(message.contains("expected TYPE/NAME"), "{message}");
+}
+
+#[test]
+fn targets_are_named_as_kubectl_names_them() {
+    let chain = "testdata/graph/chain.yaml";
+    let by_kind = run(
+        &["delete-preview", "replicaset/web-7d9f", "-n", "shop", chain],
+        0,
+    );
+    assert!(
+        by_kind.starts_with("Deleting ReplicaSet shop/web-7d9f"),
+        "{by_kind}"
+    );
+    for target in [
+        "rs/web-7d9f",
+        "replicasets/web-7d9f",
+        "ReplicaSet/web-7d9f",
+        "rs.apps/web-7d9f",
+        "replicasets.v1.apps/web-7d9f",
+    ] {
+        assert_eq!(
+            run(&["delete-preview", target, "-n", "shop", chain], 0),
+            by_kind,
+            "{target}"
+        );
+    }
+    let (code, message) = fails(&["delete-preview", "rs.batch/web-7d9f", "-n", "shop", chain]);
+    assert_eq!(code, Some(2), "a group that is not the object's");
+    assert!(
+        message.contains("no ReplicaSet named web-7d9f"),
+        "{message}"
+    );
+    let tree = run(&["tree", "--root", "deploy/web", "-n", "shop", chain], 0);
+    assert!(tree.starts_with("Deployment shop/web"), "{tree}");
+    assert_eq!(
+        run(
+            &[
+                "tree",
+                "--root",
+                "deployments.apps/web",
+                "-n",
+                "shop",
+                chain
+            ],
+            0
+        ),
+        tree
+    );
+    let pod = run(&["delete-preview", "po/web-7d9f-a", "-n", "shop", chain], 0);
+    assert!(pod.starts_with("Deleting Pod shop/web-7d9f-a"), "{pod}");
+}
+
+#[test]
+fn custom_kinds_take_the_names_their_definition_declares() {
+    let file = "testdata/graph/custom-kind.yaml";
+    let by_kind = run(&["delete-preview", "widget/dial", "-n", "shop", file], 0);
+    assert!(
+        by_kind.contains("ConfigMap shop/dial-settings"),
+        "{by_kind}"
+    );
+    for target in [
+        "wg/dial",
+        "widgets/dial",
+        "Widget/dial",
+        "wg.example.com/dial",
+    ] {
+        assert_eq!(
+            run(&["delete-preview", target, "-n", "shop", file], 0),
+            by_kind,
+            "{target}"
+        );
+    }
+    // Two kinds go by `events`: the group tells them apart.
+    let (code, message) = fails(&["delete-preview", "ev/dial.1", "-n", "shop", file]);
+    assert_eq!(code, Some(2));
+    assert!(
+        message.contains("ev/dial.1 names 2 objects") && message.contains("ev.GROUP/dial.1"),
+        "{message}"
+    );
+    let other = run(
+        &[
+            "delete-preview",
+            "ev.events.k8s.io/dial.1",
+            "-n",
+            "shop",
+            file,
+        ],
+        0,
+    );
+    assert!(other.starts_with("Deleting Event shop/dial.1"), "{other}");
 }
 
 #[test]
@@ -179,18 +298,10 @@ fn the_readme_shows_the_tools_own_output() {
         )),
         "README tree is stale:\n{tree}"
     );
-    let preview = run(
-        &[
-            "delete-preview",
-            "replicaset/billing-7c9f8d6b5",
-            "-n",
-            "payments",
-            "examples/cluster-dump",
-        ],
-        0,
-    );
+    let command = "delete-preview rs/billing-7c9f8d6b5 -n payments examples/cluster-dump";
+    let preview = run(&command.split(' ').collect::<Vec<_>>(), 0);
     assert!(
-        readme.contains(&preview),
+        readme.contains(&format!("$ ownerlint {command}\n{preview}```")),
         "README preview is stale:\n{preview}"
     );
 }

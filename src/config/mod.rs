@@ -72,6 +72,7 @@ impl ExtraKind {
             kind: self.kind.clone(),
             scope: Some(self.scope),
             served_versions: self.version.iter().cloned().collect(),
+            names: crate::catalog::ResourceNames::default(),
         }
     }
 }
