@@ -92,6 +92,8 @@ pub struct Stats {
     pub patch_files: usize,
     /// Findings hidden because a baseline records them.
     pub baselined: usize,
+    /// Findings hidden by suppression comments and annotations.
+    pub suppressed: usize,
     #[serde(skip)]
     pub elapsed: Duration,
 }

@@ -592,7 +592,11 @@ fn lint(args: LintArgs) -> i32 {
         note!("ownerlint: {}: {}", error.path, error.message);
     }
     outcome.errors.extend(late);
-    note!("{}", report::summary_line(&outcome));
+    if outcome.stats.files == 0 && outcome.errors.is_empty() {
+        note!("ownerlint: {}", nothing_to_lint(&options));
+    } else {
+        note!("{}", report::summary_line(&outcome));
+    }
     let threshold = match args.fail_on {
         FailOn::Info => Severity::Info,
         FailOn::Warning => Severity::Warning,
@@ -607,6 +611,25 @@ fn lint(args: LintArgs) -> i32 {
     };
     std::mem::forget(outcome);
     written(shown, status)
+}
+
+/// Why a run read no file: the paths given hold no manifest it reads.
+fn nothing_to_lint(options: &crate::analysis::Options) -> String {
+    let paths: Vec<String> = options
+        .paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let filters = if options.include.is_empty() && options.exclude.is_empty() {
+        ""
+    } else {
+        " that the include and exclude globs keep"
+    };
+    format!(
+        "nothing to lint: {} {} no .yaml, .yml or .json file{filters} (hidden and git-ignored files are skipped)",
+        paths.join(", "),
+        if paths.len() == 1 { "holds" } else { "hold" }
+    )
 }
 
 /// `https://github.com/owner/repo/blob/<sha>` inside a GitHub Actions job, for links in the

@@ -134,6 +134,11 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 pub struct RuleMeta {
     pub id: &'static str,
     pub default_severity: Severity,
+    /// The severity with `--complete`, when that changes it.
+    pub complete_severity: Option<Severity>,
+    /// When some findings take another severity than the default, and which: "info in a
+    /// snapshot". Shown by `ownerlint config`.
+    pub severity_varies: Option<&'static str>,
     /// One line: `ownerlint rules`, the README's rule table and SARIF's short description.
     pub summary: &'static str,
     /// The fields it reads beyond those every stage reads (`fields::PIPELINE`): the fast path

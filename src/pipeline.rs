@@ -88,7 +88,7 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
         loaded
             .suppressions
             .extend(suppress::from_annotations(&loaded.objects));
-        let unused = suppress::apply(
+        let applied = suppress::apply(
             &mut outcome.findings,
             &outcome.sources,
             loaded.suppressions,
@@ -96,9 +96,16 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
         );
         for rule in rules::RULES {
             if let rules::Check::Suppressions(check) = rule.check {
-                check(&unused, &mut outcome.findings);
+                check(&applied.unused, &mut outcome.findings);
             }
         }
+        // Counted as they would have been shown: in the linted files, at a level that is on.
+        let mut suppressed = applied.suppressed;
+        if loaded.has_project {
+            suppressed.retain(|f| loaded.lint_sources.contains(&f.primary.source));
+        }
+        apply_levels(&mut suppressed, &options.levels);
+        outcome.stats.suppressed = suppressed.len();
     }
     // Of the project's files, report what a change to the linted files breaks there: a finding
     // on either side of a reference that involves a linted file.

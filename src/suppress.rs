@@ -191,43 +191,53 @@ fn directive_start(line: &str) -> Option<usize> {
     })
 }
 
-/// Remove suppressed findings; return the suppressions (and rule ids in them) that suppressed
-/// nothing, and the directives that could not be read.
+/// What suppression did.
+pub struct Applied {
+    /// The suppressions (and rule ids in them) that suppressed nothing, and the directives that
+    /// could not be read.
+    pub unused: Vec<Unused>,
+    /// The findings taken out.
+    pub suppressed: Vec<Finding>,
+}
+
+/// Take the suppressed findings out of `findings`.
 pub fn apply(
     findings: &mut Vec<Finding>,
     sources: &[Source],
     mut suppressions: Vec<Suppression>,
     malformed: Vec<Malformed>,
-) -> Vec<Unused> {
-    findings.retain(|finding| {
-        let source = &sources[finding.primary.source.0 as usize];
-        let start = finding.primary.span.start;
-        // The line is only needed for a comment's suppression.
-        let line = std::cell::OnceCell::new();
-        let mut suppressed = false;
-        for suppression in suppressions
-            .iter_mut()
-            .filter(|s| s.source == finding.primary.source)
-        {
-            let covered = match suppression.covers {
-                Covers::Lines(l) => {
-                    let line = *line.get_or_init(|| source.line_index(start));
-                    line == l || line == l + 1
+) -> Applied {
+    let suppressed: Vec<Finding> = findings
+        .extract_if(.., |finding| {
+            let source = &sources[finding.primary.source.0 as usize];
+            let start = finding.primary.span.start;
+            // The line is only needed for a comment's suppression.
+            let line = std::cell::OnceCell::new();
+            let mut suppressed = false;
+            for suppression in suppressions
+                .iter_mut()
+                .filter(|s| s.source == finding.primary.source)
+            {
+                let covered = match suppression.covers {
+                    Covers::Lines(l) => {
+                        let line = *line.get_or_init(|| source.line_index(start));
+                        line == l || line == l + 1
+                    }
+                    Covers::Range(span) => span.start <= start && start < span.end,
+                };
+                if !covered {
+                    continue;
                 }
-                Covers::Range(span) => span.start <= start && start < span.end,
-            };
-            if !covered {
-                continue;
-            }
-            for (rule, _, used) in &mut suppression.rules {
-                if rule == finding.rule.id {
-                    *used = true;
-                    suppressed = true;
+                for (rule, _, used) in &mut suppression.rules {
+                    if rule == finding.rule.id {
+                        *used = true;
+                        suppressed = true;
+                    }
                 }
             }
-        }
-        !suppressed
-    });
+            suppressed
+        })
+        .collect();
     let mut unused = Vec::new();
     for suppression in &suppressions {
         let place = match (&suppression.covers, suppression.form) {
@@ -262,7 +272,7 @@ pub fn apply(
             why: UnusedWhy::Malformed(m.message),
         });
     }
-    unused
+    Applied { unused, suppressed }
 }
 
 #[cfg(test)]

@@ -347,6 +347,24 @@ fn a_mistyped_subcommand_gets_a_suggestion() {
 }
 
 #[test]
+fn a_path_with_nothing_to_lint_says_so() {
+    let out = ownerlint(&["src"], None, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        "ownerlint: nothing to lint: src holds no .yaml, .yml or .json file (hidden and \
+         git-ignored files are skipped)\n"
+    );
+    let out = ownerlint(&["--exclude", "*.yaml", "examples/manifests"], None, &[]);
+    assert!(
+        stderr(&out).contains("examples/manifests holds no .yaml, .yml or .json file that the include and exclude globs keep"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn linting_never_writes_to_its_inputs() {
     let tmp = common::temp_dir("cli-readonly");
     let dir = tmp.path();

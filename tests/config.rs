@@ -128,6 +128,40 @@ fn the_nearest_configuration_upwards_applies_and_flags_override_it() {
 }
 
 #[test]
+fn config_shows_the_severity_a_run_gives() {
+    let repo = repository("severity", &[("cache.yaml", DANGLING)]);
+    let line = |args: &[&str]| {
+        let text = stdout(&ownerlint(repo.path(), args));
+        text.lines()
+            .find(|l| l.starts_with("  owner-not-found:"))
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_string()
+    };
+    assert_eq!(
+        line(&["config"]),
+        "  owner-not-found: warning               # default; info in a snapshot; error for a complete input"
+    );
+    assert_eq!(
+        line(&["config", "--complete"]),
+        "  owner-not-found: error                 # default for a complete input"
+    );
+    // The run agrees with what `config` said, either way.
+    for (args, shown) in [
+        (vec!["--format", "short", "cache.yaml"], "warning"),
+        (
+            vec!["--format", "short", "--complete", "cache.yaml"],
+            "error",
+        ),
+    ] {
+        let text = stdout(&ownerlint(repo.path(), &args));
+        assert!(
+            text.contains(&format!(": {shown}[owner-not-found]")),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn every_mistake_in_a_configuration_is_named_at_its_place() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut all = String::new();
@@ -261,19 +295,71 @@ fn the_cluster_api_pack_checks_the_ownership_table() {
     );
 }
 
-#[test]
-fn the_readme_configuration_example_is_valid() {
+/// The README's block that starts with `first_line`.
+fn readme_block(first_line: &str) -> String {
     let readme =
         std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
             .expect("README");
-    let start = readme.find("# .ownerlint.yaml\n").expect("the example");
+    let start = readme.find(first_line).expect("the example");
     let end = readme[start..].find("```").expect("its end") + start;
-    let config = ownerlint::config::parse(".ownerlint.yaml", &readme[start..end], Path::new(""))
+    readme[start..end].to_string()
+}
+
+#[test]
+fn the_readme_configuration_example_runs_as_written() {
+    let config = readme_block("# .ownerlint.yaml\n");
+    let parsed = ownerlint::config::parse(".ownerlint.yaml", &config, Path::new(""))
         .unwrap_or_else(|e| panic!("{e:#?}"));
-    assert_eq!(config.rules.len(), 2);
-    assert_eq!(config.packs.len(), 1);
-    assert_eq!(config.policies.required_owner.len(), 1);
-    assert_eq!(config.policies.tracking_label_required.len(), 1);
+    assert_eq!(parsed.rules.len(), 2);
+    assert_eq!(parsed.packs.len(), 1);
+    assert_eq!(parsed.policies.required_owner.len(), 1);
+    assert_eq!(parsed.policies.tracking_label_required.len(), 1);
+    // Copied into a repository of manifests, as a user would, it runs: findings, no errors.
+    let shop = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/manifests/shop.yaml"),
+    )
+    .expect("example");
+    let repo = repository(
+        "readme-config",
+        &[(".ownerlint.yaml", &config), ("deploy/shop.yaml", &shop)],
+    );
+    let out = ownerlint(repo.path(), &["--format", "short"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out).lines().count(),
+        1,
+        "only the summary: {}",
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    // `include` reads deploy/, `policies` and `rules` apply.
+    assert!(text.starts_with("deploy/shop.yaml:"), "{text}");
+    assert!(text.contains("error[tracking-label-required]"), "{text}");
+    assert!(!text.contains("[owner-kind-unknown]"), "{text}");
+}
+
+#[test]
+fn the_readme_suppression_example_suppresses_what_it_says() {
+    let manifests =
+        readme_block("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop-settings");
+    let repo = repository("readme-suppress", &[("shop.yaml", &manifests)]);
+    let out = ownerlint(repo.path(), &["--format", "short", "shop.yaml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).contains("2 suppressed"), "{}", stderr(&out));
+    let out = ownerlint(
+        repo.path(),
+        &["--format", "short", "--no-suppress", "shop.yaml"],
+    );
+    let text = stdout(&out);
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains("warning[owner-not-found]"))
+            .count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 2, "{text}");
 }
 
 #[test]

@@ -177,6 +177,26 @@ pub fn effective(args: &Flags) -> Result<Effective, Vec<ConfigError>> {
     })
 }
 
+/// A rule's severity when the configuration sets none, and how it came about: the default, the
+/// default under `--complete`, or the default with the findings that take another.
+fn default_level(rule: &crate::finding::RuleMeta, complete: bool) -> (String, String) {
+    match (rule.complete_severity, rule.severity_varies) {
+        (Some(severity), _) if complete => {
+            (severity.to_string(), "default for a complete input".into())
+        }
+        (complete_severity, varies) => {
+            let mut notes: Vec<String> = varies.into_iter().map(str::to_string).collect();
+            notes.extend(complete_severity.map(|s| format!("{s} for a complete input")));
+            let origin = if notes.is_empty() {
+                "default".to_string()
+            } else {
+                format!("default; {}", notes.join("; "))
+            };
+            (rule.default_severity.to_string(), origin)
+        }
+    }
+}
+
 impl Effective {
     /// The options of a run over `paths` (with `project` beside them), as configured.
     pub fn into_options(
@@ -257,8 +277,8 @@ impl Effective {
         for rule in crate::rules::RULES {
             let id = rule.meta.id;
             let (level, origin) = match self.levels.iter().rev().find(|(r, _, _)| r == id) {
-                Some((_, level, origin)) => (level.to_string(), origin.clone()),
-                None => (rule.meta.default_severity.to_string(), Origin::Default),
+                Some((_, level, origin)) => (level.to_string(), origin.to_string()),
+                None => default_level(rule.meta, self.complete.value),
             };
             let _ = writeln!(out, "{:<40} # {origin}", format!("  {id}: {level}"));
         }

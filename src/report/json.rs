@@ -36,6 +36,8 @@ pub fn render(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> 
             "errors": outcome.count(Severity::Error),
             "warnings": outcome.count(Severity::Warning),
             "infos": outcome.count(Severity::Info),
+            "suppressed": outcome.stats.suppressed,
+            "baselined": outcome.stats.baselined,
         },
     });
     serde_json::to_writer_pretty(&mut *out, &document)?;

@@ -8,6 +8,7 @@ use crate::model::{Mode, Object};
 super::declare_rule! {
     id: "deletion-timestamp-in-manifest",
     severity: Warning,
+    severity_varies: "info in a snapshot",
     summary: "metadata.deletionTimestamp is set, so the object was exported while being deleted (info in a snapshot)",
     reads: [DELETION_TIMESTAMP, FINALIZERS],
 }

@@ -12,6 +12,7 @@ use crate::model::Mode;
 super::declare_rule! {
     id: "duplicate-object",
     severity: Warning,
+    severity_varies: "info for a dump that holds one name with two uids",
     summary: "Two documents of one file or stream define the same group/kind/namespace/name (info for a dump that holds one name with two uids)",
 }
 

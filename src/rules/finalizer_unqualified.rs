@@ -10,6 +10,7 @@ use crate::model::Mode;
 super::declare_rule! {
     id: "finalizer-unqualified",
     severity: Error,
+    severity_varies: "warning on custom resources",
     summary: "A finalizer without a domain that is not a standard name (error on built-in kinds, warning on custom resources)",
     reads: [FINALIZERS],
 }

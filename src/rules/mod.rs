@@ -118,9 +118,17 @@ macro_rules! declare_rule {
     (@check $check:expr) => {
         $check
     };
+    (@some) => {
+        None
+    };
+    (@some $value:expr) => {
+        Some($value)
+    };
     (
         id: $id:literal,
         severity: $severity:ident,
+        $(complete_severity: $complete:ident,)?
+        $(severity_varies: $varies:literal,)?
         summary: $summary:literal
         $(, reads: [$($field:ident),* $(,)?])?
         $(, check: $check:expr)?
@@ -129,6 +137,10 @@ macro_rules! declare_rule {
         pub static META: $crate::finding::RuleMeta = $crate::finding::RuleMeta {
             id: $id,
             default_severity: $crate::finding::Severity::$severity,
+            complete_severity: $crate::rules::declare_rule!(
+                @some $($crate::finding::Severity::$complete)?
+            ),
+            severity_varies: $crate::rules::declare_rule!(@some $($varies)?),
             summary: $summary,
             reads: &[$($($crate::fields::$field),*)?],
             doc: include_str!(concat!("../../rules/", $id, ".md")),

@@ -9,6 +9,7 @@ use crate::resolve::Resolution;
 super::declare_rule! {
     id: "owner-api-unserved",
     severity: Error,
+    severity_varies: "warning for a version that is off by default",
     summary: "The reference's apiVersion/kind is not served (removed version, kind not in that group, wrong case other than all lower case); the dependent is never collected",
 }
 

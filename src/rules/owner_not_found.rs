@@ -10,6 +10,8 @@ use crate::resolve::Resolution;
 super::declare_rule! {
     id: "owner-not-found",
     severity: Warning,
+    complete_severity: Error,
+    severity_varies: "info in a snapshot",
     summary: "No object of the referenced group, kind and name where the garbage collector looks (warning for manifests, info for a snapshot, error with --complete)",
 }
 
@@ -29,7 +31,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         let consequence = cx.dangling_consequence(id, index);
         let (severity, message) = if cx.options.complete {
             (
-                Severity::Error,
+                META.complete_severity.unwrap_or(Severity::Error),
                 format!(
                     "{}: {owner} does not exist in this input, which is complete: {consequence}",
                     cx.arrow(id, reference, resolution)
