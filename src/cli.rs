@@ -329,16 +329,13 @@ pub fn run(cli: Cli) -> i32 {
             clap_complete::generate(shell, &mut Cli::command(), "ownerlint", &mut script);
             print_out(script, 0)
         }
-        Some(Command::Man) => {
-            let mut page = Vec::new();
-            match clap_mangen::Man::new(Cli::command()).render(&mut page) {
-                Ok(()) => print_out(page, 0),
-                Err(err) => {
-                    note!("ownerlint: cannot write the man page: {err}");
-                    2
-                }
+        Some(Command::Man) => match crate::manpage::render() {
+            Ok(page) => print_out(page, 0),
+            Err(err) => {
+                note!("ownerlint: cannot write the man page: {err}");
+                2
             }
-        }
+        },
         None => lint(cli.lint),
     }
 }

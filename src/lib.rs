@@ -42,6 +42,7 @@ pub mod discover;
 pub mod fields;
 #[doc(hidden)]
 pub mod load;
+mod manpage;
 mod read;
 mod suppress;
 #[doc(hidden)]

@@ -419,6 +419,55 @@ fn completions_and_man_page_come_from_the_command_line_definition() {
     let page = stdout(&out);
     assert!(page.contains(".TH ownerlint 1"), "{page}");
     assert!(page.contains("\\-\\-kube\\-version"), "{page}");
+    // One page: each subcommand is described in it, none is sent to a page of its own.
+    assert!(!page.contains("(1)"), "{page}");
+    for name in [
+        "rules",
+        "explain",
+        "tree",
+        "delete-preview",
+        "config",
+        "man",
+    ] {
+        assert!(
+            page.contains(&format!(".SS \"ownerlint {name}\"")),
+            "{name}: {page}"
+        );
+    }
+    // As `man` shows it, with groff's warnings on.
+    let Some(man) = common::require_tool("man", "Debian's man-db") else {
+        return;
+    };
+    let dir = common::temp_dir("man");
+    let file = dir.path().join("ownerlint.1");
+    std::fs::write(&file, &page).expect("write the page");
+    let shown = Command::new(man)
+        .args(["--warnings", "-l"])
+        .arg(&file)
+        .env("MANWIDTH", "80")
+        .env("MAN_KEEP_FORMATTING", "0")
+        .output()
+        .expect("man runs");
+    assert!(shown.status.success());
+    assert_eq!(stderr(&shown), "", "groff warns");
+    // Without the overstrikes that draw bold and underline on a terminal.
+    let mut text = String::new();
+    for c in stdout(&shown).chars() {
+        if c == '\u{8}' {
+            text.pop();
+        } else {
+            text.push(c);
+        }
+    }
+    for expected in [
+        "SUBCOMMANDS",
+        "ownerlint delete-preview [--cascade]",
+        "--root <TYPE/NAME>",
+        "It also takes the paths and input options of a run",
+        "EXIT STATUS",
+    ] {
+        assert!(text.contains(expected), "{expected}: {text}");
+    }
 }
 
 #[test]

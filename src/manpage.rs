@@ -1,0 +1,87 @@
+//! `ownerlint man`: one page for the whole command line. clap_mangen's own page lists each
+//! subcommand as a page of its own (`ownerlint-tree(1)`) that nothing installs; this page
+//! describes each subcommand, with its synopsis and the options only it takes, in place.
+
+use std::io::{self, Write};
+
+use clap::CommandFactory;
+
+/// The page, in roff.
+pub fn render() -> io::Result<Vec<u8>> {
+    let mut command = crate::cli::Cli::command();
+    command.build();
+    let main = clap_mangen::Man::new(command.clone());
+    let mut page = Vec::new();
+    main.render_title(&mut page)?;
+    main.render_name_section(&mut page)?;
+    main.render_synopsis_section(&mut page)?;
+    main.render_description_section(&mut page)?;
+    main.render_options_section(&mut page)?;
+    writeln!(page, ".SH SUBCOMMANDS")?;
+    // The options that say what to read (paths, configuration, namespace, …) are described
+    // above, once.
+    let shared: Vec<clap::Id> =
+        <crate::cli::InputArgs as clap::Args>::augment_args(clap::Command::new("input"))
+            .get_arguments()
+            .map(|arg| arg.get_id().clone())
+            .chain([clap::Id::from("help")])
+            .collect();
+    for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = format!("ownerlint {}", sub.get_name());
+        let mut own = sub.clone().bin_name(name.clone());
+        for id in &shared {
+            if own.get_arguments().any(|arg| arg.get_id() == id) {
+                own = own.mut_arg(id.clone(), |arg| arg.hide(true));
+            }
+        }
+        let takes_shared = sub
+            .get_arguments()
+            .any(|arg| arg.get_id() != "help" && shared.contains(arg.get_id()));
+        let man = clap_mangen::Man::new(own);
+        writeln!(page, ".SS \"{name}\"")?;
+        let mut part = Vec::new();
+        man.render_description_section(&mut part)?;
+        man.render_synopsis_section(&mut part)?;
+        man.render_options_section(&mut part)?;
+        // Sections of the subcommand become paragraphs of its subsection.
+        for line in String::from_utf8_lossy(&part).lines() {
+            match line.strip_prefix(".SH ") {
+                Some("DESCRIPTION") => {}
+                Some(_) => writeln!(page, ".PP")?,
+                None => writeln!(page, "{line}")?,
+            }
+        }
+        if takes_shared {
+            writeln!(
+                page,
+                ".PP\nIt also takes the paths and input options of a run: see OPTIONS above."
+            )?;
+        }
+    }
+    writeln!(page, ".SH \"EXIT STATUS\"")?;
+    if let Some(text) = command.get_after_help() {
+        writeln!(page, "{}", roff_text(&text.to_string()))?;
+    }
+    writeln!(page, ".SH \"SEE ALSO\"")?;
+    writeln!(
+        page,
+        "\\fBownerlint rules\\fR lists the rules; \\fBownerlint explain RULE\\fR prints a rule's document."
+    )?;
+    main.render_version_section(&mut page)?;
+    Ok(page)
+}
+
+/// Plain text as roff: a leading `.` or `'` would be read as a request, and `\` as an escape.
+fn roff_text(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let line = line.replace('\\', "\\e").replace('-', "\\-");
+            if line.starts_with(['.', '\'']) {
+                format!("\\&{line}")
+            } else {
+                line
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
