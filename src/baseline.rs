@@ -58,12 +58,26 @@ pub fn read(path: &Path) -> Result<Vec<Entry>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read the baseline {}: {e}", path.display()))?;
     let file: File = serde_json::from_str(&text).map_err(|e| {
-        format!(
-            "{}:{}:{}: not a baseline written by `--write-baseline`: {e}",
-            path.display(),
-            e.line(),
-            e.column()
-        )
+        // serde_json counts columns from 1, and says 0 for the start of a line it stopped at
+        // (the end of a file cut short after a line break).
+        let at = format!("{}:{}:{}", path.display(), e.line(), e.column().max(1));
+        let message = e.to_string();
+        let message = message
+            .rsplit_once(" at line ")
+            .map_or(message.as_str(), |(message, _)| message);
+        let what = match e.classify() {
+            serde_json::error::Category::Eof if text.trim().is_empty() => {
+                "the baseline is empty".to_string()
+            }
+            serde_json::error::Category::Eof => {
+                "the baseline ends too early (is it cut short?)".to_string()
+            }
+            serde_json::error::Category::Syntax => {
+                format!("the baseline is not valid JSON: {message}")
+            }
+            _ => format!("not a baseline written by `--write-baseline`: {message}"),
+        };
+        format!("{at}: {what}; write it again with --write-baseline")
     })?;
     if file.version != VERSION {
         return Err(format!(

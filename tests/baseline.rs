@@ -105,4 +105,28 @@ fn a_baseline_hides_recorded_findings_after_lines_move_and_shows_new_ones() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // Broken files are reported where they break, at a column that exists (counted from 1).
+    for (text, expected) in [
+        (
+            "",
+            "bad.json:1:1: the baseline is empty; write it again with --write-baseline",
+        ),
+        (
+            "{\"version\": 1,\n",
+            "bad.json:2:1: the baseline ends too early (is it cut short?); write it again with --write-baseline",
+        ),
+        (
+            "{\"version\": 1, \"findings\": [}\n",
+            "bad.json:1:29: the baseline is not valid JSON: expected value; write it again with --write-baseline",
+        ),
+    ] {
+        std::fs::write(dir.join("bad.json"), text).expect("write");
+        let out = ownerlint(dir, &["--baseline", "bad.json", "app.yaml"]);
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("ownerlint: {expected}\n"),
+            "{text:?}"
+        );
+    }
 }
