@@ -347,6 +347,11 @@ fn the_readme_suppression_example_suppresses_what_it_says() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "");
     assert!(stderr(&out).contains("2 suppressed"), "{}", stderr(&out));
+    let summary = stdout(&ownerlint(
+        repo.path(),
+        &["--format", "markdown", "shop.yaml"],
+    ));
+    assert!(summary.contains("Not shown: 2 suppressed."), "{summary}");
     let out = ownerlint(
         repo.path(),
         &["--format", "short", "--no-suppress", "shop.yaml"],

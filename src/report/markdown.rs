@@ -18,9 +18,21 @@ pub fn render(
     writeln!(out, "## ownerlint\n")?;
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
     let s = &outcome.stats;
+    let mut hidden = Vec::new();
+    if s.suppressed > 0 {
+        hidden.push(format!("{} suppressed", s.suppressed));
+    }
+    if s.baselined > 0 {
+        hidden.push(format!("{} in the baseline", s.baselined));
+    }
+    let hidden = if hidden.is_empty() {
+        String::new()
+    } else {
+        format!(" Not shown: {}.", hidden.join(", "))
+    };
     writeln!(
         out,
-        "**{}, {}, {} info** in {} from {}.\n",
+        "**{}, {}, {} info** in {} from {}.{hidden}\n",
         plural(count(Severity::Error), "error"),
         plural(count(Severity::Warning), "warning"),
         count(Severity::Info),
