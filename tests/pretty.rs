@@ -1,0 +1,197 @@
+//! The `pretty` format as a terminal shows it: wrapped to the width asked for, at spaces only,
+//! so that uids, names, paths and the backtick spans that fit on a line stay whole.
+
+mod common;
+
+use std::path::PathBuf;
+
+use ownerlint::report::{self, Format, RenderOptions};
+use ownerlint::{Options, Outcome};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The bundled examples, and a Pod whose ReplicaSet (of a long, hyphenated name) is in another
+/// file with another uid.
+fn inputs() -> Vec<Outcome> {
+    let examples = ownerlint::lint(
+        &Options {
+            paths: vec![root().join("examples")],
+            ..Options::default()
+        },
+        &mut std::io::empty(),
+    );
+    let two_files = ownerlint::lint_texts(
+        vec![
+            ("manifests/owner.yaml".to_string(), OWNER.to_string()),
+            ("manifests/pod.yaml".to_string(), POD.to_string()),
+        ],
+        &Options::default(),
+    );
+    assert!(!two_files.findings.is_empty());
+    vec![examples, two_files]
+}
+
+const OWNER: &str = "\
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: storefront-checkout-api-5d8f7c9b6
+  namespace: storefront-production
+  uid: 2f4e6a8c-1b3d-4f5a-8c7e-9d0b1a2c3e4f
+spec:
+  selector:
+    matchLabels:
+      app: storefront-checkout-api
+";
+
+const POD: &str = "\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: storefront-checkout-api-5d8f7c9b6-abcde
+  namespace: storefront-production
+  labels:
+    app: storefront-checkout-api
+  ownerReferences:
+  - apiVersion: apps/v1
+    kind: ReplicaSet
+    name: storefront-checkout-api-5d8f7c9b6
+    uid: 9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a
+    controller: true
+";
+
+fn render(outcome: &Outcome, width: usize) -> String {
+    let options = RenderOptions {
+        width,
+        ..RenderOptions::default()
+    };
+    let mut out = Vec::new();
+    report::render(Format::Pretty, outcome, options, &mut out).expect("rendering to memory");
+    String::from_utf8(out).expect("UTF-8")
+}
+
+/// The messages and helps of a rendering, each as the lines it was wrapped into (without the
+/// gutter), with the column its text starts at.
+fn texts(rendered: &str) -> Vec<(usize, Vec<&str>)> {
+    let mut blocks: Vec<(usize, Vec<&str>)> = Vec::new();
+    let mut open = false;
+    for line in rendered.lines() {
+        let glyph = ["  × ", "  ⚠ ", "  ☞ "]
+            .iter()
+            .find(|g| line.starts_with(**g));
+        if let Some(glyph) = glyph {
+            blocks.push((4, vec![&line[glyph.len()..]]));
+            open = true;
+        } else if let Some(text) = line.strip_prefix("  help: ") {
+            blocks.push((8, vec![text]));
+            open = true;
+        } else if let (true, Some(text)) = (open, line.strip_prefix("  │ ")) {
+            blocks.last_mut().expect("open").1.push(text);
+        } else if let (true, Some(text)) = (open, line.strip_prefix("        ")) {
+            blocks.last_mut().expect("open").1.push(text);
+        } else {
+            open = false;
+        }
+    }
+    blocks
+}
+
+fn words(lines: &[&str]) -> Vec<String> {
+    lines
+        .iter()
+        .flat_map(|l| l.split_whitespace())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The backtick spans of a text, with the punctuation stuck to them, as `(`this`),`.
+fn spans(text: &str) -> Vec<String> {
+    let ticks: Vec<usize> = text.match_indices('`').map(|(i, _)| i).collect();
+    ticks
+        .chunks_exact(2)
+        .map(|pair| {
+            let start = text[..pair[0]].rfind(' ').map_or(0, |i| i + 1);
+            let end = text[pair[1]..]
+                .find(' ')
+                .map_or(text.len(), |i| pair[1] + i);
+            text[start..end].to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn narrow_widths_break_lines_at_spaces_only() {
+    for outcome in inputs() {
+        let unwrapped = render(&outcome, 10_000);
+        let unwrapped = texts(&unwrapped);
+        for width in [40, 60] {
+            let rendered = render(&outcome, width);
+            let wrapped = texts(&rendered);
+            assert_eq!(wrapped.len(), unwrapped.len(), "{rendered}");
+            for ((indent, lines), (_, whole)) in wrapped.iter().zip(&unwrapped) {
+                // The same words, only the breaks between them moved.
+                assert_eq!(words(lines), words(whole), "{width} columns:\n{rendered}");
+                let room = width - 2 - indent;
+                for line in lines {
+                    let columns = line.chars().count();
+                    assert!(
+                        columns <= room || !line.contains(' '),
+                        "{width} columns: {line:?} is {columns} columns wide, {room} fit:\n{rendered}"
+                    );
+                }
+                // A backtick span that fits on a line is on one.
+                for span in whole.iter().flat_map(|l| spans(l)) {
+                    if span.chars().count() <= room {
+                        assert!(
+                            lines.iter().any(|l| l.contains(&span)),
+                            "{width} columns: {span} is broken:\n{rendered}"
+                        );
+                    }
+                }
+            }
+            // Nor is a label broken inside a word: no line ends in a word cut after a hyphen
+            // or a slash.
+            for line in rendered.lines() {
+                let cut = line
+                    .strip_suffix(['-', '/'])
+                    .and_then(|l| l.chars().last())
+                    .is_some_and(char::is_alphanumeric);
+                assert!(
+                    !cut,
+                    "{width} columns: {line:?} ends inside a word:\n{rendered}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn uids_names_and_commands_stay_whole() {
+    let outcome = &inputs()[1];
+    let lines = |width| -> Vec<String> {
+        texts(&render(outcome, width))
+            .into_iter()
+            .flat_map(|(_, lines)| lines)
+            .map(str::to_string)
+            .collect()
+    };
+    let (narrow, wide) = (lines(40), lines(60));
+    for (lines, token) in [
+        (&narrow, "9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a"),
+        (&narrow, "2f4e6a8c-1b3d-4f5a-8c7e-9d0b1a2c3e4f"),
+        // Wider than 40 columns: it overflows the line.
+        (
+            &narrow,
+            "storefront-production/storefront-checkout-api-5d8f7c9b6-abcde",
+        ),
+        (&wide, "(`ownerlint explain owner-uid-mismatch`"),
+    ] {
+        assert!(
+            lines.iter().any(|l| l.contains(token)),
+            "{token} is not whole on a line:\n{}",
+            lines.join("\n")
+        );
+    }
+}
