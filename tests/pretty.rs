@@ -195,3 +195,84 @@ fn uids_names_and_commands_stay_whole() {
         );
     }
 }
+
+/// What `ownerlint --no-config <args>` prints in a pseudo-terminal of `columns` columns made by
+/// util-linux `script`, run from the repository root with `COLUMNS` not exported, as an
+/// interactive shell runs it; `shell_tail` follows the command (as `| cat`). Escape codes and
+/// carriage returns removed. None when `script` is missing (see `common::require_tool`).
+fn in_terminal(columns: usize, env: &str, args: &str, shell_tail: &str) -> Option<String> {
+    let script = common::require_tool("script", "util-linux: apt-get install bsdutils")?;
+    let binary = env!("CARGO_BIN_EXE_ownerlint");
+    assert!(!binary.contains('\''), "{binary}");
+    let command = format!(
+        "stty cols {columns} rows 40; env -u COLUMNS {env} '{binary}' --no-config {args} {shell_tail}"
+    );
+    let out = std::process::Command::new(script)
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(root())
+        .env_remove("COLUMNS")
+        .env_remove("NO_COLOR")
+        .env_remove("GITHUB_ACTIONS")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("script runs");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let escape = regex::Regex::new("\u{1b}\\[[0-9;]*m").expect("regex");
+    Some(escape.replace_all(&text, "").replace('\r', ""))
+}
+
+/// The lines of `text` wider than `columns` (counted in characters: the output holds no wide
+/// ones).
+fn wider_than(text: &str, columns: usize) -> Vec<&str> {
+    text.lines()
+        .filter(|l| l.chars().count() > columns)
+        .collect()
+}
+
+#[test]
+fn the_terminals_width_is_read_without_columns() {
+    let Some(narrow) = in_terminal(80, "", "examples", "") else {
+        return;
+    };
+    assert!(narrow.contains("error"), "{narrow}");
+    assert_eq!(wider_than(&narrow, 80), Vec::<&str>::new(), "{narrow}");
+    // A uid in a message, and a command in backticks, each whole on its line.
+    assert!(
+        narrow
+            .lines()
+            .any(|l| l.starts_with("  │ ") && l.contains("8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a8b")),
+        "{narrow}"
+    );
+    assert!(
+        narrow
+            .lines()
+            .any(|l| l.contains("(`kubectl get <kind> <name> -o jsonpath='{.metadata.uid}'`)")),
+        "{narrow}"
+    );
+
+    // Wider than the default of 100, and used.
+    let wide = in_terminal(120, "", "examples", "").expect("script is there");
+    assert_eq!(wider_than(&wide, 120), Vec::<&str>::new(), "{wide}");
+    assert!(!wider_than(&wide, 100).is_empty(), "{wide}");
+}
+
+/// The widest line of the messages and helps of `text`, in columns.
+fn widest_text(text: &str) -> usize {
+    let widest = texts(text)
+        .iter()
+        .flat_map(|(indent, block)| block.iter().map(move |l| indent + l.chars().count()))
+        .max();
+    widest.unwrap_or_else(|| panic!("no message:\n{text}"))
+}
+
+#[test]
+fn columns_wins_and_standard_error_gives_the_width_of_a_pipe() {
+    // COLUMNS, when a script or the user sets it, wins over the terminal.
+    let Some(asked) = in_terminal(120, "COLUMNS=60", "examples", "") else {
+        return;
+    };
+    assert!((50..=60).contains(&widest_text(&asked)), "{asked}");
+    // Standard output into a pipe (a pager), standard error still the terminal.
+    let piped = in_terminal(70, "", "--format pretty examples", "| cat").expect("script");
+    assert!((60..=70).contains(&widest_text(&piped)), "{piped}");
+}

@@ -58,6 +58,27 @@ pub fn render(
     Ok(())
 }
 
+/// The width `pretty` wraps to: `COLUMNS` when it is set to a number of columns (as a user
+/// or a script sets it to ask for a width), else the width of the terminal on standard output
+/// or, when that is not a terminal (`ownerlint … | less`), on standard error; when neither is a
+/// terminal, [`DEFAULT_WIDTH`]. Shells do not export `COLUMNS`: without it, the terminal's own
+/// size is what is read.
+pub fn terminal_width() -> usize {
+    let columns = std::env::var("COLUMNS").ok();
+    columns
+        .and_then(|c| c.parse::<usize>().ok())
+        .filter(|&c| c > 0)
+        .or_else(|| {
+            let size = terminal_size::terminal_size_of(std::io::stdout())
+                .or_else(|| terminal_size::terminal_size_of(std::io::stderr()));
+            size.map(|(terminal_size::Width(columns), _)| usize::from(columns))
+        })
+        .unwrap_or(DEFAULT_WIDTH)
+}
+
+/// The width without `COLUMNS` or a terminal.
+pub const DEFAULT_WIDTH: usize = 100;
+
 fn handler(theme: GraphicalTheme, width: usize) -> GraphicalReportHandler {
     GraphicalReportHandler::new_themed(theme)
         .with_context_lines(CONTEXT)
