@@ -30,8 +30,23 @@ fn inputs() -> Vec<Outcome> {
         &Options::default(),
     );
     assert!(!two_files.findings.is_empty());
-    vec![examples, two_files]
+    let adjacent = common::lint("adjacent.yaml", ADJACENT, &Options::default());
+    assert!(!adjacent.findings.is_empty());
+    vec![examples, two_files, adjacent]
 }
+
+/// Two controllers on consecutive lines: the finding is on the second, the first is labelled
+/// in the same snippet.
+const ADJACENT: &str = "\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web-1
+  namespace: shop
+  ownerReferences:
+  - {apiVersion: apps/v1, kind: ReplicaSet, name: web-a, uid: 1a2b3c4d-5e6f-4071-8293-a4b5c6d7e8f9, controller: true}
+  - {apiVersion: apps/v1, kind: ReplicaSet, name: web-b, uid: 2a2b3c4d-5e6f-4071-8293-a4b5c6d7e8f9, controller: true}
+";
 
 const OWNER: &str = "\
 apiVersion: apps/v1
@@ -194,6 +209,40 @@ fn uids_names_and_commands_stay_whole() {
             lines.join("\n")
         );
     }
+}
+
+#[test]
+fn each_report_leads_with_the_findings_own_place() {
+    let mut others = 0;
+    for outcome in inputs() {
+        // Where each finding is, in the order they are reported: `path:line:column` as the
+        // `short` format prints it.
+        let places: Vec<String> = common::render(&outcome, Format::Short)
+            .lines()
+            .map(|line| {
+                let (path, rest) = line.split_once(".yaml:").expect("a path");
+                let position: String = rest.chars().take_while(|c| *c != ' ').collect();
+                format!("{path}.yaml:{}", position.trim_end_matches(':'))
+            })
+            .collect();
+        let rendered = common::render(&outcome, Format::Pretty);
+        // The places each report shows, in order.
+        let mut shown: Vec<Vec<&str>> = Vec::new();
+        for line in rendered.lines() {
+            if ["  × ", "  ⚠ ", "  ☞ "].iter().any(|g| line.starts_with(g)) {
+                shown.push(Vec::new());
+            } else if let Some((_, place)) = line.split_once("╭─[") {
+                let place = place.strip_suffix(']').expect("a place");
+                shown.last_mut().expect("a report").push(place);
+            }
+        }
+        assert_eq!(shown.len(), places.len(), "{rendered}");
+        for (place, shown) in places.iter().zip(&shown) {
+            assert_eq!(shown.first(), Some(&place.as_str()), "{rendered}");
+            others += shown.len() - 1;
+        }
+    }
+    assert!(others >= 5, "the owners' places follow");
 }
 
 /// What `ownerlint --no-config <args>` prints in a pseudo-terminal of `columns` columns made by

@@ -1,5 +1,5 @@
-//! `pretty`: miette's graphical reports, with the offending span labelled and the other side of
-//! the reference labelled too (in its own file when it lives elsewhere).
+//! `pretty`: miette's graphical reports, led by the finding's own place with the offending span
+//! labelled, then the other side of the reference labelled too, in whichever file it lives.
 //!
 //! The text is wrapped here rather than by miette, to the width asked for: lines break at
 //! spaces only, never inside a word (a uid, a name, a path, a hyphenated word), and a word
@@ -24,8 +24,8 @@ use textwrap::core::{Word, display_width};
 
 use super::RenderOptions;
 use crate::analysis::Outcome;
-use crate::finding::{Finding, Severity};
-use crate::source::{Source, Span};
+use crate::finding::{Finding, Label, Severity};
+use crate::source::{Source, SourceId, Span};
 
 pub fn render(
     outcome: &Outcome,
@@ -165,16 +165,26 @@ fn words(line: &str, width: usize) -> Vec<Word<'_>> {
 /// Lines shown around a label.
 const CONTEXT: usize = 1;
 
+/// The sources of a report as miette reads them. miette shows a report's snippets in the order
+/// of their spans' offsets: here each source is a part of one row of offsets, in the order the
+/// report shows them, so that the finding's own place comes first, then the places it names
+/// (the owner's definition, another controller, …), in its file or in others.
+struct Snippets<'a> {
+    parts: Vec<Part<'a>>,
+}
+
 /// A source as miette reads it: the lines around some labels, read once (a big file's text is
 /// read from the file where it is shown, not held).
-struct Snippets<'a> {
+struct Part<'a> {
     source: &'a Source,
+    /// Where the part starts among the report's offsets.
+    base: usize,
     /// Where the lines start, and their text.
     lines: (usize, Cow<'a, str>),
 }
 
-impl<'a> Snippets<'a> {
-    fn new(source: &'a Source, spans: impl IntoIterator<Item = Span>) -> Snippets<'a> {
+impl<'a> Part<'a> {
+    fn new(source: &'a Source, base: usize, spans: impl IntoIterator<Item = Span>) -> Part<'a> {
         let (start, end) = spans
             .into_iter()
             .fold((usize::MAX, 0), |(start, end), span| {
@@ -189,7 +199,17 @@ impl<'a> Snippets<'a> {
         } else {
             (0, Cow::Borrowed(""))
         };
-        Snippets { source, lines }
+        Part {
+            source,
+            base,
+            lines,
+        }
+    }
+
+    /// Where the next part can start: past every offset of this one, an empty span at the end
+    /// of its text included.
+    fn end(&self) -> usize {
+        self.base + self.source.text.len() + 1
     }
 }
 
@@ -200,9 +220,17 @@ impl SourceCode for Snippets<'_> {
         before: usize,
         after: usize,
     ) -> Result<Box<dyn SpanContents<'b> + 'b>, MietteError> {
-        let source = self.source;
-        let start = span.offset();
+        let part = self
+            .parts
+            .iter()
+            .rev()
+            .find(|part| part.base <= span.offset())
+            .ok_or(MietteError::OutOfBounds)?;
+        let source = part.source;
+        let start = span.offset() - part.base;
         let end = start + span.len();
+        // (A span across two parts, as miette asks for when it tries to join snippets, is
+        // refused: they stay apart.)
         if end > source.text.len() {
             return Err(MietteError::OutOfBounds);
         }
@@ -218,7 +246,7 @@ impl SourceCode for Snippets<'_> {
             (source.line_start(first), 0)
         };
         let to = source.line_start(last + 1).min(source.text.len());
-        let (at, lines) = (self.lines.0, self.lines.1.as_bytes());
+        let (at, lines) = (part.lines.0, part.lines.1.as_bytes());
         let data = from
             .checked_sub(at)
             .and_then(|from| lines.get(from..to - at))
@@ -226,12 +254,50 @@ impl SourceCode for Snippets<'_> {
         Ok(Box::new(MietteSpanContents::new_named(
             source.name.clone(),
             data,
-            SourceSpan::new(from.into(), to - from),
+            SourceSpan::new((part.base + from).into(), to - from),
             first,
             column,
             last - first + 1,
         )))
     }
+}
+
+/// The places a report shows, in order, each a source with its labels. First the finding's own
+/// source, with the finding's label, the labels after it and those just above it (which miette
+/// shows in one snippet with it, headed by the finding's place); then the source's other labels,
+/// and the labels of each other source, in the order the finding names them.
+fn places<'f>(outcome: &Outcome, finding: &'f Finding) -> Vec<(SourceId, Vec<&'f Label>)> {
+    let own = &finding.primary;
+    let source = outcome.source(own.source);
+    let mut first = vec![own];
+    let mut above: Vec<&Label> = (finding.related.iter())
+        .filter(|l| l.source == own.source && l.span.start < own.span.start)
+        .collect();
+    above.sort_by_key(|l| std::cmp::Reverse(l.span.start));
+    let mut top = source.line_index(own.span.start);
+    for label in above {
+        // miette joins two snippets when their lines, with the context around them, touch.
+        let last = source.line_index(label.span.end.saturating_sub(1).max(label.span.start));
+        if last + 2 * CONTEXT + 1 >= top {
+            top = top.min(source.line_index(label.span.start));
+            first.push(label);
+        }
+    }
+    first.extend(
+        (finding.related.iter())
+            .filter(|l| l.source == own.source && l.span.start >= own.span.start),
+    );
+    let mut rest: Vec<(SourceId, Vec<&Label>)> = Vec::new();
+    for label in &finding.related {
+        if first.iter().any(|l| std::ptr::eq(*l, label)) {
+            continue;
+        }
+        match rest.iter_mut().find(|(source, _)| *source == label.source) {
+            Some((_, labels)) => labels.push(label),
+            None => rest.push((label.source, vec![label])),
+        }
+    }
+    std::iter::once((own.source, first)).chain(rest).collect()
 }
 
 struct Report<'a> {
@@ -241,40 +307,25 @@ struct Report<'a> {
     help: Option<String>,
     source: Snippets<'a>,
     labels: Vec<LabeledSpan>,
-    /// Labels in other sources, each shown as its own note.
-    related: Vec<Report<'a>>,
 }
 
 impl<'a> Report<'a> {
     /// The report of `finding`, its text wrapped to lines of `limit` columns.
     fn new(outcome: &'a Outcome, finding: &Finding, limit: usize) -> Report<'a> {
-        let source = outcome.source(finding.primary.source);
-        let mut labels = vec![LabeledSpan::new_primary_with_span(
-            Some(finding.primary.message.clone()),
-            to_miette(finding.primary.span),
-        )];
-        let message_width = limit.saturating_sub(MESSAGE_INDENT);
-        let mut related = Vec::new();
-        for label in &finding.related {
-            if label.source == finding.primary.source {
-                labels.push(LabeledSpan::new_with_span(
-                    Some(label.message.clone()),
-                    to_miette(label.span),
-                ));
-            } else {
-                related.push(Report {
-                    message: wrap(&label.message, message_width),
-                    code: "",
-                    severity: miette::Severity::Advice,
-                    help: None,
-                    source: Snippets::new(outcome.source(label.source), [label.span]),
-                    labels: vec![LabeledSpan::new_primary_with_span(
-                        None,
-                        to_miette(label.span),
-                    )],
-                    related: Vec::new(),
+        let mut parts = Vec::new();
+        let mut labels = Vec::new();
+        for (source, group) in places(outcome, finding) {
+            let base = parts.last().map_or(0, Part::end);
+            let part = Part::new(outcome.source(source), base, group.iter().map(|l| l.span));
+            for label in group {
+                let span = SourceSpan::new((base + label.span.start).into(), label.span.len());
+                let text = Some(label.message.clone());
+                labels.push(match std::ptr::eq(label, &finding.primary) {
+                    true => LabeledSpan::new_primary_with_span(text, span),
+                    false => LabeledSpan::new_with_span(text, span),
                 });
             }
+            parts.push(part);
         }
         // The note (facts side by side) comes first, then the fix.
         let help = finding.help.as_ref().map(|h| {
@@ -289,7 +340,10 @@ impl<'a> Report<'a> {
             wrap(&help, limit.saturating_sub(HELP_INDENT))
         });
         Report {
-            message: wrap(&super::message_with_origin(finding), message_width),
+            message: wrap(
+                &super::message_with_origin(finding),
+                limit.saturating_sub(MESSAGE_INDENT),
+            ),
             code: finding.rule.id,
             severity: match finding.severity {
                 Severity::Error => miette::Severity::Error,
@@ -297,18 +351,8 @@ impl<'a> Report<'a> {
                 Severity::Info => miette::Severity::Advice,
             },
             help,
-            source: Snippets::new(
-                source,
-                std::iter::once(finding.primary.span).chain(
-                    finding
-                        .related
-                        .iter()
-                        .filter(|l| l.source == finding.primary.source)
-                        .map(|l| l.span),
-                ),
-            ),
+            source: Snippets { parts },
             labels,
-            related,
         }
     }
 
@@ -346,9 +390,6 @@ impl<'a> Report<'a> {
                 None => text.to_string(),
             })
         });
-        for related in &mut self.related {
-            related.fit_labels(probe, limit)?;
-        }
         Ok(())
     }
 
@@ -368,10 +409,6 @@ impl<'a> Report<'a> {
 /// Marks where a label starts in a probing render: a character of Unicode's private use area,
 /// looked for at the end of a line, where miette writes labels.
 const LABEL_MARKER: char = '\u{f8ff}';
-
-fn to_miette(span: crate::source::Span) -> SourceSpan {
-    SourceSpan::new(span.start.into(), span.len())
-}
 
 impl fmt::Display for Report<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -404,11 +441,5 @@ impl Diagnostic for Report<'_> {
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(self.labels.iter().cloned()))
-    }
-    fn related<'b>(&'b self) -> Option<Box<dyn Iterator<Item = &'b dyn Diagnostic> + 'b>> {
-        if self.related.is_empty() {
-            return None;
-        }
-        Some(Box::new(self.related.iter().map(|r| r as &dyn Diagnostic)))
     }
 }
