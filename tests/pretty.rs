@@ -245,6 +245,51 @@ fn each_report_leads_with_the_findings_own_place() {
     assert!(others >= 5, "the owners' places follow");
 }
 
+#[test]
+fn each_report_starts_with_its_severity_in_words_and_its_rule() {
+    for outcome in inputs() {
+        // `error[owner-uid-mismatch]`, as `short` prints it, in the order of the reports.
+        let expected: Vec<String> = common::render(&outcome, Format::Short)
+            .lines()
+            .map(|line| {
+                let (_, rest) = line.split_once(": ").expect("a place");
+                rest.split(": ").next().expect("a rule").to_string()
+            })
+            .collect();
+        assert!(expected.iter().any(|e| e.starts_with("error[")));
+        let rendered = common::render(&outcome, Format::Pretty);
+        let firsts: Vec<&str> = rendered
+            .lines()
+            .filter(|l| ["  × ", "  ⚠ ", "  ☞ "].iter().any(|g| l.starts_with(g)))
+            .collect();
+        assert_eq!(firsts.len(), expected.len(), "{rendered}");
+        for (first, expected) in firsts.iter().zip(&expected) {
+            let glyph = match expected.split('[').next() {
+                Some("error") => "×",
+                Some("warning") => "⚠",
+                _ => "☞",
+            };
+            assert!(
+                first.starts_with(&format!("  {glyph} {expected}: ")),
+                "{first:?} is not {expected}:\n{rendered}"
+            );
+        }
+    }
+    // In colour, the severity and the rule are in the severity's colour, in bold.
+    let outcome = common::lint("adjacent.yaml", ADJACENT, &Options::default());
+    let mut out = Vec::new();
+    let options = RenderOptions {
+        color: true,
+        ..RenderOptions::default()
+    };
+    report::render(Format::Pretty, &outcome, options, &mut out).expect("rendering");
+    let text = String::from_utf8(out).expect("UTF-8");
+    assert!(
+        text.contains("\u{1b}[31;1merror[multiple-controllers]\u{1b}[0m: Pod shop/web-1"),
+        "{text:?}"
+    );
+}
+
 /// What `ownerlint --no-config <args>` prints in a pseudo-terminal of `columns` columns made by
 /// util-linux `script`, run from the repository root with `COLUMNS` not exported, as an
 /// interactive shell runs it; `shell_tail` follows the command (as `| cat`). Escape codes and

@@ -18,7 +18,7 @@ use std::ops::Range;
 
 use miette::{
     Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
-    MietteSpanContents, SourceCode, SourceSpan, SpanContents,
+    MietteSpanContents, SourceCode, SourceSpan, SpanContents, ThemeStyles,
 };
 use textwrap::core::{Word, display_width};
 
@@ -40,10 +40,11 @@ pub fn render(
     };
     // The probe renders with each label replaced by a marker, to find where miette puts labels.
     let probe = handler(GraphicalTheme::unicode_nocolor(), options.width);
-    let handler = handler(theme, options.width);
     let limit = options.width.saturating_sub(MARGIN);
+    let styles = options.color.then(|| theme.styles.clone());
+    let handler = handler(theme, options.width);
     for finding in findings {
-        let mut report = Report::new(outcome, finding, limit);
+        let mut report = Report::new(outcome, finding, limit, styles.as_ref());
         report.fit_labels(&probe, limit)?;
         let mut text = String::new();
         handler
@@ -301,8 +302,9 @@ fn places<'f>(outcome: &Outcome, finding: &'f Finding) -> Vec<(SourceId, Vec<&'f
 }
 
 struct Report<'a> {
+    /// `error[rule-id]: message`, as `short` and compilers start a finding, after miette's
+    /// glyph.
     message: String,
-    code: &'static str,
     severity: miette::Severity,
     help: Option<String>,
     source: Snippets<'a>,
@@ -310,8 +312,14 @@ struct Report<'a> {
 }
 
 impl<'a> Report<'a> {
-    /// The report of `finding`, its text wrapped to lines of `limit` columns.
-    fn new(outcome: &'a Outcome, finding: &Finding, limit: usize) -> Report<'a> {
+    /// The report of `finding`, its text wrapped to lines of `limit` columns; its severity and
+    /// rule in the colour of the severity with `styles`.
+    fn new(
+        outcome: &'a Outcome,
+        finding: &Finding,
+        limit: usize,
+        styles: Option<&ThemeStyles>,
+    ) -> Report<'a> {
         let mut parts = Vec::new();
         let mut labels = Vec::new();
         for (source, group) in places(outcome, finding) {
@@ -339,17 +347,26 @@ impl<'a> Report<'a> {
             );
             wrap(&help, limit.saturating_sub(HELP_INDENT))
         });
+        let severity = match finding.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+            Severity::Info => miette::Severity::Advice,
+        };
+        // The first word, never broken: it starts the first line.
+        let head = format!("{}[{}]", finding.severity, finding.rule);
+        let message = format!("{head}: {}", super::message_with_origin(finding));
+        let mut message = wrap(&message, limit.saturating_sub(MESSAGE_INDENT));
+        if let Some(styles) = styles {
+            let style = match severity {
+                miette::Severity::Error => styles.error,
+                miette::Severity::Warning => styles.warning,
+                miette::Severity::Advice => styles.advice,
+            };
+            message.replace_range(..head.len(), &style.bold().style(&head).to_string());
+        }
         Report {
-            message: wrap(
-                &super::message_with_origin(finding),
-                limit.saturating_sub(MESSAGE_INDENT),
-            ),
-            code: finding.rule.id,
-            severity: match finding.severity {
-                Severity::Error => miette::Severity::Error,
-                Severity::Warning => miette::Severity::Warning,
-                Severity::Info => miette::Severity::Advice,
-            },
+            message,
+            severity,
             help,
             source: Snippets { parts },
             labels,
@@ -425,9 +442,6 @@ impl fmt::Debug for Report<'_> {
 impl std::error::Error for Report<'_> {}
 
 impl Diagnostic for Report<'_> {
-    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        (!self.code.is_empty()).then(|| Box::new(self.code) as Box<dyn fmt::Display>)
-    }
     fn severity(&self) -> Option<miette::Severity> {
         Some(self.severity)
     }
