@@ -212,6 +212,28 @@ fn uids_names_and_commands_stay_whole() {
 }
 
 #[test]
+fn a_label_after_a_line_too_long_for_the_width_runs_past_it_whole() {
+    let outcome = common::lint("adjacent.yaml", ADJACENT, &Options::default());
+    let rendered = render(&outcome, 100);
+    for label in [
+        "╰── ReplicaSet/web-a is the controller",
+        "╰── ReplicaSet/web-b is a second controller",
+    ] {
+        assert!(
+            rendered.lines().any(|l| l.ends_with(label)),
+            "{label}:\n{rendered}"
+        );
+    }
+    // With room enough, a label is wrapped to it.
+    assert!(
+        rendered
+            .lines()
+            .any(|l| l.ends_with("╰─┤ ReplicaSet shop/web-a not")),
+        "{rendered}"
+    );
+}
+
+#[test]
 fn each_report_leads_with_the_findings_own_place() {
     let mut others = 0;
     for outcome in inputs() {

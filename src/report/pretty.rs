@@ -95,8 +95,9 @@ const MARGIN: usize = 2;
 const MESSAGE_INDENT: usize = 4;
 const HELP_INDENT: usize = 8;
 
-/// The fewest columns a label is wrapped to: a label that starts further right than that
-/// overflows the line rather than stand as a column of single words.
+/// The fewest columns a label is wrapped to. A label that starts further right, after a long
+/// source line, runs past the line whole: it cannot fit anyway, and cut into short pieces it
+/// would only take more lines, each as wide.
 const LABEL_MIN_WIDTH: usize = 20;
 
 /// `text` wrapped to lines of at most `width` columns, each of its lines on its own.
@@ -402,9 +403,10 @@ impl<'a> Report<'a> {
         };
         self.relabel(|i, _| {
             let text = texts[i].as_deref()?;
-            Some(match columns[i] {
-                Some(column) => wrap(text, limit.saturating_sub(column).max(LABEL_MIN_WIDTH)),
-                None => text.to_string(),
+            let room = columns[i].map(|column| limit.saturating_sub(column));
+            Some(match room {
+                Some(room) if room >= LABEL_MIN_WIDTH => wrap(text, room),
+                _ => text.to_string(),
             })
         });
         Ok(())
