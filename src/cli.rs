@@ -551,10 +551,9 @@ fn lint(args: LintArgs) -> i32 {
     } else {
         Format::Short
     });
-    let width = terminal_width().unwrap_or(100);
     let render = RenderOptions {
         color,
-        width,
+        width: report::pretty::terminal_width(),
         quiet: args.quiet,
         root,
         link_base: github_blob_url(),
@@ -639,8 +638,4 @@ fn github_blob_url() -> Option<String> {
         var("GITHUB_REPOSITORY")?,
         var("GITHUB_SHA")?
     ))
-}
-
-fn terminal_width() -> Option<usize> {
-    std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok())
 }

@@ -49,7 +49,7 @@ impl Default for RenderOptions {
     fn default() -> Self {
         RenderOptions {
             color: false,
-            width: 100,
+            width: pretty::DEFAULT_WIDTH,
             quiet: false,
             root: None,
             link_base: None,
