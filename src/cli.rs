@@ -563,10 +563,16 @@ fn lint(args: LintArgs) -> i32 {
     let shown =
         report::render(format, &outcome, render.clone(), &mut stdout).and_then(|()| stdout.flush());
     drop(stdout);
+    // A file is read later, elsewhere: no colour, and not the width of this terminal.
+    let file_render = RenderOptions {
+        color: false,
+        width: report::pretty::file_width(),
+        ..render.clone()
+    };
     for (report_format, path) in &args.report {
         let written = std::fs::File::create(path).and_then(|file| {
             let mut file = std::io::BufWriter::new(file);
-            report::render(*report_format, &outcome, render.clone(), &mut file)?;
+            report::render(*report_format, &outcome, file_render.clone(), &mut file)?;
             file.flush()
         });
         if let Err(err) = written {

@@ -392,3 +392,19 @@ fn columns_wins_and_standard_error_gives_the_width_of_a_pipe() {
     let piped = in_terminal(70, "", "--format pretty examples", "| cat").expect("script");
     assert!((60..=70).contains(&widest_text(&piped)), "{piped}");
 }
+
+#[test]
+fn a_pretty_report_file_takes_neither_the_terminals_width_nor_its_colour() {
+    let dir = common::temp_dir("pretty-report");
+    let file = dir.path().join("report.txt");
+    let file_arg = file.to_string_lossy().into_owned();
+    assert!(!file_arg.contains(['\'', ' ']), "{file_arg}");
+    let Some(shown) = in_terminal(60, "", &format!("--report pretty={file_arg} examples"), "")
+    else {
+        return;
+    };
+    assert!((50..=60).contains(&widest_text(&shown)), "{shown}");
+    let written = std::fs::read_to_string(&file).expect("the report");
+    assert!(!written.contains('\u{1b}'), "{written}");
+    assert!((90..=100).contains(&widest_text(&written)), "{written}");
+}

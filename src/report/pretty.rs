@@ -65,16 +65,26 @@ pub fn render(
 /// terminal, [`DEFAULT_WIDTH`]. Shells do not export `COLUMNS`: without it, the terminal's own
 /// size is what is read.
 pub fn terminal_width() -> usize {
-    let columns = std::env::var("COLUMNS").ok();
-    columns
-        .and_then(|c| c.parse::<usize>().ok())
-        .filter(|&c| c > 0)
+    columns_variable()
         .or_else(|| {
             let size = terminal_size::terminal_size_of(std::io::stdout())
                 .or_else(|| terminal_size::terminal_size_of(std::io::stderr()));
             size.map(|(terminal_size::Width(columns), _)| usize::from(columns))
         })
         .unwrap_or(DEFAULT_WIDTH)
+}
+
+/// The width of a report written to a file (`--report pretty=FILE`): `COLUMNS`, else
+/// [`DEFAULT_WIDTH`]; whatever terminal the run was started in is not where the file is read.
+pub fn file_width() -> usize {
+    columns_variable().unwrap_or(DEFAULT_WIDTH)
+}
+
+fn columns_variable() -> Option<usize> {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse::<usize>().ok())
+        .filter(|&c| c > 0)
 }
 
 /// The width without `COLUMNS` or a terminal.
