@@ -84,7 +84,7 @@ fn a_uid_held_in_another_namespace_is_cross_namespace_even_with_a_same_name_obje
     let short = lint(&text);
     assert_eq!(short.lines().count(), 1, "{short}");
     assert!(
-        short.contains("error[cross-namespace-owner]: Secret a/s → ConfigMap a/cfg: the reference's uid 11111111-1111-4111-8111-111111111111 belongs to ConfigMap b/cfg in another namespace, not to ConfigMap a/cfg here"),
+        short.contains("error[cross-namespace-owner]: Secret a/s → ConfigMap a/cfg: the reference's uid `11111111-1111-4111-8111-111111111111` belongs to ConfigMap b/cfg in another namespace, not to ConfigMap a/cfg here"),
         "{short}"
     );
     assert!(short.contains("`OwnerRefInvalidNamespace`"), "{short}");
@@ -95,7 +95,7 @@ fn a_uid_held_in_another_namespace_by_another_object_is_cross_namespace() {
     let text = format!("{CONFIG_B}---\n{}", secret_in_a_owned_by("other"));
     let short = lint(&text);
     assert!(
-        short.contains("error[cross-namespace-owner]: Secret a/s → ConfigMap a/other: the reference's uid 11111111-1111-4111-8111-111111111111 belongs to ConfigMap b/cfg in another namespace"),
+        short.contains("error[cross-namespace-owner]: Secret a/s → ConfigMap a/other: the reference's uid `11111111-1111-4111-8111-111111111111` belongs to ConfigMap b/cfg in another namespace"),
         "{short}"
     );
     assert!(!short.contains("owner-uid-mismatch"), "{short}");

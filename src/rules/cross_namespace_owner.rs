@@ -32,7 +32,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         let whereabouts = match shadow {
             // The reference's uid is another namespace's object; the name here is another one.
             Some(shadow) => format!(
-                "the reference's uid {uid} belongs to {} in another namespace, not to {} here; owners are matched by uid, so the garbage collector records `OwnerRefInvalidNamespace` on the dependent and treats the owner as gone",
+                "the reference's uid `{uid}` belongs to {} in another namespace, not to {} here; owners are matched by uid, so the garbage collector records `OwnerRefInvalidNamespace` on the dependent and treats the owner as gone",
                 cx.describe(*first),
                 cx.describe(*shadow),
             ),
@@ -42,7 +42,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     || cx.object(*first).name.as_ref().map(|n| n.value.as_str()) != Some(name)) =>
             {
                 format!(
-                    "the reference's uid {uid} belongs to {} in another namespace; owners are matched by uid and looked up in the dependent's namespace, so the garbage collector records `OwnerRefInvalidNamespace` on the dependent and treats the owner as gone",
+                    "the reference's uid `{uid}` belongs to {} in another namespace; owners are matched by uid and looked up in the dependent's namespace, so the garbage collector records `OwnerRefInvalidNamespace` on the dependent and treats the owner as gone",
                     cx.describe(*first),
                 )
             }

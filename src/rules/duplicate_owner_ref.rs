@@ -35,7 +35,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             } else {
                 (
                     format!(
-                        "entries {} and {} of {}'s ownerReferences have the same uid {uid} but differ: created or applied client-side, the API server keeps both, and strategic-merge patches key entries by uid, so a patch to one may land on the other; server-side apply refuses the object (`duplicate entries for key [uid=…]`)",
+                        "entries {} and {} of {}'s ownerReferences have the same uid `{uid}` but differ: created or applied client-side, the API server keeps both, and strategic-merge patches key entries by uid, so a patch to one may land on the other; server-side apply refuses the object (`duplicate entries for key [uid=…]`)",
                         first_index + 1,
                         later_index + 1,
                         cx.describe(id)

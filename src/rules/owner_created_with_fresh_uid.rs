@@ -35,7 +35,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 span,
                 "can never match a freshly created owner",
                 format!(
-                    "{}: {} is created by this input, and the API server gives every new object a fresh uid, never {}{written}: soon after both are created, {}",
+                    "{}: {} is created by this input, and the API server gives every new object a fresh uid, never `{}`{written}: soon after both are created, {}",
                     cx.arrow(id, reference, resolution),
                     cx.describe(owner),
                     reference.uid_str().unwrap_or("?"),

@@ -49,7 +49,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             (
                 Severity::Warning,
                 format!(
-                    "{}: {owner} is not in the input; unless it already exists in the cluster with uid {}, {consequence}",
+                    "{}: {owner} is not in the input; unless it already exists in the cluster with uid `{}`, {consequence}",
                     cx.arrow(id, reference, resolution),
                     reference.uid_str().unwrap_or("?")
                 ),

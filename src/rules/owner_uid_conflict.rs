@@ -34,7 +34,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 span,
                 format!("this is {}'s uid", cx.describe(holder)),
                 format!(
-                    "{}: uid {uid} belongs to {}, not to the {} the reference names; the garbage collector finds that object by uid, sees that its kind, name or namespace differ, and treats the owner as absent, so {}",
+                    "{}: uid `{uid}` belongs to {}, not to the {} the reference names; the garbage collector finds that object by uid, sees that its kind, name or namespace differ, and treats the owner as absent, so {}",
                     cx.arrow(id, reference, resolution),
                     cx.describe(holder),
                     reference.display(),

@@ -33,7 +33,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 span,
                 "uid differs from the owner's",
                 format!(
-                    "{}: the reference's uid {} is not the owner's uid {owner_uid}, and owners are matched by uid, so the owner counts as gone and {}",
+                    "{}: the reference's uid `{}` is not the owner's uid `{owner_uid}`, and owners are matched by uid, so the owner counts as gone and {}",
                     cx.arrow(id, reference, resolution),
                     reference.uid_str().unwrap_or("?"),
                     cx.dangling_consequence(id, index)

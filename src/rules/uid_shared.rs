@@ -44,7 +44,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     uid.span,
                     "uid of another object",
                     format!(
-                        "{} has the uid {} of {} (at {}): a cluster gives every object a uid of its own, so this input joins captures of different clusters or was edited by hand, and every owner reference to that uid is ambiguous",
+                        "{} has the uid `{}` of {} (at {}): a cluster gives every object a uid of its own, so this input joins captures of different clusters or was edited by hand, and every owner reference to that uid is ambiguous",
                         cx.describe(id),
                         uid.value,
                         cx.describe(first),
