@@ -3,8 +3,13 @@
 //! the changed file; the owner it names lives in an unchanged file, and resolves because the
 //! hook indexes the whole repository (`--project .`).
 //!
+//! The hook is `language: python`: pip installs this checkout, and maturin (pyproject.toml)
+//! builds it with `cargo build --locked`. The test holds the build to Cargo.lock: every crate
+//! the build compiled is a version Cargo.lock names, and the same hook from a copy of this
+//! checkout whose Cargo.lock lacks a package fails to install rather than resolving anew.
+//!
 //! pre-commit must be on `PATH` (`.ci/run` installs it from PyPI); without it the test says so
-//! and is skipped, and under `CI=true` it fails. pre-commit builds the hook with `cargo install`,
+//! and is skipped, and under `CI=true` it fails. pip fetches maturin from PyPI, and the build is
 //! a fat-LTO release build, minutes long: the test is ignored in a plain `cargo test`, and
 //! `.ci/run` runs it.
 
@@ -50,12 +55,12 @@ fn pod(owner_uid: &str) -> String {
     )
 }
 
-/// `pre-commit try-repo <this checkout> ownerlint --files <file>` in `repo`, with pre-commit's
+/// `pre-commit try-repo <hook_repo> ownerlint --files <file>` in `repo`, with pre-commit's
 /// store and the hook's build in `work`.
-fn try_repo(pre_commit: &Path, work: &Path, repo: &Path, file: &str) -> Output {
+fn try_repo(pre_commit: &Path, hook_repo: &Path, work: &Path, repo: &Path, file: &str) -> Output {
     run(Command::new(pre_commit)
         .arg("try-repo")
-        .arg(root())
+        .arg(hook_repo)
         .args(["ownerlint", "--files", file])
         .current_dir(repo)
         .env("PRE_COMMIT_HOME", work.join("pre-commit-home"))
@@ -63,9 +68,84 @@ fn try_repo(pre_commit: &Path, work: &Path, repo: &Path, file: &str) -> Output {
         .env_remove("GITHUB_ACTIONS"))
 }
 
+/// The packages of a Cargo.lock, as `name-version`: the name of each one's source folder in
+/// Cargo's registry.
+fn locked_packages(lock: &str) -> Vec<String> {
+    let mut packages = Vec::new();
+    let mut name = None;
+    for line in lock.lines() {
+        if let Some(value) = line.strip_prefix("name = ") {
+            name = Some(value.trim_matches('"').to_string());
+        } else if let Some(value) = line.strip_prefix("version = ")
+            && let Some(name) = name.take()
+        {
+            packages.push(format!("{name}-{}", value.trim_matches('"')));
+        }
+    }
+    packages
+}
+
+/// The registry crates (`name-version`) a build compiled, from the dep-info files (`*.d`) in
+/// its target folder: each lists the source files of its crate, under
+/// `registry/src/<index>/<name>-<version>/`.
+fn compiled_crates(target: &Path) -> Vec<String> {
+    fn walk(dir: &Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, found);
+            } else if path.extension().is_some_and(|e| e == "d") {
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                for (at, _) in text.match_indices("/registry/src/") {
+                    let rest = &text[at + "/registry/src/".len()..];
+                    let mut parts = rest.split('/');
+                    let (Some(_index), Some(krate)) = (parts.next(), parts.next()) else {
+                        continue;
+                    };
+                    if !found.iter().any(|f| f == krate) {
+                        found.push(krate.to_string());
+                    }
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(target, &mut found);
+    found.sort();
+    found
+}
+
+/// A copy of this checkout's files (tracked and new, as they are in the work tree) in a new
+/// repository at `to`, committed.
+fn copy_checkout(git: &Path, to: &Path) {
+    let listed = run(Command::new(git)
+        .args([
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ])
+        .current_dir(root()));
+    assert!(listed.status.success(), "{}", text(&listed));
+    for name in listed.stdout.split(|b| *b == 0).filter(|n| !n.is_empty()) {
+        let name = std::str::from_utf8(name).expect("UTF-8 file name");
+        let from = root().join(name);
+        if !from.is_file() {
+            continue; // deleted in the work tree
+        }
+        let dest = to.join(name);
+        std::fs::create_dir_all(dest.parent().expect("parent")).expect("mkdir");
+        std::fs::copy(&from, &dest).expect("copy");
+    }
+    run_git(git, to, &["init", "--quiet"]);
+    run_git(git, to, &["add", "."]);
+    run_git(git, to, &["commit", "--quiet", "-m", "copy"]);
+}
+
 #[test]
-#[ignore = "heavy: pre-commit (from PyPI) builds the hook with a fat-LTO cargo install; .ci/run runs it"]
-fn the_hook_passes_a_clean_commit_and_fails_a_broken_owner_reference() {
+#[ignore = "heavy: pre-commit (from PyPI) builds the hook, a fat-LTO release build; .ci/run runs it"]
+fn the_hook_builds_from_cargo_lock_passes_a_clean_commit_and_fails_a_broken_owner_reference() {
     let Some(pre_commit) = common::require_tool("pre-commit", "pip install pre-commit") else {
         return;
     };
@@ -88,7 +168,7 @@ fn the_hook_passes_a_clean_commit_and_fails_a_broken_owner_reference() {
     git(&repo, &["commit", "--quiet", "-m", "web"]);
 
     // Only the Pod changed; its owner, in the unchanged file, resolves with the right uid.
-    let clean = try_repo(&pre_commit, work, &repo, "deploy/pod.yaml");
+    let clean = try_repo(&pre_commit, &root(), work, &repo, "deploy/pod.yaml");
     assert!(clean.status.success(), "{}", text(&clean));
     assert!(
         text(&clean).contains("ownerlint") && text(&clean).contains("Passed"),
@@ -103,7 +183,7 @@ fn the_hook_passes_a_clean_commit_and_fails_a_broken_owner_reference() {
     )
     .expect("write");
     git(&repo, &["add", "."]);
-    let broken = try_repo(&pre_commit, work, &repo, "deploy/pod.yaml");
+    let broken = try_repo(&pre_commit, &root(), work, &repo, "deploy/pod.yaml");
     let output = text(&broken);
     assert_eq!(broken.status.code(), Some(1), "{output}");
     assert!(output.contains("Failed"), "{output}");
@@ -111,6 +191,56 @@ fn the_hook_passes_a_clean_commit_and_fails_a_broken_owner_reference() {
         output.contains(
             "deploy/pod.yaml:12:10: error[owner-uid-mismatch]: Pod shop/web-1 → ReplicaSet shop/web"
         ),
+        "{output}"
+    );
+    // The hook's build compiled the versions Cargo.lock names, and no other: without
+    // `--locked` Cargo resolves anew, to the newest versions.
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).expect("Cargo.lock");
+    let locked = locked_packages(&lock);
+    let compiled = compiled_crates(&work.join("hook-target"));
+    for krate in [
+        "granit-parser",
+        "clap_builder",
+        "globset",
+        "ignore",
+        "serde_json",
+    ] {
+        assert!(
+            compiled.iter().any(|c| c.starts_with(&format!("{krate}-"))),
+            "the hook's build did not compile {krate}: {compiled:?}"
+        );
+    }
+    let unlocked: Vec<&String> = compiled.iter().filter(|c| !locked.contains(c)).collect();
+    assert!(
+        unlocked.is_empty(),
+        "the hook compiled versions Cargo.lock does not name: {unlocked:?}"
+    );
+
+    // The same hook from a copy of this checkout whose Cargo.lock lacks a package: the build
+    // refuses to update the lock, and the hook does not install.
+    let stale = work.join("stale-lock");
+    std::fs::create_dir_all(&stale).expect("mkdir");
+    let entry = "[[package]]\nname = \"strsim\"\n";
+    let start = lock.find(entry).expect("Cargo.lock has strsim");
+    let end = lock[start + entry.len()..]
+        .find("\n[[package]]")
+        .map_or(lock.len(), |at| start + entry.len() + at + 1);
+    copy_checkout(&git_program, &stale);
+    std::fs::write(
+        stale.join("Cargo.lock"),
+        format!("{}{}", &lock[..start], &lock[end..]),
+    )
+    .expect("write");
+    git(
+        &stale,
+        &["commit", "--quiet", "-am", "Cargo.lock without strsim"],
+    );
+    let refused = try_repo(&pre_commit, &stale, work, &repo, "deploy/pod.yaml");
+    let output = text(&refused);
+    assert!(!refused.status.success(), "{output}");
+    assert!(output.contains("--locked was passed"), "{output}");
+    assert!(
+        !output.contains("Passed") && !output.contains("Failed"),
         "{output}"
     );
 }
