@@ -1,5 +1,6 @@
 //! What every rule produces: a finding with a severity, a message that names both sides of the
-//! reference, the exact span it is about, related spans (the other side), and a fix.
+//! reference, the exact span it is about, related spans (the other side), and, where the repair
+//! is mechanical, a fix: byte-range edits with how far they can be trusted.
 
 use std::fmt;
 
@@ -174,6 +175,60 @@ impl serde::Serialize for RuleMeta {
     }
 }
 
+/// How far a fix can be trusted, from what it changes in the cluster (as ruff's applicability).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Applicability {
+    /// Shown, never applied: the repair needs a choice only the author can make.
+    DisplayOnly,
+    /// Applied with `--unsafe-fixes`: the cluster then does what the manifest surely meant,
+    /// which is not what it does today.
+    Unsafe,
+    /// Applied with `--fix`: the cluster does the same with the fix as without it, or the
+    /// input could not be applied as it was.
+    Safe,
+}
+
+impl Applicability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Applicability::DisplayOnly => "display-only",
+            Applicability::Unsafe => "unsafe",
+            Applicability::Safe => "safe",
+        }
+    }
+}
+
+/// Replace the bytes of `span` in `source` with `replacement` (empty: delete them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub source: SourceId,
+    pub span: Span,
+    pub replacement: String,
+}
+
+/// A mechanical repair: what it does, in a few words, and its edits, applied all or none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub message: String,
+    pub applicability: Applicability,
+    pub edits: Vec<Edit>,
+}
+
+impl Fix {
+    pub fn new(
+        applicability: Applicability,
+        message: impl Into<String>,
+        edits: impl IntoIterator<Item = Edit>,
+    ) -> Fix {
+        Fix {
+            message: message.into(),
+            applicability,
+            edits: edits.into_iter().collect(),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Finding {
     pub rule: &'static RuleMeta,
@@ -189,6 +244,7 @@ pub struct Finding {
     pub object: Option<ObjectIdentity>,
     /// The template a document was rendered from (`# Source:` in `helm template` output).
     pub origin: Option<String>,
+    pub fix: Option<Fix>,
 }
 
 impl Finding {
@@ -204,7 +260,13 @@ impl Finding {
             note: None,
             object: None,
             origin: None,
+            fix: None,
         }
+    }
+
+    pub fn fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
+        self
     }
 
     pub fn help(mut self, help: impl Into<String>) -> Self {

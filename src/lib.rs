@@ -15,6 +15,7 @@ pub mod analysis;
 pub mod catalog;
 pub mod cli;
 pub mod finding;
+pub mod fix;
 pub mod graph;
 pub mod index;
 pub mod model;

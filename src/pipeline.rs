@@ -23,6 +23,16 @@ pub fn lint(options: &Options, stdin: &mut dyn std::io::Read) -> Outcome {
 
 /// Read, index, resolve and check the paths in `options`.
 pub fn analyze(options: &Options, stdin: &mut dyn std::io::Read) -> Analysis {
+    analyze_with(options, stdin, &std::collections::HashMap::new())
+}
+
+/// [`analyze`], with the inputs named in `texts` read as the text given there instead of from
+/// their files (the texts `--fix` has edited but not yet written).
+pub fn analyze_with(
+    options: &Options,
+    stdin: &mut dyn std::io::Read,
+    texts: &std::collections::HashMap<String, String>,
+) -> Analysis {
     let started = Instant::now();
     let filter = match Filter::new(&options.include, &options.exclude) {
         Ok(filter) => filter,
@@ -35,7 +45,12 @@ pub fn analyze(options: &Options, stdin: &mut dyn std::io::Read) -> Analysis {
             return analysis;
         }
     };
-    let read = read::read(options, &filter, stdin);
+    let mut read = read::read(options, &filter, stdin);
+    for (name, content, _) in &mut read.inputs {
+        if let Some(text) = texts.get(name.as_str()) {
+            *content = Content::Bytes(text.clone().into_bytes());
+        }
+    }
     let mut analysis = check(read.inputs, options);
     analysis.outcome.errors.extend(read.errors);
     analysis.outcome.stats.assertion_files = read.assertion_files;
@@ -117,6 +132,17 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
         });
     }
     apply_levels(&mut outcome.findings, &options.levels);
+    // Only the files linted are fixed: not those read for context, CRDs or the project.
+    for finding in &mut outcome.findings {
+        let outside = finding.fix.as_ref().is_some_and(|fix| {
+            fix.edits
+                .iter()
+                .any(|edit| !loaded.lint_sources.contains(&edit.source))
+        });
+        if outside {
+            finding.fix = None;
+        }
+    }
     // Rules read positions from the files too.
     let changed_errors = changed_inputs(&outcome.sources, &outcome.errors);
     outcome.errors.extend(changed_errors);

@@ -1,0 +1,266 @@
+//! `--fix`, `--unsafe-fixes`, `--diff`: apply the fixes findings carry.
+//!
+//! A round lints, chooses the fixes to apply (trusted enough, none overlapping one chosen
+//! before it), and applies them to the texts in memory. Rounds repeat until no fix is left, at
+//! most [`MAX_ROUNDS`] times, because one fix can make another finding appear or go. Files are
+//! written only at the end, only when their bytes on disk are still those that were read, and
+//! each atomically: a temporary file beside it, renamed over it.
+
+pub mod edit;
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::analysis::{Analysis, Options};
+use crate::finding::{Applicability, Edit, Finding};
+use crate::source::{SourceId, Span};
+
+/// Rounds of lint-and-fix before giving up on fixes that keep making work for each other.
+pub const MAX_ROUNDS: usize = 10;
+
+/// A fix that was applied, where its finding was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    pub path: String,
+    pub line: usize,
+    pub column: usize,
+    pub rule: &'static str,
+    pub message: String,
+}
+
+/// An input the fixes changed.
+#[derive(Clone, Debug)]
+pub struct Changed {
+    pub name: String,
+    pub before: String,
+    pub after: String,
+}
+
+/// What the rounds did.
+pub struct Run {
+    /// The analysis of the fixed texts: what is left to report.
+    pub analysis: Analysis,
+    pub changed: Vec<Changed>,
+    pub applied: Vec<Applied>,
+}
+
+/// Lint and fix in memory, with fixes at least as trusted as `at_least`; `stdin` is the
+/// standard input, read once by the caller.
+pub fn run(options: &Options, stdin: &[u8], at_least: Applicability) -> Run {
+    let mut texts: HashMap<String, String> = HashMap::new();
+    let mut before: BTreeMap<String, String> = BTreeMap::new();
+    let mut applied = Vec::new();
+    let mut analysis = crate::pipeline::analyze_with(options, &mut &stdin[..], &texts);
+    for _ in 0..MAX_ROUNDS {
+        let chosen = choose(&analysis.outcome.findings, at_least);
+        if chosen.is_empty() {
+            break;
+        }
+        let mut edits: BTreeMap<SourceId, Vec<&Edit>> = BTreeMap::new();
+        for finding in &chosen {
+            let source = analysis.outcome.source(finding.primary.source);
+            let at = source.line_col(finding.primary.span.start);
+            let fix = finding.fix.as_ref().expect("chosen fixes exist");
+            applied.push(Applied {
+                path: source.name.clone(),
+                line: at.line,
+                column: at.column,
+                rule: finding.rule.id,
+                message: fix.message.clone(),
+            });
+            for edit in &fix.edits {
+                edits.entry(edit.source).or_default().push(edit);
+            }
+        }
+        for (id, edits) in edits {
+            let source = analysis.outcome.source(id);
+            let Ok(text) = source.text.str(0..source.text.len()) else {
+                continue;
+            };
+            let text = text.into_owned();
+            let fixed = apply(&text, &edits);
+            before.entry(source.name.clone()).or_insert(text);
+            texts.insert(source.name.clone(), fixed);
+        }
+        analysis = crate::pipeline::analyze_with(options, &mut &stdin[..], &texts);
+    }
+    let changed = before
+        .into_iter()
+        .filter_map(|(name, before)| {
+            let after = texts.remove(&name)?;
+            (after != before).then_some(Changed {
+                name,
+                before,
+                after,
+            })
+        })
+        .collect();
+    Run {
+        analysis,
+        changed,
+        applied,
+    }
+}
+
+/// The findings whose fixes a round applies: trusted enough, in the order of the findings, each
+/// left out when one of its edits overlaps an edit already chosen (it is tried again next
+/// round, on the fixed text).
+pub fn choose(findings: &[Finding], at_least: Applicability) -> Vec<&Finding> {
+    let at_least = at_least.max(Applicability::Unsafe);
+    let mut taken: Vec<(SourceId, Span)> = Vec::new();
+    let mut chosen = Vec::new();
+    for finding in findings {
+        let Some(fix) = &finding.fix else { continue };
+        if fix.applicability < at_least || fix.edits.is_empty() {
+            continue;
+        }
+        let overlaps = fix.edits.iter().any(|edit| {
+            taken
+                .iter()
+                .any(|&(source, span)| source == edit.source && overlap(span, edit.span))
+        });
+        if !overlaps {
+            taken.extend(fix.edits.iter().map(|edit| (edit.source, edit.span)));
+            chosen.push(finding);
+        }
+    }
+    chosen
+}
+
+/// Two edits overlap when their ranges share a byte, or both insert at one place (their order
+/// would be a guess).
+fn overlap(a: Span, b: Span) -> bool {
+    (a.start < b.end && b.start < a.end) || a.start == b.start
+}
+
+/// `text` with `edits` (which do not overlap) applied.
+pub fn apply(text: &str, edits: &[&Edit]) -> String {
+    let mut edits = edits.to_vec();
+    edits.sort_by_key(|edit| (edit.span.start, edit.span.end));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for edit in edits {
+        out.push_str(&text[at..edit.span.start]);
+        out.push_str(&edit.replacement);
+        at = edit.span.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// Write each changed file (not standard input) in place. A file is left as it is, with a
+/// message, when it changed since it was read, or when it is reached through a symbolic link
+/// that leads out of every folder given on the command line and of the working directory.
+pub fn write(changed: &[Changed], options: &Options) -> Vec<String> {
+    let roots = roots(options);
+    let mut errors = Vec::new();
+    for file in changed {
+        if file.name == crate::discover::STDIN_NAME {
+            continue;
+        }
+        if let Err(message) = write_one(file, &roots) {
+            errors.push(format!("{}: not fixed: {message}", file.name));
+        }
+    }
+    errors
+}
+
+/// The folders a fix may write in: the working directory and every path given (a file's
+/// folder), with symbolic links resolved.
+fn roots(options: &Options) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| cwd.canonicalize().ok())
+        .into_iter()
+        .collect();
+    for path in &options.paths {
+        let Ok(path) = path.canonicalize() else {
+            continue;
+        };
+        if path.is_dir() {
+            roots.push(path);
+        } else if let Some(parent) = path.parent() {
+            roots.push(parent.to_path_buf());
+        }
+    }
+    roots
+}
+
+fn write_one(file: &Changed, roots: &[PathBuf]) -> Result<(), String> {
+    let path = Path::new(&file.name);
+    let target = path.canonicalize().map_err(|e| e.to_string())?;
+    if !roots.iter().any(|root| target.starts_with(root)) {
+        return Err(format!(
+            "it is a symbolic link to {}, outside the folders linted",
+            target.display()
+        ));
+    }
+    let on_disk = std::fs::read(&target).map_err(|e| e.to_string())?;
+    if on_disk != file.before.as_bytes() {
+        return Err("it changed since it was read".into());
+    }
+    let folder = target.parent().ok_or("it has no folder")?;
+    let permissions = std::fs::metadata(&target)
+        .map_err(|e| e.to_string())?
+        .permissions();
+    let mut temporary = tempfile::Builder::new()
+        .prefix(".ownerlint-fix-")
+        .tempfile_in(folder)
+        .map_err(|e| format!("cannot write beside it: {e}"))?;
+    temporary
+        .write_all(file.after.as_bytes())
+        .and_then(|()| temporary.as_file().sync_all())
+        .map_err(|e| format!("cannot write beside it: {e}"))?;
+    std::fs::set_permissions(temporary.path(), permissions).map_err(|e| e.to_string())?;
+    temporary
+        .persist(&target)
+        .map_err(|e| format!("cannot replace it: {}", e.error))?;
+    Ok(())
+}
+
+/// A unified diff of each changed input, as `git diff` prints one.
+pub fn diff(changed: &[Changed]) -> String {
+    let mut out = String::new();
+    for file in changed {
+        let diff = similar::TextDiff::from_lines(&file.before, &file.after);
+        out.push_str(
+            &diff
+                .unified_diff()
+                .context_radius(3)
+                .header(&format!("a/{}", file.name), &format!("b/{}", file.name))
+                .to_string(),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edit(start: usize, end: usize, with: &str) -> Edit {
+        Edit {
+            source: SourceId(0),
+            span: Span::new(start, end),
+            replacement: with.into(),
+        }
+    }
+
+    #[test]
+    fn edits_apply_in_order_of_place() {
+        let text = "kind: replicaset\nname: a\n";
+        let edits = [edit(17, 24, "name: b"), edit(6, 16, "ReplicaSet")];
+        assert_eq!(
+            apply(text, &edits.iter().collect::<Vec<_>>()),
+            "kind: ReplicaSet\nname: b\n"
+        );
+    }
+
+    #[test]
+    fn overlapping_edits_wait_for_the_next_round() {
+        assert!(overlap(Span::new(0, 5), Span::new(4, 6)));
+        assert!(!overlap(Span::new(0, 5), Span::new(5, 6)));
+        assert!(overlap(Span::new(3, 3), Span::new(3, 3)));
+    }
+}
