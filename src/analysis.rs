@@ -94,6 +94,8 @@ pub struct Stats {
     pub baselined: usize,
     /// Findings hidden by suppression comments and annotations.
     pub suppressed: usize,
+    /// Findings `--fix` fixed.
+    pub fixed: usize,
     #[serde(skip)]
     pub elapsed: Duration,
 }

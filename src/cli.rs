@@ -237,6 +237,18 @@ pub struct LintArgs {
     /// (repeatable; the file is replaced)
     #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report)]
     pub report: Vec<(Format, PathBuf)>,
+    /// Apply the safe fixes, then report what is left (standard input: print the fixed text)
+    #[arg(long, help_heading = "Fixes")]
+    pub fix: bool,
+    /// With --fix or --diff, apply the unsafe fixes too
+    #[arg(long, help_heading = "Fixes")]
+    pub unsafe_fixes: bool,
+    /// Print the fixes as a unified diff and write nothing
+    #[arg(long, help_heading = "Fixes", conflicts_with = "fix")]
+    pub diff: bool,
+    /// With --fix, list each fix applied
+    #[arg(long, help_heading = "Fixes", requires = "fix")]
+    pub show_fixes: bool,
 }
 
 fn parse_report(text: &str) -> Result<(Format, PathBuf), String> {
@@ -344,8 +356,12 @@ fn rules_list() -> String {
     rules::RULES
         .iter()
         .map(|rule| {
+            let fix = rule
+                .meta
+                .fix
+                .map_or(String::new(), |fix| format!(" [fix: {}]", fix.as_str()));
             format!(
-                "{:<30} {:<8} {}\n",
+                "{:<30} {:<8} {}{fix}\n",
                 rule.meta.id, rule.meta.default_severity, rule.meta.summary
             )
         })
@@ -494,7 +510,21 @@ fn lint(args: LintArgs) -> i32 {
         },
         Err(errors) => return config_errors(&errors),
     };
-    let analysis = crate::pipeline::analyze(&options, &mut std::io::stdin().lock());
+    if args.unsafe_fixes && !(args.fix || args.diff) {
+        note!("ownerlint: --unsafe-fixes goes with --fix or --diff");
+        return 2;
+    }
+    let (analysis, fixed) = if args.fix || args.diff {
+        match fix(args.unsafe_fixes, args.diff, &options) {
+            Ok(done) => done,
+            Err(code) => return code,
+        }
+    } else {
+        (
+            crate::pipeline::analyze(&options, &mut std::io::stdin().lock()),
+            Fixed::default(),
+        )
+    };
     let crate::analysis::Analysis {
         mut outcome,
         objects,
@@ -558,10 +588,20 @@ fn lint(args: LintArgs) -> i32 {
         root,
         link_base: github_blob_url(),
     };
+    outcome.stats.fixed = fixed.applied.len();
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     // A failed standard output still leaves the --report files and the summary to write.
-    let shown =
-        report::render(format, &outcome, render.clone(), &mut stdout).and_then(|()| stdout.flush());
+    let shown = match &fixed.stdin {
+        // Standard input fixed: its text is the output, and the report goes to standard error.
+        Some(text) => {
+            let _ = report::render(format, &outcome, render.clone(), &mut std::io::stderr());
+            stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+        }
+        None => report::render(format, &outcome, render.clone(), &mut stdout)
+            .and_then(|()| stdout.flush()),
+    };
     drop(stdout);
     // A file is read later, elsewhere: no colour, and not the width of this terminal.
     let file_render = RenderOptions {
@@ -594,6 +634,21 @@ fn lint(args: LintArgs) -> i32 {
         note!("ownerlint: {}: {}", error.path, error.message);
     }
     outcome.errors.extend(late);
+    if args.show_fixes {
+        for applied in &fixed.applied {
+            note!(
+                "{}:{}:{}: fixed[{}]: {}",
+                applied.path,
+                applied.line,
+                applied.column,
+                applied.rule,
+                applied.message
+            );
+        }
+    }
+    for error in &fixed.errors {
+        note!("ownerlint: {error}");
+    }
     if outcome.stats.files == 0 && outcome.errors.is_empty() {
         note!("ownerlint: {}", nothing_to_lint(&options));
     } else {
@@ -604,7 +659,7 @@ fn lint(args: LintArgs) -> i32 {
         FailOn::Warning => Severity::Warning,
         FailOn::Error => Severity::Error,
     };
-    let status = if !outcome.errors.is_empty() {
+    let status = if !outcome.errors.is_empty() || !fixed.errors.is_empty() {
         2
     } else if outcome.findings.iter().any(|f| f.severity >= threshold) {
         1
@@ -613,6 +668,79 @@ fn lint(args: LintArgs) -> i32 {
     };
     std::mem::forget(outcome);
     written(shown, status)
+}
+
+/// What `--fix` did, for the rest of the run to report.
+#[derive(Default)]
+struct Fixed {
+    applied: Vec<crate::fix::Applied>,
+    /// Files that could not be written.
+    errors: Vec<String>,
+    /// Standard input, fixed: printed instead of the report, which goes to standard error.
+    stdin: Option<String>,
+}
+
+/// `--fix` and `--diff`: fix in memory; `--diff` prints the diff and ends the run (its exit
+/// code is the error), `--fix` writes the files and goes on to report what is left.
+fn fix(
+    unsafe_fixes: bool,
+    diff: bool,
+    options: &crate::analysis::Options,
+) -> Result<(crate::analysis::Analysis, Fixed), i32> {
+    use crate::finding::Applicability;
+    let reads_stdin = options.paths.iter().any(|p| p.as_os_str() == "-");
+    let mut stdin = Vec::new();
+    if reads_stdin
+        && let Err(err) = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut stdin)
+    {
+        note!("ownerlint: cannot read standard input: {err}");
+        return Err(2);
+    }
+    let at_least = if unsafe_fixes {
+        Applicability::Unsafe
+    } else {
+        Applicability::Safe
+    };
+    let run = crate::fix::run(options, &stdin, at_least);
+    if diff {
+        for error in &run.analysis.outcome.errors {
+            note!("ownerlint: {}: {}", error.path, error.message);
+        }
+        let files = run.changed.len();
+        note!(
+            "ownerlint: {} in {}{}",
+            report::plural(run.applied.len(), "fix"),
+            report::plural(files, "file"),
+            if files > 0 { " (apply with --fix)" } else { "" }
+        );
+        let code = if !run.analysis.outcome.errors.is_empty() {
+            2
+        } else if files > 0 {
+            1
+        } else {
+            0
+        };
+        return Err(print_out(crate::fix::diff(&run.changed), code));
+    }
+    let errors = crate::fix::write(&run.changed, options);
+    let stdin = reads_stdin.then(|| {
+        let outcome = &run.analysis.outcome;
+        outcome
+            .sources
+            .iter()
+            .find(|s| s.name == crate::discover::STDIN_NAME)
+            .and_then(|s| s.text.str(0..s.text.len()).ok())
+            .map(|text| text.into_owned())
+            .unwrap_or_else(|| String::from_utf8_lossy(&stdin).into_owned())
+    });
+    Ok((
+        run.analysis,
+        Fixed {
+            applied: run.applied,
+            errors,
+            stdin,
+        },
+    ))
 }
 
 /// Why a run read no file: the paths given hold no manifest it reads.

@@ -140,6 +140,8 @@ pub struct RuleMeta {
     /// When some findings take another severity than the default, and which: "info in a
     /// snapshot". Shown by `ownerlint config`.
     pub severity_varies: Option<&'static str>,
+    /// The fix its findings carry where the repair is mechanical, and how far it is trusted.
+    pub fix: Option<Applicability>,
     /// One line: `ownerlint rules`, the README's rule table and SARIF's short description.
     pub summary: &'static str,
     /// The fields it reads beyond those every stage reads (`fields::PIPELINE`): the fast path

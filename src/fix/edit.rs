@@ -4,76 +4,108 @@
 
 use crate::source::Span;
 
-/// The text of a scalar at `span`, replaced with `value`, keeping its quotes: `"replicaset"`
-/// becomes `"ReplicaSet"`. `value` must need no quoting or escaping in either style (kinds and
-/// apiVersions do not).
-pub fn replace_scalar(text: &str, span: Span, value: &str) -> Option<(Span, String)> {
-    let written = text.get(span.start..span.end)?;
-    let quoted = |q: char| written.len() >= 2 && written.starts_with(q) && written.ends_with(q);
-    let inner = if quoted('"') || quoted('\'') {
+/// The bytes of a text around the nodes to edit, and the offset of its first byte in the text.
+/// A window starts at the start of a line and ends at the end of one (or of the text).
+#[derive(Clone, Copy)]
+pub struct Window<'a> {
+    pub bytes: &'a [u8],
+    pub base: usize,
+}
+
+impl<'a> Window<'a> {
+    fn get(&self, span: Span) -> Option<&'a [u8]> {
+        self.bytes
+            .get(span.start.checked_sub(self.base)?..span.end.checked_sub(self.base)?)
+    }
+
+    /// The bytes before `at`, and after it.
+    fn split(&self, at: usize) -> Option<(&'a [u8], &'a [u8])> {
+        let at = at.checked_sub(self.base)?;
+        (at <= self.bytes.len()).then(|| self.bytes.split_at(at))
+    }
+}
+
+/// The scalar at `span` replaced with `value`, keeping its quotes: `"replicaset"` becomes
+/// `"ReplicaSet"`. Only values that need no quoting or escaping in any style are written
+/// (kinds, apiVersions, keys).
+pub fn replace_scalar(window: Window, span: Span, value: &str) -> Option<(Span, String)> {
+    let written = window.get(span)?;
+    let quoted = |q: u8| written.len() >= 2 && written[0] == q && written[written.len() - 1] == q;
+    let inner = if quoted(b'"') || quoted(b'\'') {
         Span::new(span.start + 1, span.end - 1)
-    } else if written.starts_with(['"', '\'', '|', '>', '&', '!', '*']) {
+    } else if written.first().is_some_and(|b| b"\"'|>&!*".contains(b)) {
         // A scalar with an anchor, a tag or a block style: left alone.
         return None;
     } else {
         span
     };
-    let plain = value
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '-' | '_'));
+    let plain = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '-' | '_'));
     plain.then(|| (inner, value.to_string()))
+}
+
+const BLANK: &[u8] = b" \t\r\n";
+
+fn trim_end(bytes: &[u8]) -> &[u8] {
+    let kept = bytes
+        .iter()
+        .rposition(|b| !BLANK.contains(b))
+        .map_or(0, |i| i + 1);
+    &bytes[..kept]
+}
+
+fn trim_start(bytes: &[u8]) -> &[u8] {
+    let skipped = bytes
+        .iter()
+        .position(|b| !BLANK.contains(b))
+        .unwrap_or(bytes.len());
+    &bytes[skipped..]
 }
 
 /// The bytes to delete to remove the node at `span` (a sequence item from its `-`, or a
 /// mapping entry from its key): whole lines in block style, the node and one comma in flow
 /// style (`[a, b]` → `[a]`).
-pub fn remove_node(text: &str, span: Span) -> Option<Span> {
-    let bytes = text.as_bytes();
-    if span.end > bytes.len() || span.start >= span.end {
+pub fn remove_node(window: Window, span: Span) -> Option<Span> {
+    if span.start >= span.end {
         return None;
     }
-    let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    let before = &text[line_start..span.start];
-    if before.bytes().all(|b| b == b' ') {
+    let (before, _) = window.split(span.start)?;
+    let (_, after) = window.split(span.end)?;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let flow = trim_end(before).last().is_some_and(|b| b"[{,".contains(b));
+    if !flow {
         // Block style, alone on its lines: the rest of its last line may hold only a comment.
-        let line_end = text[span.end..]
-            .find('\n')
-            .map_or(text.len(), |i| span.end + i + 1);
-        let rest = text[span.end..line_end].trim();
-        let rest_ok = rest.is_empty() || rest.starts_with('#');
-        if rest_ok && !is_flow(text, span.start) {
-            return Some(Span::new(line_start, line_end));
+        if before[line_start..].iter().any(|&b| b != b' ') {
+            return None;
         }
+        let line_end = after
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(after.len(), |i| i + 1);
+        let rest = trim_start(&after[..line_end]);
+        if !(rest.is_empty() || rest[0] == b'#') {
+            return None;
+        }
+        return Some(Span::new(window.base + line_start, span.end + line_end));
     }
-    if !is_flow(text, span.start) {
-        return None;
+    // Flow style: the comma before it (and the blanks between), else the comma after it and
+    // the blanks up to the next node.
+    let previous = trim_end(before);
+    if previous.last() == Some(&b',') {
+        return Some(Span::new(window.base + previous.len() - 1, span.end));
     }
-    // Flow style: the comma before it (and the spaces between), else the comma after it and
-    // the spaces up to the next node.
-    let previous = text[..span.start].trim_end_matches([' ', '\t', '\r', '\n']);
-    if previous.ends_with(',') {
-        return Some(Span::new(previous.len() - 1, span.end));
-    }
-    let after = &text[span.end..];
-    let after_trimmed = after.trim_start_matches([' ', '\t', '\r', '\n']);
-    if let Some(next) = after_trimmed.strip_prefix(',') {
-        let next = next.trim_start_matches([' ', '\t', '\r', '\n']);
-        return Some(Span::new(span.start, text.len() - next.len()));
+    let next = trim_start(after);
+    if let Some(rest) = next.strip_prefix(b",") {
+        let rest = trim_start(rest);
+        return Some(Span::new(span.start, span.end + (after.len() - rest.len())));
     }
     // The only node of its collection: `[a]` → `[]`.
     Some(span)
-}
-
-/// Whether the node at `at` is inside a flow collection (`[…]` or `{…}`), judged by the last
-/// bracket or separator before it.
-fn is_flow(text: &str, at: usize) -> bool {
-    let previous = text[..at].trim_end_matches([' ', '\t', '\r', '\n']);
-    previous.ends_with(['[', '{', ','])
-}
-
-/// The key at `span` renamed to `name`, keeping its quotes.
-pub fn rename_key(text: &str, span: Span, name: &str) -> Option<(Span, String)> {
-    replace_scalar(text, span, name)
 }
 
 #[cfg(test)]
@@ -83,6 +115,13 @@ mod tests {
     fn span_of(text: &str, needle: &str) -> Span {
         let start = text.find(needle).expect("needle");
         Span::new(start, start + needle.len())
+    }
+
+    fn window(text: &str) -> Window<'_> {
+        Window {
+            bytes: text.as_bytes(),
+            base: 0,
+        }
     }
 
     fn apply(text: &str, span: Span, with: &str) -> String {
@@ -105,12 +144,12 @@ mod tests {
             ),
         ] {
             let (span, value) =
-                replace_scalar(text, span_of(text, kind), "ReplicaSet").expect("an edit");
+                replace_scalar(window(text), span_of(text, kind), "ReplicaSet").expect("an edit");
             assert_eq!(apply(text, span, &value), expected);
         }
         let tagged = "kind: !!str replicaset\n";
         assert_eq!(
-            replace_scalar(tagged, span_of(tagged, "!!str replicaset"), "A"),
+            replace_scalar(window(tagged), span_of(tagged, "!!str replicaset"), "A"),
             None
         );
     }
@@ -120,19 +159,19 @@ mod tests {
         let text = "refs:\n- a: 1\n  b: 2  # same\n- a: 1\n  b: 2\nnext: x\n";
         let start = text.rfind("- a: 1").expect("the second entry");
         let span = Span::new(start, start + "- a: 1\n  b: 2".len());
-        let removed = remove_node(text, span).expect("an edit");
+        let removed = remove_node(window(text), span).expect("an edit");
         assert_eq!(
             apply(text, removed, ""),
             "refs:\n- a: 1\n  b: 2  # same\nnext: x\n"
         );
         let crlf = "metadata:\r\n  deletionTimestamp: x\r\n  name: y\r\n";
         let key = span_of(crlf, "deletionTimestamp: x");
-        let removed = remove_node(crlf, key).expect("an edit");
+        let removed = remove_node(window(crlf), key).expect("an edit");
         assert_eq!(apply(crlf, removed, ""), "metadata:\r\n  name: y\r\n");
         // Not alone on its line: no edit.
         let inline = "- deletionTimestamp: x\n  name: y\n";
         assert_eq!(
-            remove_node(inline, span_of(inline, "deletionTimestamp: x")),
+            remove_node(window(inline), span_of(inline, "deletionTimestamp: x")),
             None
         );
     }
@@ -156,7 +195,7 @@ mod tests {
             } else {
                 span
             };
-            let removed = remove_node(text, span).expect("an edit");
+            let removed = remove_node(window(text), span).expect("an edit");
             assert_eq!(apply(text, removed, ""), expected, "{text}");
         }
     }

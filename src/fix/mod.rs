@@ -166,8 +166,8 @@ pub fn write(changed: &[Changed], options: &Options) -> Vec<String> {
     errors
 }
 
-/// The folders a fix may write in: the working directory and every path given (a file's
-/// folder), with symbolic links resolved.
+/// The folders a fix may write in: the working directory and every folder given, and the
+/// folder of every file given, with symbolic links resolved up to (not including) a file given.
 fn roots(options: &Options) -> Vec<PathBuf> {
     let mut roots: Vec<PathBuf> = std::env::current_dir()
         .ok()
@@ -175,14 +175,15 @@ fn roots(options: &Options) -> Vec<PathBuf> {
         .into_iter()
         .collect();
     for path in &options.paths {
-        let Ok(path) = path.canonicalize() else {
-            continue;
+        let folder = if path.is_dir() {
+            path.as_path()
+        } else {
+            match path.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent,
+                _ => Path::new("."),
+            }
         };
-        if path.is_dir() {
-            roots.push(path);
-        } else if let Some(parent) = path.parent() {
-            roots.push(parent.to_path_buf());
-        }
+        roots.extend(folder.canonicalize().ok());
     }
     roots
 }

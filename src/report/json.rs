@@ -55,6 +55,19 @@ fn finding(outcome: &Outcome, f: &Finding) -> Value {
         "origin": f.origin,
         "object": f.object,
         "related": f.related.iter().map(|l| location(outcome, l)).collect::<Vec<_>>(),
+        "fix": f.fix.as_ref().map(|fix| json!({
+            "message": fix.message,
+            "applicability": fix.applicability,
+            "edits": fix.edits.iter().map(|edit| {
+                let source = outcome.source(edit.source);
+                json!({
+                    "path": source.name,
+                    "start": source.line_col(edit.span.start),
+                    "end": source.line_col(edit.span.end),
+                    "content": edit.replacement,
+                })
+            }).collect::<Vec<_>>(),
+        })),
     });
     if let (Value::Object(map), Value::Object(extra)) = (&mut value, fields) {
         map.remove("message");

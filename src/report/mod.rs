@@ -201,6 +201,9 @@ pub fn summary_line(outcome: &Outcome) -> String {
             plural(outcome.errors.len(), "unreadable input")
         ));
     }
+    if s.fixed > 0 {
+        line.push_str(&format!(", {} fixed", s.fixed));
+    }
     if s.suppressed > 0 {
         line.push_str(&format!(", {} suppressed", s.suppressed));
     }

@@ -10,9 +10,9 @@ use serde_json::{Value, json};
 
 use super::{RenderOptions, repo_relative};
 use crate::analysis::Outcome;
-use crate::finding::{Finding, Label, Severity};
+use crate::finding::{Applicability, Finding, Label, Severity};
 use crate::rules::RULES;
-use crate::source::LineCol;
+use crate::source::{LineCol, SourceId};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// The key of our fingerprint in `partialFingerprints`; bump the version when its inputs change.
@@ -172,8 +172,50 @@ fn result(outcome: &Outcome, finding: &Finding, options: &RenderOptions) -> Valu
         if !related.is_empty() {
             map.insert("relatedLocations".into(), Value::Array(related));
         }
+        if let Some(fix) = fix(outcome, finding, root) {
+            map.insert("fixes".into(), json!([fix]));
+        }
     }
     value
+}
+
+/// A finding's fix as SARIF proposes one, for code review to offer: safe and unsafe fixes
+/// (said in the description), not display-only ones, and not edits of standard input, which
+/// has no file to change.
+fn fix(outcome: &Outcome, finding: &Finding, root: Option<&std::path::Path>) -> Option<Value> {
+    let fix = finding.fix.as_ref()?;
+    if fix.applicability == Applicability::DisplayOnly {
+        return None;
+    }
+    let mut changes: Vec<(SourceId, Vec<Value>)> = Vec::new();
+    for edit in &fix.edits {
+        let source = outcome.source(edit.source);
+        if source.name == crate::discover::STDIN_NAME {
+            return None;
+        }
+        let start = source.line_col(edit.span.start);
+        let end = source.line_col(edit.span.end);
+        let replacement = json!({
+            "deletedRegion": {
+                "startLine": start.line,
+                "startColumn": start.column,
+                "endLine": end.line,
+                "endColumn": end.column,
+            },
+            "insertedContent": { "text": edit.replacement },
+        });
+        match changes.iter_mut().find(|(id, _)| *id == edit.source) {
+            Some((_, replacements)) => replacements.push(replacement),
+            None => changes.push((edit.source, vec![replacement])),
+        }
+    }
+    Some(json!({
+        "description": { "text": format!("{} ({} fix)", fix.message, fix.applicability.as_str()) },
+        "artifactChanges": changes.into_iter().map(|(id, replacements)| json!({
+            "artifactLocation": artifact(&outcome.source(id).name, root),
+            "replacements": replacements,
+        })).collect::<Vec<_>>(),
+    }))
 }
 
 fn artifact(name: &str, root: Option<&std::path::Path>) -> Value {

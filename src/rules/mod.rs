@@ -4,7 +4,7 @@
 //! SARIF's rule list and the README's rule table all come from these declarations.
 
 use crate::catalog::{Catalog, Scope};
-use crate::finding::{Finding, Label, RuleMeta};
+use crate::finding::{Applicability, Edit, Finding, Fix, Label, RuleMeta};
 use crate::index::{Index, ObjId};
 use crate::model::{Object, OwnerRef};
 use crate::resolve::RefResolution;
@@ -77,13 +77,14 @@ pub fn all_ids() -> Vec<&'static str> {
 
 /// The README's rule table: id, default severity and summary of every rule.
 pub fn markdown_table() -> String {
-    let mut table = String::from("| rule | default | finding |\n|---|---|---|\n");
+    let mut table = String::from("| rule | default | fix | finding |\n|---|---|---|---|\n");
     for rule in RULES {
         let meta = rule.meta;
         table.push_str(&format!(
-            "| `{}` | {} | {} |\n",
+            "| `{}` | {} | {} | {} |\n",
             meta.id,
             meta.default_severity,
+            meta.fix.map_or("", |fix| fix.as_str()),
             meta.summary.replace('|', "\\|")
         ));
     }
@@ -129,6 +130,7 @@ macro_rules! declare_rule {
         severity: $severity:ident,
         $(complete_severity: $complete:ident,)?
         $(severity_varies: $varies:literal,)?
+        $(fix: $fix:ident,)?
         summary: $summary:literal
         $(, reads: [$($field:ident),* $(,)?])?
         $(, check: $check:expr)?
@@ -141,6 +143,9 @@ macro_rules! declare_rule {
                 @some $($crate::finding::Severity::$complete)?
             ),
             severity_varies: $crate::rules::declare_rule!(@some $($varies)?),
+            fix: $crate::rules::declare_rule!(
+                @some $($crate::finding::Applicability::$fix)?
+            ),
             summary: $summary,
             reads: &[$($($crate::fields::$field),*)?],
             doc: include_str!(concat!("../../rules/", $id, ".md")),
@@ -268,6 +273,76 @@ impl<'a> Context<'a> {
         finding.object = Some(object.identity());
         finding.origin = object.origin.clone();
         finding
+    }
+
+    /// A fix that writes `value` over the scalar at `span` of `id`'s source (keeping its quotes);
+    /// `None` when the scalar cannot be rewritten cleanly.
+    pub fn replace_fix(
+        &self,
+        id: ObjId,
+        span: Span,
+        value: &str,
+        applicability: Applicability,
+        message: impl Into<String>,
+    ) -> Option<Fix> {
+        let source = self.object(id).source;
+        let edit = self.with_window(source, span, |window| {
+            crate::fix::edit::replace_scalar(window, span, value)
+        })?;
+        Some(Fix::new(
+            applicability,
+            message,
+            [Edit {
+                source,
+                span: edit.0,
+                replacement: edit.1,
+            }],
+        ))
+    }
+
+    /// A fix that removes the node at `span` of `id`'s source (a sequence item or a mapping
+    /// entry), with its lines in block style and one comma in flow style.
+    pub fn remove_fix(
+        &self,
+        id: ObjId,
+        span: Span,
+        applicability: Applicability,
+        message: impl Into<String>,
+    ) -> Option<Fix> {
+        let source = self.object(id).source;
+        let removed = self.with_window(source, span, |window| {
+            crate::fix::edit::remove_node(window, span)
+        })?;
+        Some(Fix::new(
+            applicability,
+            message,
+            [Edit {
+                source,
+                span: removed,
+                replacement: String::new(),
+            }],
+        ))
+    }
+
+    /// What `edit` makes of the lines around `span` (a few before, for the separator of a flow
+    /// node, and after).
+    fn with_window<R>(
+        &self,
+        source: crate::source::SourceId,
+        span: Span,
+        edit: impl FnOnce(crate::fix::edit::Window) -> Option<R>,
+    ) -> Option<R> {
+        const AROUND: usize = 8;
+        let source = &self.sources[source.0 as usize];
+        let first = source.line_index(span.start).saturating_sub(AROUND);
+        let last = source.line_index(span.end) + AROUND;
+        let from = source.line_start(first);
+        let to = source.line_start(last + 1).min(source.text.len());
+        let bytes = source.text.bytes(from..to).ok()?;
+        edit(crate::fix::edit::Window {
+            bytes: &bytes,
+            base: from,
+        })
     }
 
     /// A label on an object's `metadata.uid` (or where it is named: `Object::name_span`).

@@ -4,11 +4,12 @@
 //! core `event`, the lower case also slips past the ban on core Events as owners.
 
 use super::Context;
-use crate::finding::Finding;
+use crate::finding::{Applicability, Finding};
 
 super::declare_rule! {
     id: "owner-kind-lowercase",
     severity: Warning,
+    fix: Safe,
     summary: "An owner kind written in all lower case, which Kubernetes maps but tools comparing kinds do not",
 }
 
@@ -27,8 +28,8 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         } else {
             ", but tools that compare kinds exactly (kubectl plugins that draw ownership, admission policies, scripts) do not see this owner"
         };
-        out.push(
-            cx.finding(
+        let mut finding = cx
+            .finding(
                 &META,
                 id,
                 kind.span,
@@ -42,7 +43,20 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 "an Event is a poor owner: it expires; make the dependent's real owner its owner".to_string()
             } else {
                 format!("write `kind: {right}`")
-            }),
-        );
+            });
+        // The garbage collector maps both spellings to one kind: the fix changes nothing it
+        // does. (Not for `event`, where the spelling hides a ban: the owner must change.)
+        if !event
+            && let Some(fix) = cx.replace_fix(
+                id,
+                kind.span,
+                right,
+                Applicability::Safe,
+                format!("write `{right}`"),
+            )
+        {
+            finding = finding.fix(fix);
+        }
+        out.push(finding);
     }
 }

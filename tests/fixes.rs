@@ -1,0 +1,253 @@
+//! Fixes: each rule that declares one fixes its failing example (nothing left for that rule,
+//! only the edited bytes changed, a second pass changes nothing), and `--fix`, `--diff` and
+//! standard input do what the README says: atomic writes, nothing written when a file changed
+//! or lies outside the tree, comments, CRLF and the BOM kept.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use ownerlint::finding::{Applicability, Edit};
+use ownerlint::rules::RULES;
+
+fn ownerlint(dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+        .args(["--no-config"])
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("COLUMNS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    if let Some(mut pipe) = child.stdin.take() {
+        let _ = std::io::Write::write_all(&mut pipe, stdin.unwrap_or("").as_bytes());
+    }
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn each_fix_repairs_its_rules_failing_example() {
+    let mut fixed_rules = 0;
+    for rule in RULES {
+        let Some(applicability) = rule.meta.fix else {
+            continue;
+        };
+        let id = rule.meta.id;
+        let doc = rule.meta.doc;
+        let example = common::example(doc, "## Failing example").expect("a failing example");
+        let options = common::doc_options(doc);
+        let outcome = common::lint("example.yaml", &example, &options);
+        let fixes: Vec<_> = outcome
+            .findings
+            .iter()
+            .filter(|f| f.rule.id == id)
+            .filter_map(|f| f.fix.as_ref())
+            .collect();
+        assert!(!fixes.is_empty(), "{id}: the failing example has no fix");
+        for fix in &fixes {
+            assert_eq!(fix.applicability, applicability, "{id}: {}", fix.message);
+        }
+        if applicability == Applicability::DisplayOnly {
+            fixed_rules += 1;
+            continue;
+        }
+        let edits: Vec<&Edit> = fixes.iter().flat_map(|fix| &fix.edits).collect();
+        let fixed = ownerlint::fix::apply(&example, &edits);
+        // Only the edited bytes changed: outside every edit, the text is the same.
+        let mut sorted = edits.clone();
+        sorted.sort_by_key(|e| e.span.start);
+        let (mut from, mut to) = (0, 0);
+        for edit in &sorted {
+            assert_eq!(
+                example[from..edit.span.start],
+                fixed[to..to + edit.span.start - from],
+                "{id}"
+            );
+            to += edit.span.start - from + edit.replacement.len();
+            from = edit.span.end;
+        }
+        assert_eq!(example[from..], fixed[to..], "{id}");
+        // Nothing left for the rule, nothing broken, and a second pass has nothing to do.
+        let after = common::lint("example.yaml", &fixed, &options);
+        let left: Vec<_> = after
+            .findings
+            .iter()
+            .filter(|f| f.rule.id == id || f.rule.id == "invalid-yaml")
+            .map(|f| &f.message)
+            .collect();
+        assert!(left.is_empty(), "{id}: after the fix:\n{fixed}\n{left:#?}");
+        assert!(
+            after
+                .findings
+                .iter()
+                .all(|f| f.fix.as_ref().is_none_or(|x| x.applicability
+                    == Applicability::DisplayOnly
+                    || f.rule.id != id)),
+            "{id}"
+        );
+        fixed_rules += 1;
+    }
+    assert!(fixed_rules >= 1);
+}
+
+/// The failing example of `owner-kind-lowercase`, whose fix is safe.
+fn lowercase_example() -> String {
+    let rule = RULES
+        .iter()
+        .find(|r| r.meta.id == "owner-kind-lowercase")
+        .expect("the rule");
+    common::example(rule.meta.doc, "## Failing example").expect("its example")
+}
+
+#[test]
+fn fix_writes_the_file_and_reports_what_is_left() {
+    let dir = common::temp_dir("fix");
+    let file = dir.path().join("pod.yaml");
+    let example = lowercase_example();
+    std::fs::write(&file, &example).expect("write");
+    // --diff prints and writes nothing.
+    let out = ownerlint(dir.path(), &["--diff", "pod.yaml"], None);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("--- a/pod.yaml\n+++ b/pod.yaml\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(text(&out.stdout).contains("-    kind: replicaset\n+    kind: ReplicaSet\n"));
+    assert!(text(&out.stderr).contains("1 fix in 1 file (apply with --fix)"));
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), example);
+    // --fix writes it, says what it did, and exits as the findings left say.
+    let out = ownerlint(dir.path(), &["--fix", "--show-fixes", "pod.yaml"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("pod.yaml:8:11: fixed[owner-kind-lowercase]: write `ReplicaSet`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(", 1 fixed ("), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("read"),
+        example.replace("kind: replicaset", "kind: ReplicaSet")
+    );
+    // No temporary file is left beside it.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("list")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(names, ["pod.yaml"]);
+    // Again: nothing to do.
+    let out = ownerlint(dir.path(), &["--diff", "pod.yaml"], None);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "");
+}
+
+#[test]
+fn comments_crlf_and_the_bom_are_kept() {
+    let dir = common::temp_dir("fix-bytes");
+    let example = format!(
+        "\u{feff}# the shop's pods\n{}",
+        lowercase_example().replace("kind: replicaset", "kind: \"replicaset\"  # as written")
+    )
+    .replace('\n', "\r\n");
+    std::fs::write(dir.path().join("pod.yaml"), &example).expect("write");
+    let out = ownerlint(dir.path(), &["--fix", "pod.yaml"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("pod.yaml")).expect("read"),
+        example.replace("\"replicaset\"", "\"ReplicaSet\"")
+    );
+}
+
+#[test]
+fn standard_input_gets_its_fixed_text_on_standard_output() {
+    let dir = common::temp_dir("fix-stdin");
+    let example = lowercase_example();
+    let out = ownerlint(dir.path(), &["--fix", "-"], Some(&example));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        example.replace("kind: replicaset", "kind: ReplicaSet")
+    );
+    let out = ownerlint(dir.path(), &["--diff", "-"], Some(&example));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).starts_with("--- a/<stdin>\n+++ b/<stdin>\n"));
+}
+
+#[test]
+fn a_file_changed_since_it_was_read_is_not_written() {
+    let dir = common::temp_dir("fix-changed");
+    let file = dir.path().join("pod.yaml");
+    std::fs::write(&file, "kind: Pod\n").expect("write");
+    let options = ownerlint::Options {
+        paths: vec![file.clone()],
+        ..Default::default()
+    };
+    let changed = ownerlint::fix::Changed {
+        name: file.to_string_lossy().into_owned(),
+        before: "kind: pod\n".into(),
+        after: "kind: Pod\nfixed: true\n".into(),
+    };
+    let errors = ownerlint::fix::write(&[changed], &options);
+    assert_eq!(errors.len(), 1);
+    assert!(
+        errors[0].ends_with("not fixed: it changed since it was read"),
+        "{errors:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), "kind: Pod\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_out_of_the_tree_is_not_followed() {
+    let dir = common::temp_dir("fix-link");
+    let tree = dir.path().join("tree");
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(&tree).expect("tree");
+    std::fs::create_dir_all(&outside).expect("outside");
+    let example = lowercase_example();
+    std::fs::write(outside.join("pod.yaml"), &example).expect("write");
+    std::os::unix::fs::symlink(outside.join("pod.yaml"), tree.join("pod.yaml")).expect("link");
+    let out = ownerlint(&tree, &["--fix", "pod.yaml"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("pod.yaml: not fixed: it is a symbolic link to"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(outside.join("pod.yaml")).expect("read"),
+        example
+    );
+}
+
+#[test]
+fn sarif_and_json_carry_the_fixes() {
+    let dir = common::temp_dir("fix-formats");
+    std::fs::write(dir.path().join("pod.yaml"), lowercase_example()).expect("write");
+    let out = ownerlint(dir.path(), &["--format", "json", "pod.yaml"], None);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let fix = &json["findings"][0]["fix"];
+    assert_eq!(fix["applicability"], "safe");
+    assert_eq!(fix["edits"][0]["content"], "ReplicaSet");
+    assert_eq!(fix["edits"][0]["start"]["line"], 8);
+    let out = ownerlint(dir.path(), &["--format", "sarif", "pod.yaml"], None);
+    let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF");
+    let errors = common::sarif_schema_errors(&sarif);
+    assert!(errors.is_empty(), "{errors:#?}");
+    let fixes = &sarif["runs"][0]["results"][0]["fixes"];
+    assert_eq!(
+        fixes[0]["description"]["text"],
+        "write `ReplicaSet` (safe fix)"
+    );
+    let replacement = &fixes[0]["artifactChanges"][0]["replacements"][0];
+    assert_eq!(replacement["insertedContent"]["text"], "ReplicaSet");
+    assert_eq!(replacement["deletedRegion"]["startColumn"], 11);
+}
