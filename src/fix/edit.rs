@@ -71,6 +71,7 @@ pub fn remove_node(window: Window, span: Span) -> Option<Span> {
     if span.start >= span.end {
         return None;
     }
+    let span = with_closing_bracket(window, span)?;
     let (before, _) = window.split(span.start)?;
     let (_, after) = window.split(span.end)?;
     let line_start = before
@@ -106,6 +107,75 @@ pub fn remove_node(window: Window, span: Span) -> Option<Span> {
     }
     // The only node of its collection: `[a]` → `[]`.
     Some(span)
+}
+
+/// The bytes to delete to remove the sequence item whose value is at `span`: in block style,
+/// from its `-` (`- orphan` goes whole, with its line); in flow style, as [`remove_node`].
+pub fn remove_item(window: Window, span: Span) -> Option<Span> {
+    let (before, _) = window.split(span.start)?;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let on_line = &before[line_start..];
+    let indent = on_line.iter().take_while(|&&b| b == b' ').count();
+    let rest = &on_line[indent..];
+    let dash =
+        rest.first() == Some(&b'-') && rest[1..].iter().all(|&b| b == b' ') && rest.len() > 1;
+    if dash {
+        let start = window.base + line_start + indent;
+        return remove_node(window, Span::new(start, span.end));
+    }
+    remove_node(window, span)
+}
+
+/// The span of a flow collection with its closing bracket, which the parser's span of the node
+/// may end before; other nodes as they are. `None` when the brackets do not balance.
+fn with_closing_bracket(window: Window, span: Span) -> Option<Span> {
+    let node = window.get(span)?;
+    let (open, close) = match node.first() {
+        Some(b'{') => (b'{', b'}'),
+        Some(b'[') => (b'[', b']'),
+        _ => return Some(span),
+    };
+    let depth = depth_after(node, open, close)?;
+    if depth == 0 {
+        return Some(span);
+    }
+    // Blanks, then exactly the brackets still open.
+    let (_, after) = window.split(span.end)?;
+    let blanks = after.len() - trim_start(after).len();
+    let closing = after.get(blanks..blanks + depth)?;
+    closing
+        .iter()
+        .all(|&b| b == close)
+        .then(|| Span::new(span.start, span.end + blanks + depth))
+}
+
+/// How many `open` brackets are left unclosed at the end of `bytes`, outside quotes; `None`
+/// when more close than open.
+fn depth_after(bytes: &[u8], open: u8, close: u8) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote = None;
+    let mut escaped = false;
+    for &b in bytes {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if q == b'"' && b == b'\\' {
+                    escaped = true;
+                } else if b == q {
+                    quote = None;
+                }
+            }
+            None if b == b'"' || b == b'\'' => quote = Some(b),
+            None if b == open => depth += 1,
+            None if b == close => depth = depth.checked_sub(1)?,
+            None => {}
+        }
+    }
+    Some(depth)
 }
 
 #[cfg(test)]
@@ -174,6 +244,19 @@ mod tests {
             remove_node(window(inline), span_of(inline, "deletionTimestamp: x")),
             None
         );
+    }
+
+    #[test]
+    fn sequence_items_go_from_their_dash() {
+        let text = "  finalizers:\n  - example.com/a\n  - orphan  # why\n  name: x\n";
+        let removed = remove_item(window(text), span_of(text, "orphan")).expect("an edit");
+        assert_eq!(
+            apply(text, removed, ""),
+            "  finalizers:\n  - example.com/a\n  name: x\n"
+        );
+        let flow = "finalizers: [orphan, example.com/a]\n";
+        let removed = remove_item(window(flow), span_of(flow, "orphan")).expect("an edit");
+        assert_eq!(apply(flow, removed, ""), "finalizers: [example.com/a]\n");
     }
 
     #[test]

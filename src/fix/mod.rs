@@ -8,7 +8,7 @@
 
 pub mod edit;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -48,21 +48,51 @@ pub struct Run {
 /// Lint and fix in memory, with fixes at least as trusted as `at_least`; `stdin` is the
 /// standard input, read once by the caller.
 pub fn run(options: &Options, stdin: &[u8], at_least: Applicability) -> Run {
+    run_with(at_least, |texts| {
+        crate::pipeline::analyze_with(options, &mut &stdin[..], texts)
+    })
+}
+
+/// [`run`] on texts in memory, named as they should be reported (for tests and tools).
+pub fn run_texts(inputs: &[(String, String)], options: &Options, at_least: Applicability) -> Run {
+    run_with(at_least, |texts| {
+        let inputs = inputs
+            .iter()
+            .map(|(name, text)| (name.clone(), texts.get(name).unwrap_or(text).clone()))
+            .collect();
+        crate::pipeline::analyze_texts(inputs, options)
+    })
+}
+
+/// The rounds, with `analyze` linting the inputs with the texts fixed so far.
+fn run_with(
+    at_least: Applicability,
+    analyze: impl Fn(&HashMap<String, String>) -> Analysis,
+) -> Run {
     let mut texts: HashMap<String, String> = HashMap::new();
     let mut before: BTreeMap<String, String> = BTreeMap::new();
     let mut applied = Vec::new();
-    let mut analysis = crate::pipeline::analyze_with(options, &mut &stdin[..], &texts);
+    // Inputs a fix made unreadable: put back as they were before it, and fixed no further.
+    let mut frozen: HashSet<String> = HashSet::new();
+    let mut analysis = analyze(&texts);
     for _ in 0..MAX_ROUNDS {
-        let chosen = choose(&analysis.outcome.findings, at_least);
+        let outcome = &analysis.outcome;
+        let chosen: Vec<&Finding> = choose(&outcome.findings, at_least)
+            .into_iter()
+            .filter(|f| !frozen.contains(&outcome.source(f.primary.source).name))
+            .collect();
         if chosen.is_empty() {
             break;
         }
         let mut edits: BTreeMap<SourceId, Vec<&Edit>> = BTreeMap::new();
+        let mut round: Vec<Applied> = Vec::new();
         for finding in &chosen {
-            let source = analysis.outcome.source(finding.primary.source);
+            let source = outcome.source(finding.primary.source);
             let at = source.line_col(finding.primary.span.start);
-            let fix = finding.fix.as_ref().expect("chosen fixes exist");
-            applied.push(Applied {
+            let Some(fix) = finding.fix.as_ref() else {
+                continue;
+            };
+            round.push(Applied {
                 path: source.name.clone(),
                 line: at.line,
                 column: at.column,
@@ -73,17 +103,46 @@ pub fn run(options: &Options, stdin: &[u8], at_least: Applicability) -> Run {
                 edits.entry(edit.source).or_default().push(edit);
             }
         }
+        let syntax_errors_before = syntax_errors(&analysis);
+        let mut previous: HashMap<String, Option<String>> = HashMap::new();
         for (id, edits) in edits {
-            let source = analysis.outcome.source(id);
+            let source = outcome.source(id);
             let Ok(text) = source.text.str(0..source.text.len()) else {
                 continue;
             };
             let text = text.into_owned();
             let fixed = apply(&text, &edits);
-            before.entry(source.name.clone()).or_insert(text);
-            texts.insert(source.name.clone(), fixed);
+            before
+                .entry(source.name.clone())
+                .or_insert_with(|| text.clone());
+            previous.insert(
+                source.name.clone(),
+                texts.insert(source.name.clone(), fixed),
+            );
         }
-        analysis = crate::pipeline::analyze_with(options, &mut &stdin[..], &texts);
+        analysis = analyze(&texts);
+        // A fix must leave its input readable: where one did not, undo the round there.
+        let syntax_errors_after = syntax_errors(&analysis);
+        let broken: Vec<String> = previous
+            .keys()
+            .filter(|name| {
+                syntax_errors_after.get(*name).copied().unwrap_or(0)
+                    > syntax_errors_before.get(*name).copied().unwrap_or(0)
+            })
+            .cloned()
+            .collect();
+        for name in &broken {
+            match previous.remove(name).flatten() {
+                Some(text) => texts.insert(name.clone(), text),
+                None => texts.remove(name),
+            };
+            round.retain(|a| &a.path != name);
+            frozen.insert(name.clone());
+        }
+        applied.extend(round);
+        if !broken.is_empty() {
+            analysis = analyze(&texts);
+        }
     }
     let changed = before
         .into_iter()
@@ -101,6 +160,18 @@ pub fn run(options: &Options, stdin: &[u8], at_least: Applicability) -> Run {
         changed,
         applied,
     }
+}
+
+/// The syntax errors of each input, by name.
+fn syntax_errors(analysis: &Analysis) -> HashMap<String, usize> {
+    let mut counts = HashMap::new();
+    for finding in &analysis.outcome.findings {
+        if *finding.rule == crate::rules::invalid_yaml::META {
+            let name = &analysis.outcome.source(finding.primary.source).name;
+            *counts.entry(name.clone()).or_insert(0) += 1;
+        }
+    }
+    counts
 }
 
 /// The findings whose fixes a round applies: trusted enough, in the order of the findings, each

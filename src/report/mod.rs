@@ -160,7 +160,12 @@ pub fn message_with_origin(finding: &Finding) -> String {
 
 /// "1 error", "2 errors".
 pub fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+    let ending = match (n, word.ends_with(['s', 'x'])) {
+        (1, _) => "",
+        (_, true) => "es",
+        (_, false) => "s",
+    };
+    format!("{n} {word}{ending}")
 }
 
 /// The one-line summary printed on stderr.
@@ -203,6 +208,24 @@ pub fn summary_line(outcome: &Outcome) -> String {
     }
     if s.fixed > 0 {
         line.push_str(&format!(", {} fixed", s.fixed));
+    }
+    let fixable = |a: crate::finding::Applicability| {
+        outcome
+            .findings
+            .iter()
+            .filter(|f| f.fix.as_ref().is_some_and(|fix| fix.applicability == a))
+            .count()
+    };
+    match (
+        fixable(crate::finding::Applicability::Safe),
+        fixable(crate::finding::Applicability::Unsafe),
+    ) {
+        (0, 0) => {}
+        (safe, 0) => line.push_str(&format!(", {safe} fixable with --fix")),
+        (0, unsafe_) => line.push_str(&format!(", {unsafe_} fixable with --fix --unsafe-fixes")),
+        (safe, unsafe_) => line.push_str(&format!(
+            ", {safe} fixable with --fix ({unsafe_} more with --unsafe-fixes)"
+        )),
     }
     if s.suppressed > 0 {
         line.push_str(&format!(", {} suppressed", s.suppressed));

@@ -3,11 +3,12 @@
 //! time they choose how a later delete treats the object's dependents (SEMANTICS §2.3).
 
 use super::Context;
-use crate::finding::Finding;
+use crate::finding::{Applicability, Finding};
 
 super::declare_rule! {
     id: "deletion-finalizer-in-manifest",
     severity: Warning,
+    fix: Unsafe,
     summary: "The orphan or foregroundDeletion finalizer written into a manifest changes how the object is later deleted",
     reads: [FINALIZERS, DELETION_TIMESTAMP],
 }
@@ -41,8 +42,8 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     rest.len()
                 ),
             };
-            out.push(
-                cx.finding(
+            let mut finding = cx
+                .finding(
                     &META,
                     id,
                     span,
@@ -54,8 +55,18 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 )
                 .help(format!(
                     "remove `{name}` from metadata.finalizers and choose the policy when deleting (`kubectl delete --cascade={cascade}`)"
-                )),
-            );
+                ));
+            // Unsafe: later deletes then propagate as they ask, which is what a manifest
+            // should say, but the finalizer may have been put there to keep dependents.
+            if let Some(fix) = cx.remove_item_fix(
+                id,
+                span,
+                Applicability::Unsafe,
+                format!("remove the `{name}` finalizer"),
+            ) {
+                finding = finding.fix(fix);
+            }
+            out.push(finding);
         }
     }
 }

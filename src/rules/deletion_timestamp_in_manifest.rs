@@ -2,13 +2,14 @@
 //! captured while being deleted (SEMANTICS §1.5, §2.3).
 
 use super::Context;
-use crate::finding::{Finding, Severity};
+use crate::finding::{Applicability, Finding, Severity};
 use crate::model::{Mode, Object};
 
 super::declare_rule! {
     id: "deletion-timestamp-in-manifest",
     severity: Warning,
     severity_varies: "info in a snapshot",
+    fix: Safe,
     summary: "metadata.deletionTimestamp is set, so the object was exported while being deleted (info in a snapshot)",
     reads: [DELETION_TIMESTAMP, FINALIZERS],
 }
@@ -54,6 +55,13 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         // In a snapshot it tells what the cluster was doing: nothing in the input to fix.
         if object.mode == Mode::Snapshot {
             finding.severity = Severity::Info;
+        } else if let Some(fix) = cx.remove_fix(
+            id,
+            crate::source::Span::new(field.key_span.start, field.field.span.end),
+            Applicability::Safe,
+            "remove metadata.deletionTimestamp",
+        ) {
+            finding = finding.fix(fix);
         }
         out.push(finding);
     }

@@ -2,11 +2,12 @@
 //! deduplicated by the API server with a warning; entries that differ are both kept.
 
 use super::Context;
-use crate::finding::{Finding, Label};
+use crate::finding::{Applicability, Finding, Label};
 
 super::declare_rule! {
     id: "duplicate-owner-ref",
     severity: Warning,
+    fix: Safe,
     summary: "Two owner references with the same uid (identical ones are deduplicated with a warning; differing ones are both kept)",
 }
 
@@ -22,7 +23,8 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             else {
                 continue;
             };
-            let (message, help) = if first.canonical() == later.canonical() {
+            let identical = first.canonical() == later.canonical();
+            let (message, help) = if identical {
                 (
                     format!(
                         "entry {} repeats entry {} of {}'s ownerReferences exactly: created or applied client-side, the API server drops it with a warning (`duplicate UID(s) observed: {uid}`); server-side apply (`kubectl apply --server-side`, Flux, Argo CD with server-side apply) refuses the object (`duplicate entries for key [uid=…]`)",
@@ -43,8 +45,8 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     "merge the two entries into one, with the fields the owner really needs",
                 )
             };
-            out.push(
-                cx.finding(
+            let mut finding = cx
+                .finding(
                     &META,
                     id,
                     later.head,
@@ -56,8 +58,20 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     first.head,
                     "first entry with this uid",
                 ))
-                .help(help),
-            );
+                .help(help);
+            // A repeated entry says nothing the first does not: POST stores one of them, and
+            // server-side apply refuses the pair. Entries that differ need a choice.
+            if identical
+                && let Some(fix) = cx.remove_fix(
+                    id,
+                    later.span,
+                    Applicability::Safe,
+                    format!("remove entry {}, a repeat of entry {}", later_index + 1, first_index + 1),
+                )
+            {
+                finding = finding.fix(fix);
+            }
+            out.push(finding);
         }
     }
 }

@@ -4,13 +4,14 @@
 use super::Context;
 use super::finalizer_invalid::qualified_name_problem;
 use crate::catalog::KubeVersion;
-use crate::finding::{Finding, Severity};
+use crate::finding::{Applicability, Finding, Severity};
 use crate::model::Mode;
 
 super::declare_rule! {
     id: "finalizer-unqualified",
     severity: Error,
     severity_varies: "warning on custom resources",
+    fix: DisplayOnly,
     summary: "A finalizer without a domain that is not a standard name (error on built-in kinds, warning on custom resources)",
     reads: [FINALIZERS],
 }
@@ -108,10 +109,22 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     finding
                 }
             };
-            out.push(finding.help(format!(
-                "qualify it with a domain you own, as `{}`, in the manifest and in the controller that removes it",
-                suggestion(name)
-            )));
+            let suggested = suggestion(name);
+            let mut finding = finding.help(format!(
+                "qualify it with a domain you own, as `{suggested}`, in the manifest and in the controller that removes it"
+            ));
+            // Display-only: the domain is the team's to choose, and the controller that
+            // removes the finalizer must be changed with it, or the object never goes.
+            if let Some(fix) = cx.replace_fix(
+                id,
+                span,
+                &suggested,
+                Applicability::DisplayOnly,
+                format!("name it `{suggested}` (with a domain you own), here and in its controller"),
+            ) {
+                finding = finding.fix(fix);
+            }
+            out.push(finding);
         }
     }
 }

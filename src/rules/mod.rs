@@ -324,6 +324,30 @@ impl<'a> Context<'a> {
         ))
     }
 
+    /// A fix that removes the sequence item whose value is at `span` (`- orphan`, with its
+    /// line, in block style; with one comma in flow style).
+    pub fn remove_item_fix(
+        &self,
+        id: ObjId,
+        span: Span,
+        applicability: Applicability,
+        message: impl Into<String>,
+    ) -> Option<Fix> {
+        let source = self.object(id).source;
+        let removed = self.with_window(source, span, |window| {
+            crate::fix::edit::remove_item(window, span)
+        })?;
+        Some(Fix::new(
+            applicability,
+            message,
+            [Edit {
+                source,
+                span: removed,
+                replacement: String::new(),
+            }],
+        ))
+    }
+
     /// What `edit` makes of the lines around `span` (a few before, for the separator of a flow
     /// node, and after).
     fn with_window<R>(
