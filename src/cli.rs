@@ -653,6 +653,9 @@ fn lint(args: LintArgs) -> i32 {
         note!("ownerlint: {}", nothing_to_lint(&options));
     } else {
         note!("{}", report::summary_line(&outcome));
+        if let Some(line) = report::fixable_line(&outcome) {
+            note!("{line}");
+        }
     }
     let threshold = match args.fail_on {
         FailOn::Info => Severity::Info,
@@ -711,7 +714,11 @@ fn fix(
             "ownerlint: {} in {}{}",
             report::plural(run.applied.len(), "fix"),
             report::plural(files, "file"),
-            if files > 0 { " (apply with --fix)" } else { "" }
+            match (files > 0, unsafe_fixes) {
+                (false, _) => "",
+                (true, false) => " (apply with --fix)",
+                (true, true) => " (apply with --fix --unsafe-fixes)",
+            }
         );
         let code = if !run.analysis.outcome.errors.is_empty() {
             2

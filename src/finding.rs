@@ -271,6 +271,13 @@ impl Finding {
         self
     }
 
+    /// [`Finding::fix`], when there is one: edit helpers give none where an edit would not be
+    /// clean.
+    pub fn fix_if(mut self, fix: Option<Fix>) -> Self {
+        self.fix = fix.or(self.fix);
+        self
+    }
+
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self

@@ -36,7 +36,11 @@ fn findings(out: &Output) -> (Vec<String>, String) {
         .filter_map(|l| l.split_once("]: ").map(|(at, _)| format!("{at}]")))
         .collect();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let summary = stderr.lines().last().unwrap_or("").to_string();
+    let summary = stderr
+        .lines()
+        .find(|l| l.contains(" objects in ") || l.contains(" object in "))
+        .unwrap_or("")
+        .to_string();
     (found, summary)
 }
 

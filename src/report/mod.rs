@@ -168,6 +168,32 @@ pub fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{ending}")
 }
 
+/// What `--fix` could fix of the findings shown, for a line after the summary (as ruff's
+/// `[*] 1 fixable with the --fix option`).
+pub fn fixable_line(outcome: &Outcome) -> Option<String> {
+    let fixable = |a: crate::finding::Applicability| {
+        outcome
+            .findings
+            .iter()
+            .filter(|f| f.fix.as_ref().is_some_and(|fix| fix.applicability == a))
+            .count()
+    };
+    let (safe, unsafe_) = (
+        fixable(crate::finding::Applicability::Safe),
+        fixable(crate::finding::Applicability::Unsafe),
+    );
+    Some(match (safe, unsafe_) {
+        (0, 0) => return None,
+        (safe, 0) => format!("ownerlint: {safe} fixable with --fix (--diff previews)"),
+        (0, unsafe_) => {
+            format!("ownerlint: {unsafe_} fixable with --fix --unsafe-fixes (--diff previews)")
+        }
+        (safe, unsafe_) => format!(
+            "ownerlint: {safe} fixable with --fix, {unsafe_} more with --unsafe-fixes (--diff previews)"
+        ),
+    })
+}
+
 /// The one-line summary printed on stderr.
 pub fn summary_line(outcome: &Outcome) -> String {
     let s = &outcome.stats;
@@ -208,24 +234,6 @@ pub fn summary_line(outcome: &Outcome) -> String {
     }
     if s.fixed > 0 {
         line.push_str(&format!(", {} fixed", s.fixed));
-    }
-    let fixable = |a: crate::finding::Applicability| {
-        outcome
-            .findings
-            .iter()
-            .filter(|f| f.fix.as_ref().is_some_and(|fix| fix.applicability == a))
-            .count()
-    };
-    match (
-        fixable(crate::finding::Applicability::Safe),
-        fixable(crate::finding::Applicability::Unsafe),
-    ) {
-        (0, 0) => {}
-        (safe, 0) => line.push_str(&format!(", {safe} fixable with --fix")),
-        (0, unsafe_) => line.push_str(&format!(", {unsafe_} fixable with --fix --unsafe-fixes")),
-        (safe, unsafe_) => line.push_str(&format!(
-            ", {safe} fixable with --fix ({unsafe_} more with --unsafe-fixes)"
-        )),
     }
     if s.suppressed > 0 {
         line.push_str(&format!(", {} suppressed", s.suppressed));

@@ -2,12 +2,13 @@
 //! gives it a new uid, which can never equal the uid written in the reference.
 
 use super::Context;
-use crate::finding::Finding;
+use crate::finding::{Applicability, Finding};
 use crate::resolve::{Resolution, UidCheck};
 
 super::declare_rule! {
     id: "owner-created-with-fresh-uid",
     severity: Error,
+    fix: Unsafe,
     summary: "The owner is created by the same input, so its uid is assigned at creation and cannot equal the hard-coded one",
 }
 
@@ -43,7 +44,13 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 ),
             )
             .related(cx.name_label(owner, "created here, with a uid assigned at creation"))
-            .help("do not write ownerReferences into manifests: let the owner's controller set them, or add the reference after the owner exists, with its live uid (`kubectl get <kind> <name> -o jsonpath='{.metadata.uid}'`)"),
+            .help("do not write ownerReferences into manifests: let the owner's controller set them, or add the reference after the owner exists, with its live uid (`kubectl get <kind> <name> -o jsonpath='{.metadata.uid}'`)")
+            .fix_if(cx.remove_fix(
+                id,
+                reference.span,
+                Applicability::Unsafe,
+                "remove the reference, which can never match the owner created with it",
+            )),
         );
     }
 }
