@@ -1,8 +1,10 @@
 //! Fixes on generated documents: owner references drawn from a small pool (so entries repeat,
 //! exactly or with the same uid and other fields) with kinds in canonical or all-lower case,
-//! written in block style with comments, in flow style, and as JSON. After `--fix` (its safe
-//! fixes, in rounds), each document still parses, holds what it held except the fixed fields
-//! (repeated entries gone, kinds spelled canonically), and a second run has nothing to fix.
+//! written in block style with comments, in flow style, and as JSON, with or without a
+//! `deletionTimestamp` and finalizers. After `--fix` (with or without `--unsafe-fixes`, in
+//! rounds), each document still parses, holds what it held except the fixed fields (repeated
+//! entries gone, kinds spelled canonically, `deletionTimestamp` gone, and with unsafe fixes the
+//! `orphan` finalizer), and a second run has nothing to fix.
 
 use proptest::prelude::*;
 
@@ -29,6 +31,15 @@ fn canonical_kind(kind: &str) -> &str {
     }
 }
 
+/// What else the document's metadata holds: `deletionTimestamp` (removed by a safe fix) and
+/// finalizers, `orphan` among them (removed by an unsafe fix).
+#[derive(Clone, Copy, Debug)]
+struct Extras {
+    deletion_timestamp: bool,
+    keep_finalizer: bool,
+    orphan: bool,
+}
+
 #[derive(Clone, Copy, Debug)]
 enum Style {
     Block,
@@ -36,7 +47,20 @@ enum Style {
     Json,
 }
 
-fn document(entries: &[Entry], style: Style, comments: bool, labels: bool) -> String {
+fn document(
+    entries: &[Entry],
+    style: Style,
+    comments: bool,
+    labels: bool,
+    extras: Extras,
+) -> String {
+    let finalizers: Vec<&str> = [
+        extras.keep_finalizer.then_some("example.com/keep"),
+        extras.orphan.then_some("orphan"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     match style {
         Style::Json => {
             let refs: Vec<String> = entries
@@ -52,8 +76,16 @@ fn document(entries: &[Entry], style: Style, comments: bool, labels: bool) -> St
             } else {
                 ""
             };
+            let mut extra = String::new();
+            if extras.deletion_timestamp {
+                extra.push_str("\n  \"deletionTimestamp\": \"2024-05-02T10:11:12Z\",");
+            }
+            if !finalizers.is_empty() {
+                let names: Vec<String> = finalizers.iter().map(|f| format!("\"{f}\"")).collect();
+                extra.push_str(&format!("\n  \"finalizers\": [{}],", names.join(", ")));
+            }
             format!(
-                "{{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\",\n \"metadata\": {{\"name\": \"cache\", \"namespace\": \"shop\", {labels}\n  \"ownerReferences\": [\n   {}\n  ]}},\n \"data\": {{\"size\": \"1Gi\"}}}}\n",
+                "{{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\",\n \"metadata\": {{\"name\": \"cache\", \"namespace\": \"shop\", {labels}{extra}\n  \"ownerReferences\": [\n   {}\n  ]}},\n \"data\": {{\"size\": \"1Gi\"}}}}\n",
                 refs.join(",\n   ")
             )
         }
@@ -69,8 +101,15 @@ fn document(entries: &[Entry], style: Style, comments: bool, labels: bool) -> St
             } else {
                 ""
             };
+            let mut extra = String::new();
+            if extras.deletion_timestamp {
+                extra.push_str("  deletionTimestamp: \"2024-05-02T10:11:12Z\"\n");
+            }
+            if !finalizers.is_empty() {
+                extra.push_str(&format!("  finalizers: [{}]\n", finalizers.join(", ")));
+            }
             format!(
-                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n{labels}  ownerReferences: [{}]\ndata:\n  size: 1Gi\n",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n{labels}{extra}  ownerReferences: [{}]\ndata:\n  size: 1Gi\n",
                 refs.join(", ")
             )
         }
@@ -80,6 +119,15 @@ fn document(entries: &[Entry], style: Style, comments: bool, labels: bool) -> St
             );
             if labels {
                 text.push_str("  labels:\n    app: api  # the app\n    tier: cache\n");
+            }
+            if extras.deletion_timestamp {
+                text.push_str("  deletionTimestamp: \"2024-05-02T10:11:12Z\"  # exported\n");
+            }
+            if !finalizers.is_empty() {
+                text.push_str("  finalizers:\n");
+                for f in &finalizers {
+                    text.push_str(&format!("  - {f}\n"));
+                }
             }
             text.push_str("  ownerReferences:\n");
             for (i, (kind, name, uid, controller)) in entries.iter().enumerate() {
@@ -117,8 +165,15 @@ fn expected(entries: &[Entry]) -> Vec<Entry> {
         .collect()
 }
 
+/// The document as Kubernetes reads it: a metadata list that is empty or null is no list
+/// (removing the last finalizer of a block list leaves `finalizers:` with no value).
 fn parse(text: &str) -> serde_yaml::Value {
-    serde_yaml::from_str(text).unwrap_or_else(|e| panic!("{e}:\n{text}"))
+    let mut value: serde_yaml::Value =
+        serde_yaml::from_str(text).unwrap_or_else(|e| panic!("{e}:\n{text}"));
+    if let Some(metadata) = value.get_mut("metadata").and_then(|m| m.as_mapping_mut()) {
+        metadata.retain(|_, v| !(v.is_null() || v.as_sequence().is_some_and(|s| s.is_empty())));
+    }
+    value
 }
 
 proptest! {
@@ -132,13 +187,19 @@ proptest! {
         style in prop_oneof![Just(Style::Block), Just(Style::Flow), Just(Style::Json)],
         comments in any::<bool>(),
         labels in any::<bool>(),
+        deletion_timestamp in any::<bool>(),
+        keep_finalizer in any::<bool>(),
+        orphan in any::<bool>(),
+        unsafe_fixes in any::<bool>(),
     ) {
+        let extras = Extras { deletion_timestamp, keep_finalizer, orphan };
+        let applicability = if unsafe_fixes { Applicability::Unsafe } else { Applicability::Safe };
         let entries: Vec<Entry> = picks.iter().map(|&i| POOL[i]).collect();
         let name = match style { Style::Json => "cache.json", _ => "cache.yaml" };
-        let text = document(&entries, style, comments, labels);
+        let text = document(&entries, style, comments, labels, extras);
         let options = ownerlint::Options::default();
         let inputs = vec![(name.to_string(), text.clone())];
-        let run = ownerlint::fix::run_texts(&inputs, &options, Applicability::Safe);
+        let run = ownerlint::fix::run_texts(&inputs, &options, applicability);
         let fixed = run
             .changed
             .iter()
@@ -150,10 +211,15 @@ proptest! {
             "{fixed}"
         );
         // Everything but the fixed fields is as it was.
-        let want = document(&expected(&entries), style, false, labels);
+        let left = Extras {
+            deletion_timestamp: false,
+            keep_finalizer,
+            orphan: orphan && !unsafe_fixes,
+        };
+        let want = document(&expected(&entries), style, false, labels, left);
         prop_assert_eq!(parse(&fixed), parse(&want), "{}\n->\n{}", text, fixed);
         // Nothing is left to fix.
-        let again = ownerlint::fix::run_texts(&[(name.to_string(), fixed.clone())], &options, Applicability::Safe);
+        let again = ownerlint::fix::run_texts(&[(name.to_string(), fixed.clone())], &options, applicability);
         prop_assert!(again.changed.is_empty(), "{fixed}");
     }
 }
