@@ -3,13 +3,15 @@
 
 use super::Context;
 use crate::catalog::ApiStatus;
-use crate::finding::{Finding, Severity};
+use crate::finding::{Applicability, Finding, Severity};
+use crate::model::parse_api_version;
 use crate::resolve::Resolution;
 
 super::declare_rule! {
     id: "owner-api-unserved",
     severity: Error,
     severity_varies: "warning for a version that is off by default",
+    fix: Unsafe,
     summary: "The reference's apiVersion/kind is not served (removed version, kind not in that group, wrong case other than all lower case); the dependent is never collected",
 }
 
@@ -92,6 +94,26 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         if *status == ApiStatus::OffByDefault {
             finding.severity = Severity::Warning;
         }
+        // A removed version whose one replacement for the same kind is served: the garbage
+        // collector can then map the reference, and starts collecting the dependent (at once,
+        // if the owner is gone), which it never did before.
+        if let ApiStatus::Removed { replacement, .. } = status
+            && let Some(field) = &reference.api_version
+            && let Some(to) = replacement_api_version(
+                cx,
+                replacement,
+                resolution.lower_case_of.as_deref().unwrap_or(kind),
+            )
+            && let Some(fix) = cx.replace_fix(
+                id,
+                field.span,
+                to,
+                Applicability::Unsafe,
+                format!("write `{to}`"),
+            )
+        {
+            finding = finding.fix(fix);
+        }
         out.push(finding);
     }
 }
@@ -102,4 +124,32 @@ fn with_version(group: &str, version: &str) -> String {
     } else {
         format!("{group}/{version}")
     }
+}
+
+/// The apiVersion that replaced a removed one, from the catalogue's replacement (`apps/v1
+/// ReplicaSet`, `batch/v1`), when it names one apiVersion for the same kind, with no remark
+/// (`(none)`, `(off by default)`, `(1.34)`: served only from a later release), and the release
+/// checked against serves it and no alpha or beta version of the kind in that group besides.
+/// The catalogue's served versions are a recent release's and do not say when each came: on
+/// Kubernetes 1.22, which still serves `flowcontrol.apiserver.k8s.io/v1beta1 FlowSchema`, the
+/// replacement `flowcontrol.apiserver.k8s.io/v1` was not served yet.
+fn replacement_api_version<'r>(cx: &Context, replacement: &'r str, kind: &str) -> Option<&'r str> {
+    let mut words = replacement.split_whitespace();
+    let api_version = words.next()?;
+    match (words.next(), words.next()) {
+        (None, _) => {}
+        (Some(same), None) if same == kind => {}
+        _ => return None,
+    }
+    let (group, version) = parse_api_version(api_version)?;
+    let plain = api_version
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '-'));
+    let served = |version: &str| cx.catalog.api_status(group, version, kind) == ApiStatus::Served;
+    let prerelease_served = (1..=2).any(|major| {
+        ["alpha", "beta"]
+            .iter()
+            .any(|stage| (1..=3).any(|n| served(&format!("v{major}{stage}{n}"))))
+    });
+    (plain && served(version) && !prerelease_served).then_some(api_version)
 }

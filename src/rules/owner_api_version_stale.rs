@@ -3,12 +3,13 @@
 
 use super::Context;
 use crate::catalog::ApiStatus;
-use crate::finding::{Finding, Label};
+use crate::finding::{Applicability, Finding, Label};
 use crate::model::parse_api_version;
 
 super::declare_rule! {
     id: "owner-api-version-stale",
     severity: Warning,
+    fix: Safe,
     summary: "Owner object and reference name different versions that are both served; keep references on the owner's version",
 }
 
@@ -37,8 +38,8 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             .api_version
             .as_ref()
             .map_or(reference.span, |a| a.span);
-        out.push(
-            cx.finding(
+        let mut finding = cx
+            .finding(
                 &META,
                 id,
                 span,
@@ -53,7 +54,21 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 ),
             )
             .related(Label::new(owner.source, owner_api.span, "the owner's apiVersion"))
-            .help(format!("change the reference's apiVersion to {}", owner_api.value)),
-        );
+            .help(format!("change the reference's apiVersion to {}", owner_api.value));
+        // Both versions are served and name one resource: the garbage collector maps either to
+        // it, finds the same object by name and compares the same uid, so the fix changes
+        // nothing it does today.
+        if let Some(api_version) = &reference.api_version
+            && let Some(fix) = cx.replace_fix(
+                id,
+                api_version.span,
+                &owner_api.value,
+                Applicability::Safe,
+                format!("write `{}`", owner_api.value),
+            )
+        {
+            finding = finding.fix(fix);
+        }
+        out.push(finding);
     }
 }
