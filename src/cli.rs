@@ -710,14 +710,30 @@ fn fix(
             note!("ownerlint: {}: {}", error.path, error.message);
         }
         let files = run.changed.len();
+        let more_unsafe = run
+            .analysis
+            .outcome
+            .findings
+            .iter()
+            .filter(|f| {
+                f.fix
+                    .as_ref()
+                    .is_some_and(|fix| fix.applicability == Applicability::Unsafe)
+            })
+            .count();
         note!(
-            "ownerlint: {} in {}{}",
+            "ownerlint: {} in {}{}{}",
             report::plural(run.applied.len(), "fix"),
             report::plural(files, "file"),
             match (files > 0, unsafe_fixes) {
                 (false, _) => "",
                 (true, false) => " (apply with --fix)",
                 (true, true) => " (apply with --fix --unsafe-fixes)",
+            },
+            if more_unsafe > 0 {
+                format!("; {more_unsafe} more with --unsafe-fixes")
+            } else {
+                String::new()
             }
         );
         let code = if !run.analysis.outcome.errors.is_empty() {
