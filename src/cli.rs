@@ -721,21 +721,25 @@ fn fix(
                     .is_some_and(|fix| fix.applicability == Applicability::Unsafe)
             })
             .count();
-        note!(
-            "ownerlint: {} in {}{}{}",
-            report::plural(run.applied.len(), "fix"),
-            report::plural(files, "file"),
-            match (files > 0, unsafe_fixes) {
-                (false, _) => "",
-                (true, false) => " (apply with --fix)",
-                (true, true) => " (apply with --fix --unsafe-fixes)",
-            },
-            if more_unsafe > 0 {
-                format!("; {more_unsafe} more with --unsafe-fixes")
-            } else {
-                String::new()
-            }
-        );
+        let done = match (files, unsafe_fixes) {
+            (0, _) => "nothing to fix".to_string(),
+            (_, false) => format!(
+                "{} in {} (apply with --fix)",
+                report::plural(run.applied.len(), "fix"),
+                report::plural(files, "file")
+            ),
+            (_, true) => format!(
+                "{} in {} (apply with --fix --unsafe-fixes)",
+                report::plural(run.applied.len(), "fix"),
+                report::plural(files, "file")
+            ),
+        };
+        let more = if more_unsafe > 0 {
+            format!("; {more_unsafe} more with --unsafe-fixes")
+        } else {
+            String::new()
+        };
+        note!("ownerlint: {done}{more}");
         let code = if !run.analysis.outcome.errors.is_empty() {
             2
         } else if files > 0 {

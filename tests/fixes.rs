@@ -147,6 +147,37 @@ fn fix_writes_the_file_and_reports_what_is_left() {
     let out = ownerlint(dir.path(), &["--diff", "pod.yaml"], None);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(text(&out.stdout), "");
+    assert_eq!(text(&out.stderr), "ownerlint: nothing to fix\n");
+}
+
+#[test]
+fn diff_says_what_unsafe_fixes_would_add() {
+    let dir = common::temp_dir("fix-unsafe");
+    let shop = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/manifests/shop.yaml"),
+    )
+    .expect("example");
+    std::fs::write(dir.path().join("shop.yaml"), &shop).expect("write");
+    let out = ownerlint(dir.path(), &["--diff", "shop.yaml"], None);
+    assert_eq!(
+        text(&out.stderr),
+        "ownerlint: nothing to fix; 1 more with --unsafe-fixes\n"
+    );
+    let out = ownerlint(dir.path(), &["--diff", "--unsafe-fixes", "shop.yaml"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("1 fix in 1 file (apply with --fix --unsafe-fixes)"),
+        "{}",
+        text(&out.stderr)
+    );
+    // The fixable line after a run's summary says the same.
+    let out = ownerlint(dir.path(), &["shop.yaml"], None);
+    assert!(
+        text(&out.stderr)
+            .ends_with("ownerlint: 1 fixable with --fix --unsafe-fixes (--diff previews)\n"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
