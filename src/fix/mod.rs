@@ -205,14 +205,21 @@ fn overlap(a: Span, b: Span) -> bool {
     (a.start < b.end && b.start < a.end) || a.start == b.start
 }
 
-/// `text` with `edits` (which do not overlap) applied.
+/// `text` with `edits` applied, in order of place. An edit that overlaps one before it, or
+/// whose span is not in the text from a character to a character, is left out.
 pub fn apply(text: &str, edits: &[&Edit]) -> String {
     let mut edits = edits.to_vec();
     edits.sort_by_key(|edit| (edit.span.start, edit.span.end));
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for edit in edits {
-        out.push_str(&text[at..edit.span.start]);
+        let (Some(kept), Some(_)) = (
+            text.get(at..edit.span.start),
+            text.get(edit.span.start..edit.span.end),
+        ) else {
+            continue;
+        };
+        out.push_str(kept);
         out.push_str(&edit.replacement);
         at = edit.span.end;
     }
@@ -327,6 +334,14 @@ mod tests {
             apply(text, &edits.iter().collect::<Vec<_>>()),
             "kind: ReplicaSet\nname: b\n"
         );
+    }
+
+    #[test]
+    fn edits_that_do_not_fit_the_text_are_left_out() {
+        let text = "kind: é\n";
+        let edits = [edit(2, 9, "x"), edit(7, 8, "y"), edit(0, 4, "Kind")];
+        // Overlapping the first kept one, inside a character, and past the end: left out.
+        assert_eq!(apply(text, &edits.iter().collect::<Vec<_>>()), "Kind: é\n");
     }
 
     #[test]
