@@ -1,5 +1,6 @@
-//! Loading and checking any bytes as an input file, then every report format, the tree and a
-//! delete preview: nothing may panic, whatever the input.
+//! Loading and checking any bytes as an input file, then every report format, the tree, a
+//! delete preview, and the fixes (safe and unsafe, in rounds): nothing may panic, whatever the
+//! input, and a fix never leaves its input unreadable.
 
 #![no_main]
 
@@ -34,5 +35,24 @@ fuzz_target!(|data: &[u8]| {
     if !analysis.objects.is_empty() {
         let target = ownerlint::index::ObjId(0);
         let _ = ownerlint::preview::preview(&graph, target, ownerlint::preview::Cascade::Foreground);
+    }
+    if let Ok(text) = std::str::from_utf8(data) {
+        let inputs = [("input.yaml".to_string(), text.to_string())];
+        let run = ownerlint::fix::run_texts(
+            &inputs,
+            &ownerlint::Options::default(),
+            ownerlint::finding::Applicability::Unsafe,
+        );
+        let unreadable = |outcome: &ownerlint::Outcome| {
+            outcome
+                .findings
+                .iter()
+                .filter(|f| f.rule.id == "invalid-yaml")
+                .count()
+        };
+        if !run.changed.is_empty() {
+            let before = ownerlint::lint_texts(inputs.to_vec(), &ownerlint::Options::default());
+            assert!(unreadable(&run.analysis.outcome) <= unreadable(&before));
+        }
     }
 });
