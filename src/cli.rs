@@ -238,13 +238,13 @@ pub struct LintArgs {
     #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report)]
     pub report: Vec<(Format, PathBuf)>,
     /// Apply the safe fixes, then report what is left (standard input: print the fixed text)
-    #[arg(long, help_heading = "Fixes")]
+    #[arg(long, help_heading = "Fixes", conflicts_with = "write_baseline")]
     pub fix: bool,
     /// With --fix or --diff, apply the unsafe fixes too
     #[arg(long, help_heading = "Fixes")]
     pub unsafe_fixes: bool,
     /// Print the fixes as a unified diff and write nothing
-    #[arg(long, help_heading = "Fixes", conflicts_with = "fix")]
+    #[arg(long, help_heading = "Fixes", conflicts_with_all = ["fix", "write_baseline"])]
     pub diff: bool,
     /// With --fix, list each fix applied
     #[arg(long, help_heading = "Fixes", requires = "fix")]
@@ -510,6 +510,17 @@ fn lint(args: LintArgs) -> i32 {
         },
         Err(errors) => return config_errors(&errors),
     };
+    // Read before anything is fixed: a broken baseline ends the run with nothing written.
+    let baseline = match &args.baseline {
+        Some(path) => match crate::baseline::read(path) {
+            Ok(entries) => Some(entries),
+            Err(message) => {
+                note!("ownerlint: {message}");
+                return 2;
+            }
+        },
+        None => None,
+    };
     if args.unsafe_fixes && !(args.fix || args.diff) {
         note!("ownerlint: --unsafe-fixes goes with --fix or --diff");
         return 2;
@@ -554,17 +565,8 @@ fn lint(args: LintArgs) -> i32 {
             }
         };
     }
-    if let Some(path) = &args.baseline {
-        match crate::baseline::read(path) {
-            Ok(entries) => {
-                outcome.stats.baselined =
-                    crate::baseline::apply(&mut outcome, &entries, root.as_deref());
-            }
-            Err(message) => {
-                note!("ownerlint: {message}");
-                return 2;
-            }
-        }
+    if let Some(entries) = &baseline {
+        outcome.stats.baselined = crate::baseline::apply(&mut outcome, entries, root.as_deref());
     }
     let stdout_tty = std::io::stdout().is_terminal();
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
@@ -653,7 +655,8 @@ fn lint(args: LintArgs) -> i32 {
         note!("ownerlint: {}", nothing_to_lint(&options));
     } else {
         note!("{}", report::summary_line(&outcome));
-        if let Some(line) = report::fixable_line(&outcome) {
+        // After --fix, what is left was not fixed for a reason said above.
+        if let Some(line) = report::fixable_line(&outcome).filter(|_| !args.fix) {
             note!("{line}");
         }
     }
@@ -691,7 +694,12 @@ fn fix(
     options: &crate::analysis::Options,
 ) -> Result<(crate::analysis::Analysis, Fixed), i32> {
     use crate::finding::Applicability;
-    let reads_stdin = options.paths.iter().any(|p| p.as_os_str() == "-");
+    let dash = |paths: &[PathBuf]| paths.iter().any(|p| p.as_os_str() == "-");
+    // Standard input is read once, for whichever input it is (`--context -` too); its fixed
+    // text is printed only when it is linted.
+    let lints_stdin = dash(&options.paths);
+    let reads_stdin =
+        lints_stdin || dash(&options.context) || dash(&options.crds) || dash(&options.project);
     let mut stdin = Vec::new();
     if reads_stdin
         && let Err(err) = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut stdin)
@@ -705,6 +713,11 @@ fn fix(
         Applicability::Safe
     };
     let run = crate::fix::run(options, &stdin, at_least);
+    for name in &run.refused {
+        note!(
+            "ownerlint: {name}: a fix would have left a document unreadable, so it was not applied; fix the rest by hand"
+        );
+    }
     if diff {
         for error in &run.analysis.outcome.errors {
             note!("ownerlint: {}: {}", error.path, error.message);
@@ -749,8 +762,26 @@ fn fix(
         };
         return Err(print_out(crate::fix::diff(&run.changed), code));
     }
-    let errors = crate::fix::write(&run.changed, options);
-    let stdin = reads_stdin.then(|| {
+    let not_written = crate::fix::write(&run.changed, options);
+    let mut run = run;
+    if !not_written.is_empty() {
+        // What is reported is what the files hold: those left as they were are linted again
+        // as they are, and their fixes are not counted.
+        let left = |name: &str| not_written.iter().any(|n| n.name == name);
+        let texts: std::collections::HashMap<String, String> = run
+            .changed
+            .iter()
+            .filter(|c| !left(&c.name))
+            .map(|c| (c.name.clone(), c.after.clone()))
+            .collect();
+        run.analysis = crate::pipeline::analyze_with(options, &mut &stdin[..], &texts);
+        run.applied.retain(|a| !left(&a.path));
+    }
+    let errors: Vec<String> = not_written
+        .iter()
+        .map(|n| format!("{}: not fixed: {}", n.name, n.why))
+        .collect();
+    let stdin = lints_stdin.then(|| {
         let outcome = &run.analysis.outcome;
         outcome
             .sources

@@ -228,10 +228,7 @@ fn a_file_changed_since_it_was_read_is_not_written() {
     };
     let errors = ownerlint::fix::write(&[changed], &options);
     assert_eq!(errors.len(), 1);
-    assert!(
-        errors[0].ends_with("not fixed: it changed since it was read"),
-        "{errors:?}"
-    );
+    assert_eq!(errors[0].why, "it changed since it was read", "{errors:?}");
     assert_eq!(std::fs::read_to_string(&file).expect("read"), "kind: Pod\n");
 }
 
@@ -256,6 +253,60 @@ fn a_symbolic_link_out_of_the_tree_is_not_followed() {
     assert_eq!(
         std::fs::read_to_string(outside.join("pod.yaml")).expect("read"),
         example
+    );
+    // What is reported is what the file holds: the finding, not a fix.
+    assert!(
+        text(&out.stdout).contains("[owner-kind-lowercase]"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(
+        !text(&out.stderr).contains(", 1 fixed"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_fix_that_would_leave_a_document_unreadable_is_not_applied() {
+    // The comment holds a `}`: removing the repeated entry up to the bracket the parser saw
+    // would leave one bracket too many.
+    let text_in = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: shop\n  ownerReferences: [\n    {apiVersion: v1, kind: ConfigMap, name: a, uid: \"1\"},\n    {apiVersion: v1, kind: ConfigMap, name: a, # }\n     uid: \"1\"}\n  ]\n";
+    let dir = common::temp_dir("fix-refused");
+    std::fs::write(dir.path().join("cm.yaml"), text_in).expect("write");
+    let out = ownerlint(dir.path(), &["--fix", "cm.yaml"], None);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("cm.yaml")).expect("read"),
+        text_in
+    );
+    assert!(
+        text(&out.stderr).contains(
+            "cm.yaml: a fix would have left a document unreadable, so it was not applied"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stdout).contains("[duplicate-owner-ref]"));
+}
+
+#[test]
+fn standard_input_as_context_is_read_when_fixing() {
+    // The owner lives in the cluster (standard input, as `--context -`): the reference to it
+    // is sound, and nothing is fixed or removed.
+    let dir = common::temp_dir("fix-context");
+    let manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  ownerReferences:\n  - {apiVersion: apps/v1, kind: Deployment, name: api, uid: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d}\n";
+    let live = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n  uid: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d\n  resourceVersion: \"1\"\n";
+    std::fs::write(dir.path().join("cm.yaml"), manifest).expect("write");
+    let out = ownerlint(
+        dir.path(),
+        &["--fix", "--unsafe-fixes", "--context", "-", "cm.yaml"],
+        Some(live),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("cm.yaml")).expect("read"),
+        manifest
     );
 }
 

@@ -5,7 +5,8 @@
 use crate::source::Span;
 
 /// The bytes of a text around the nodes to edit, and the offset of its first byte in the text.
-/// A window starts at the start of a line and ends at the end of one (or of the text).
+/// A window starts at the start of its document (so that brackets still open before a node
+/// tell whether it is in a flow collection) and ends at the end of a line (or of the text).
 #[derive(Clone, Copy)]
 pub struct Window<'a> {
     pub bytes: &'a [u8],
@@ -78,8 +79,20 @@ pub fn remove_node(window: Window, span: Span) -> Option<Span> {
         .iter()
         .rposition(|&b| b == b'\n')
         .map_or(0, |i| i + 1);
-    let flow = trim_end(before).last().is_some_and(|b| b"[{,".contains(b));
+    let flow = open_brackets(before) > 0;
     if !flow {
+        // A `-` alone on the line above (perhaps with a comment) is this item's indicator:
+        // removing only the node would leave an empty item.
+        let above = before[..line_start.saturating_sub(1)]
+            .rsplit(|&b| b == b'\n')
+            .next()
+            .unwrap_or_default();
+        let above = trim_start(above);
+        if above.first() == Some(&b'-')
+            && (above.len() == 1 || trim_start(&above[1..]).first().is_none_or(|&b| b == b'#'))
+        {
+            return None;
+        }
         // Block style, alone on its lines: the rest of its last line may hold only a comment.
         if before[line_start..].iter().any(|&b| b != b' ') {
             return None;
@@ -133,6 +146,11 @@ pub fn remove_item(window: Window, span: Span) -> Option<Span> {
 /// may end before; other nodes as they are. `None` when the brackets do not balance.
 fn with_closing_bracket(window: Window, span: Span) -> Option<Span> {
     let node = window.get(span)?;
+    // A block sequence item (`- {…}`) starts at its dash.
+    let node = match node.first() {
+        Some(b'-') => trim_start(&node[1..]),
+        _ => node,
+    };
     let (open, close) = match node.first() {
         Some(b'{') => (b'{', b'}'),
         Some(b'[') => (b'[', b']'),
@@ -150,6 +168,40 @@ fn with_closing_bracket(window: Window, span: Span) -> Option<Span> {
         .iter()
         .all(|&b| b == close)
         .then(|| Span::new(span.start, span.end + blanks + depth))
+}
+
+/// How many brackets (`[`, `{`) are still open at the end of `bytes`, outside quotes and
+/// comments: more than none puts what follows in a flow collection.
+fn open_brackets(bytes: &[u8]) -> usize {
+    let mut depth = 0usize;
+    let mut quote = None;
+    let mut escaped = false;
+    let mut comment = false;
+    let mut previous = b'\n';
+    for &b in bytes {
+        if comment {
+            comment = b != b'\n';
+        } else if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if q == b'"' && b == b'\\' {
+                escaped = true;
+            } else if b == q {
+                quote = None;
+            }
+        } else {
+            match b {
+                b'#' if previous.is_ascii_whitespace() => comment = true,
+                // A quote opens a string only where a scalar starts.
+                b'"' | b'\'' if b" \t\n[{,:".contains(&previous) => quote = Some(b),
+                b'[' | b'{' => depth += 1,
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        previous = b;
+    }
+    depth
 }
 
 /// How many `open` brackets are left unclosed at the end of `bytes`, outside quotes; `None`
@@ -244,6 +296,36 @@ mod tests {
             remove_node(window(inline), span_of(inline, "deletionTimestamp: x")),
             None
         );
+    }
+
+    #[test]
+    fn a_comma_ending_a_block_scalar_is_no_flow_separator() {
+        let text = "metadata:\n  annotations:\n    description: >-\n      Serves a, b,\n  deletionTimestamp: x\n  name: y\n";
+        let removed =
+            remove_node(window(text), span_of(text, "deletionTimestamp: x")).expect("an edit");
+        assert_eq!(
+            apply(text, removed, ""),
+            "metadata:\n  annotations:\n    description: >-\n      Serves a, b,\n  name: y\n"
+        );
+    }
+
+    #[test]
+    fn an_item_whose_dash_is_alone_on_the_line_above_is_left_alone() {
+        let text = "refs:\n- # copy\n  apiVersion: v1\n  uid: u\n";
+        assert_eq!(
+            remove_node(window(text), span_of(text, "apiVersion: v1\n  uid: u")),
+            None
+        );
+    }
+
+    #[test]
+    fn block_items_in_flow_style_go_whole() {
+        let text = "refs:\n- {a: 1}\n- {a: 1}  # again\nnext: x\n";
+        let start = text.rfind("- {a: 1}").expect("second");
+        // The parser's span of the item ends before its closing bracket.
+        let span = Span::new(start, start + "- {a: 1".len());
+        let removed = remove_node(window(text), span).expect("an edit");
+        assert_eq!(apply(text, removed, ""), "refs:\n- {a: 1}\nnext: x\n");
     }
 
     #[test]

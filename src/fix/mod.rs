@@ -43,6 +43,9 @@ pub struct Run {
     pub analysis: Analysis,
     pub changed: Vec<Changed>,
     pub applied: Vec<Applied>,
+    /// Inputs where a fix would have left a document unreadable: those fixes were undone, and
+    /// the input was fixed no further.
+    pub refused: Vec<String>,
 }
 
 /// Lint and fix in memory, with fixes at least as trusted as `at_least`; `stdin` is the
@@ -103,8 +106,9 @@ fn run_with(
                 edits.entry(edit.source).or_default().push(edit);
             }
         }
-        let syntax_errors_before = syntax_errors(&analysis);
         let mut previous: HashMap<String, Option<String>> = HashMap::new();
+        // Inputs a fix made less readable: put back as they were before this round.
+        let mut broken: Vec<String> = Vec::new();
         for (id, edits) in edits {
             let source = outcome.source(id);
             let Ok(text) = source.text.str(0..source.text.len()) else {
@@ -112,6 +116,9 @@ fn run_with(
             };
             let text = text.into_owned();
             let fixed = apply(&text, &edits);
+            if unreadable_documents(&fixed) > unreadable_documents(&text) {
+                broken.push(source.name.clone());
+            }
             before
                 .entry(source.name.clone())
                 .or_insert_with(|| text.clone());
@@ -120,17 +127,6 @@ fn run_with(
                 texts.insert(source.name.clone(), fixed),
             );
         }
-        analysis = analyze(&texts);
-        // A fix must leave its input readable: where one did not, undo the round there.
-        let syntax_errors_after = syntax_errors(&analysis);
-        let broken: Vec<String> = previous
-            .keys()
-            .filter(|name| {
-                syntax_errors_after.get(*name).copied().unwrap_or(0)
-                    > syntax_errors_before.get(*name).copied().unwrap_or(0)
-            })
-            .cloned()
-            .collect();
         for name in &broken {
             match previous.remove(name).flatten() {
                 Some(text) => texts.insert(name.clone(), text),
@@ -140,9 +136,7 @@ fn run_with(
             frozen.insert(name.clone());
         }
         applied.extend(round);
-        if !broken.is_empty() {
-            analysis = analyze(&texts);
-        }
+        analysis = analyze(&texts);
     }
     let changed = before
         .into_iter()
@@ -155,23 +149,25 @@ fn run_with(
             })
         })
         .collect();
+    let mut refused: Vec<String> = frozen.into_iter().collect();
+    refused.sort();
     Run {
         analysis,
         changed,
         applied,
+        refused,
     }
 }
 
-/// The syntax errors of each input, by name.
-fn syntax_errors(analysis: &Analysis) -> HashMap<String, usize> {
-    let mut counts = HashMap::new();
-    for finding in &analysis.outcome.findings {
-        if *finding.rule == crate::rules::invalid_yaml::META {
-            let name = &analysis.outcome.source(finding.primary.source).name;
-            *counts.entry(name.clone()).or_insert(0) += 1;
-        }
-    }
-    counts
+/// How many documents of `text` the YAML reader cannot read: a fix must not add one, whatever
+/// the rules' levels and suppressions say.
+fn unreadable_documents(text: &str) -> usize {
+    crate::yaml::split_documents(text, 0)
+        .into_iter()
+        .filter(|chunk| {
+            crate::yaml::parse_document(text, *chunk, crate::yaml::Limits::default()).is_err()
+        })
+        .count()
 }
 
 /// The findings whose fixes a round applies: trusted enough, in the order of the findings, each
@@ -230,18 +226,28 @@ pub fn apply(text: &str, edits: &[&Edit]) -> String {
 /// Write each changed file (not standard input) in place. A file is left as it is, with a
 /// message, when it changed since it was read, or when it is reached through a symbolic link
 /// that leads out of every folder given on the command line and of the working directory.
-pub fn write(changed: &[Changed], options: &Options) -> Vec<String> {
+pub fn write(changed: &[Changed], options: &Options) -> Vec<NotWritten> {
     let roots = roots(options);
     let mut errors = Vec::new();
     for file in changed {
         if file.name == crate::discover::STDIN_NAME {
             continue;
         }
-        if let Err(message) = write_one(file, &roots) {
-            errors.push(format!("{}: not fixed: {message}", file.name));
+        if let Err(why) = write_one(file, &roots) {
+            errors.push(NotWritten {
+                name: file.name.clone(),
+                why,
+            });
         }
     }
     errors
+}
+
+/// A changed file that was left as it was, and why.
+#[derive(Clone, Debug)]
+pub struct NotWritten {
+    pub name: String,
+    pub why: String,
 }
 
 /// The folders a fix may write in: the working directory and every folder given, and the

@@ -286,7 +286,7 @@ impl<'a> Context<'a> {
         message: impl Into<String>,
     ) -> Option<Fix> {
         let source = self.object(id).source;
-        let edit = self.with_window(source, span, |window| {
+        let edit = self.with_window(id, span, |window| {
             crate::fix::edit::replace_scalar(window, span, value)
         })?;
         Some(Fix::new(
@@ -310,7 +310,7 @@ impl<'a> Context<'a> {
         message: impl Into<String>,
     ) -> Option<Fix> {
         let source = self.object(id).source;
-        let removed = self.with_window(source, span, |window| {
+        let removed = self.with_window(id, span, |window| {
             crate::fix::edit::remove_node(window, span)
         })?;
         Some(Fix::new(
@@ -334,7 +334,7 @@ impl<'a> Context<'a> {
         message: impl Into<String>,
     ) -> Option<Fix> {
         let source = self.object(id).source;
-        let removed = self.with_window(source, span, |window| {
+        let removed = self.with_window(id, span, |window| {
             crate::fix::edit::remove_item(window, span)
         })?;
         Some(Fix::new(
@@ -348,19 +348,19 @@ impl<'a> Context<'a> {
         ))
     }
 
-    /// What `edit` makes of the lines around `span` (a few before, for the separator of a flow
-    /// node, and after).
+    /// What `edit` makes of the text of `id`'s document, from its first line to a few lines
+    /// after `span`.
     fn with_window<R>(
         &self,
-        source: crate::source::SourceId,
+        id: ObjId,
         span: Span,
         edit: impl FnOnce(crate::fix::edit::Window) -> Option<R>,
     ) -> Option<R> {
-        const AROUND: usize = 8;
-        let source = &self.sources[source.0 as usize];
-        let first = source.line_index(span.start).saturating_sub(AROUND);
-        let last = source.line_index(span.end) + AROUND;
-        let from = source.line_start(first);
+        const AFTER: usize = 8;
+        let object = self.object(id);
+        let source = &self.sources[object.source.0 as usize];
+        let from = source.line_start(source.line_index(object.span.start.min(span.start)));
+        let last = source.line_index(span.end) + AFTER;
         let to = source.line_start(last + 1).min(source.text.len());
         let bytes = source.text.bytes(from..to).ok()?;
         edit(crate::fix::edit::Window {
