@@ -285,19 +285,9 @@ impl<'a> Context<'a> {
         applicability: Applicability,
         message: impl Into<String>,
     ) -> Option<Fix> {
-        let source = self.object(id).source;
-        let edit = self.with_window(id, span, |window| {
+        self.edit_fix(id, span, applicability, message, |window| {
             crate::fix::edit::replace_scalar(window, span, value)
-        })?;
-        Some(Fix::new(
-            applicability,
-            message,
-            [Edit {
-                source,
-                span: edit.0,
-                replacement: edit.1,
-            }],
-        ))
+        })
     }
 
     /// A fix that removes the node at `span` of `id`'s source (a sequence item or a mapping
@@ -309,19 +299,9 @@ impl<'a> Context<'a> {
         applicability: Applicability,
         message: impl Into<String>,
     ) -> Option<Fix> {
-        let source = self.object(id).source;
-        let removed = self.with_window(id, span, |window| {
-            crate::fix::edit::remove_node(window, span)
-        })?;
-        Some(Fix::new(
-            applicability,
-            message,
-            [Edit {
-                source,
-                span: removed,
-                replacement: String::new(),
-            }],
-        ))
+        self.edit_fix(id, span, applicability, message, |window| {
+            crate::fix::edit::remove_node(window, span).map(|removed| (removed, String::new()))
+        })
     }
 
     /// A fix that removes the sequence item whose value is at `span` (`- orphan`, with its
@@ -333,17 +313,29 @@ impl<'a> Context<'a> {
         applicability: Applicability,
         message: impl Into<String>,
     ) -> Option<Fix> {
+        self.edit_fix(id, span, applicability, message, |window| {
+            crate::fix::edit::remove_item(window, span).map(|removed| (removed, String::new()))
+        })
+    }
+
+    /// A fix of one edit in `id`'s source, made by `edit` from the text around `span`.
+    fn edit_fix(
+        &self,
+        id: ObjId,
+        span: Span,
+        applicability: Applicability,
+        message: impl Into<String>,
+        edit: impl FnOnce(crate::fix::edit::Window) -> Option<(Span, String)>,
+    ) -> Option<Fix> {
+        let (span, replacement) = self.with_window(id, span, edit)?;
         let source = self.object(id).source;
-        let removed = self.with_window(id, span, |window| {
-            crate::fix::edit::remove_item(window, span)
-        })?;
         Some(Fix::new(
             applicability,
             message,
             [Edit {
                 source,
-                span: removed,
-                replacement: String::new(),
+                span,
+                replacement,
             }],
         ))
     }
