@@ -169,9 +169,15 @@ impl Text {
             return Ok(());
         };
         let mut at = range.start;
+        // Most scans stop within a few lines (a line number for a report): blocks start small
+        // and grow to `BLOCK`.
+        let mut block = 4 << 10;
         while at < range.end {
-            let to = (at + BLOCK).min(range.end);
-            if !each(at, &self.bytes(at..to)?) {
+            let to = (at + block).min(range.end);
+            block = (block * 2).min(BLOCK);
+            // Into the thread's buffer: a new one for each block would be new memory, faulted
+            // in page by page, for every line number a report asks for.
+            if !self.with_bytes(at..to, |bytes| each(at, bytes))? {
                 break;
             }
             at = to;
@@ -187,8 +193,11 @@ impl Text {
         let reach = pattern.len().saturating_sub(1);
         while found.is_none() && at < self.len() {
             let to = (at + BLOCK).min(self.len());
-            let bytes = self.bytes(at..(to + reach).min(self.len())).ok()?;
-            found = memchr::memmem::find(&bytes, pattern).map(|i| at + i);
+            found = self
+                .with_bytes(at..(to + reach).min(self.len()), |bytes| {
+                    memchr::memmem::find(bytes, pattern).map(|i| at + i)
+                })
+                .ok()?;
             at = to;
         }
         found
