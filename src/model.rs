@@ -379,7 +379,13 @@ pub enum OwnerRefs {
     None,
     /// `ownerReferences` is present but not a list.
     NotAList(Box<NotAList>),
-    List(Vec<OwnerRef>),
+    /// The entries, and where the `ownerReferences` key and its value are (for a fix that
+    /// removes the last entry with its key).
+    List {
+        refs: Vec<OwnerRef>,
+        key: Span,
+        value: Span,
+    },
 }
 
 /// `metadata.finalizers`.
@@ -441,8 +447,11 @@ impl Finalizers {
 #[derive(Clone, Debug)]
 pub struct Object {
     pub source: SourceId,
-    /// The object's mapping in the source.
+    /// The object's mapping in the source (with the fast path, as far as the kept fields go).
     pub span: Span,
+    /// The text that holds the whole object: its document, or its item of a List. Parsed again
+    /// when a rule needs a field the fast path did not keep.
+    pub extent: Span,
     /// The template it was rendered from, for `helm template` output.
     pub origin: Option<String>,
     pub mode: Mode,
@@ -489,16 +498,18 @@ impl Object {
     ) -> Object {
         let metadata = node.get("metadata");
         let meta = |key: &str| metadata.and_then(|m| string_field(m, key));
-        let owner_refs = match metadata.and_then(|m| m.get("ownerReferences")) {
+        let owner_refs = match metadata.and_then(|m| m.entry("ownerReferences")) {
             None => OwnerRefs::None,
-            Some(refs) if refs.is_null() => OwnerRefs::None,
-            Some(refs) => match refs.as_seq() {
-                Some(items) => OwnerRefs::List(
-                    items
+            Some((_, refs)) if refs.is_null() => OwnerRefs::None,
+            Some((key, refs)) => match refs.as_seq() {
+                Some(items) => OwnerRefs::List {
+                    refs: items
                         .iter()
                         .map(|n| OwnerRef::from_node(n, text, items.len() > 1))
                         .collect(),
-                ),
+                    key: key.span,
+                    value: refs.span,
+                },
                 None => OwnerRefs::NotAList(Box::new(NotAList {
                     span: refs.span,
                     found: refs.describe(),
@@ -537,6 +548,7 @@ impl Object {
         Object {
             source,
             span: node.span,
+            extent: node.span,
             origin: None,
             mode: Mode::Apply,
             context: false,
@@ -612,7 +624,7 @@ impl Object {
 
     pub fn owner_refs(&self) -> &[OwnerRef] {
         match &self.owner_refs {
-            OwnerRefs::List(refs) => refs,
+            OwnerRefs::List { refs, .. } => refs,
             _ => &[],
         }
     }

@@ -319,7 +319,7 @@ fn object_json(object: &Object, hint: Option<&Value>) -> Value {
     let refs = match &object.owner_refs {
         OwnerRefs::None => Value::Null,
         OwnerRefs::NotAList(n) => json!({ "notAList": described(&n.found) }),
-        OwnerRefs::List(refs) => refs
+        OwnerRefs::List { refs, .. } => refs
             .iter()
             .map(|r| match r.not_a_mapping() {
                 Some(found) => json!({ "notAMapping": described(found) }),

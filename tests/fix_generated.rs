@@ -1,10 +1,12 @@
 //! Fixes on generated documents: owner references drawn from a small pool (so entries repeat,
 //! exactly or with the same uid and other fields) with kinds in canonical or all-lower case,
 //! written in block style with comments, in flow style, and as JSON, with or without a
-//! `deletionTimestamp` and finalizers. After `--fix` (with or without `--unsafe-fixes`, in
+//! `deletionTimestamp`, finalizers and the fields only the API server sets (`uid`,
+//! `resourceVersion`, `managedFields`, `status`, as in a dump). The documents are read as
+//! manifests to apply (`--mode apply`). After `--fix` (with or without `--unsafe-fixes`, in
 //! rounds), each document still parses, holds what it held except the fixed fields (repeated
 //! entries gone, kinds spelled canonically, `deletionTimestamp` gone, and with unsafe fixes the
-//! `orphan` finalizer), and a second run has nothing to fix.
+//! `orphan` finalizer and the server's fields), and a second run has nothing to fix.
 
 use proptest::prelude::*;
 
@@ -38,6 +40,8 @@ struct Extras {
     deletion_timestamp: bool,
     keep_finalizer: bool,
     orphan: bool,
+    /// `uid`, `resourceVersion`, `creationTimestamp`, `managedFields` and `status`.
+    system_fields: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -77,6 +81,9 @@ fn document(
                 ""
             };
             let mut extra = String::new();
+            if extras.system_fields {
+                extra.push_str("\n  \"uid\": \"u-self\", \"resourceVersion\": \"42\", \"creationTimestamp\": \"2024-05-02T10:11:12Z\",\n  \"managedFields\": [{\"manager\": \"kubectl\", \"operation\": \"Update\"}],");
+            }
             if extras.deletion_timestamp {
                 extra.push_str("\n  \"deletionTimestamp\": \"2024-05-02T10:11:12Z\",");
             }
@@ -84,8 +91,13 @@ fn document(
                 let names: Vec<String> = finalizers.iter().map(|f| format!("\"{f}\"")).collect();
                 extra.push_str(&format!("\n  \"finalizers\": [{}],", names.join(", ")));
             }
+            let status = if extras.system_fields {
+                ",\n \"status\": {\"phase\": \"Bound\"}"
+            } else {
+                ""
+            };
             format!(
-                "{{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\",\n \"metadata\": {{\"name\": \"cache\", \"namespace\": \"shop\", {labels}{extra}\n  \"ownerReferences\": [\n   {}\n  ]}},\n \"data\": {{\"size\": \"1Gi\"}}}}\n",
+                "{{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\",\n \"metadata\": {{\"name\": \"cache\", \"namespace\": \"shop\", {labels}{extra}\n  \"ownerReferences\": [\n   {}\n  ]}},\n \"data\": {{\"size\": \"1Gi\"}}{status}}}\n",
                 refs.join(",\n   ")
             )
         }
@@ -102,14 +114,22 @@ fn document(
                 ""
             };
             let mut extra = String::new();
+            if extras.system_fields {
+                extra.push_str("  uid: u-self\n  resourceVersion: \"42\"\n  managedFields: [{manager: kubectl, operation: Update}]\n");
+            }
             if extras.deletion_timestamp {
                 extra.push_str("  deletionTimestamp: \"2024-05-02T10:11:12Z\"\n");
             }
             if !finalizers.is_empty() {
                 extra.push_str(&format!("  finalizers: [{}]\n", finalizers.join(", ")));
             }
+            let status = if extras.system_fields {
+                "status: {phase: Bound}\n"
+            } else {
+                ""
+            };
             format!(
-                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n{labels}{extra}  ownerReferences: [{}]\ndata:\n  size: 1Gi\n",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n{labels}{extra}  ownerReferences: [{}]\ndata:\n  size: 1Gi\n{status}",
                 refs.join(", ")
             )
         }
@@ -117,8 +137,14 @@ fn document(
             let mut text = String::from(
                 "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n",
             );
+            if extras.system_fields {
+                text.push_str("  creationTimestamp: \"2024-05-02T10:11:12Z\"\n");
+            }
             if labels {
                 text.push_str("  labels:\n    app: api  # the app\n    tier: cache\n");
+            }
+            if extras.system_fields {
+                text.push_str("  managedFields:\n  - manager: kubectl\n    operation: Update\n  resourceVersion: \"42\"  # live\n  uid: u-self\n");
             }
             if extras.deletion_timestamp {
                 text.push_str("  deletionTimestamp: \"2024-05-02T10:11:12Z\"  # exported\n");
@@ -140,6 +166,9 @@ fn document(
                 ));
             }
             text.push_str("data:\n  size: 1Gi\n");
+            if extras.system_fields {
+                text.push_str("status:\n  phase: Bound\n");
+            }
             text
         }
     }
@@ -190,14 +219,18 @@ proptest! {
         deletion_timestamp in any::<bool>(),
         keep_finalizer in any::<bool>(),
         orphan in any::<bool>(),
+        system_fields in any::<bool>(),
         unsafe_fixes in any::<bool>(),
     ) {
-        let extras = Extras { deletion_timestamp, keep_finalizer, orphan };
+        let extras = Extras { deletion_timestamp, keep_finalizer, orphan, system_fields };
         let applicability = if unsafe_fixes { Applicability::Unsafe } else { Applicability::Safe };
         let entries: Vec<Entry> = picks.iter().map(|&i| POOL[i]).collect();
         let name = match style { Style::Json => "cache.json", _ => "cache.yaml" };
         let text = document(&entries, style, comments, labels, extras);
-        let options = ownerlint::Options::default();
+        let options = ownerlint::Options {
+            mode: ownerlint::load::ModeChoice::Apply,
+            ..ownerlint::Options::default()
+        };
         let inputs = vec![(name.to_string(), text.clone())];
         let run = ownerlint::fix::run_texts(&inputs, &options, applicability);
         let fixed = run
@@ -215,6 +248,7 @@ proptest! {
             deletion_timestamp: false,
             keep_finalizer,
             orphan: orphan && !unsafe_fixes,
+            system_fields: system_fields && !unsafe_fixes,
         };
         let want = document(&expected(&entries), style, false, labels, left);
         prop_assert_eq!(parse(&fixed), parse(&want), "{}\n->\n{}", text, fixed);

@@ -269,9 +269,9 @@ fn a_symbolic_link_out_of_the_tree_is_not_followed() {
 
 #[test]
 fn a_fix_that_would_leave_a_document_unreadable_is_not_applied() {
-    // The comment holds a `}`: removing the repeated entry up to the bracket the parser saw
-    // would leave one bracket too many.
-    let text_in = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: shop\n  ownerReferences: [\n    {apiVersion: v1, kind: ConfigMap, name: a, uid: \"1\"},\n    {apiVersion: v1, kind: ConfigMap, name: a, # }\n     uid: \"1\"}\n  ]\n";
+    // The annotation copies deletionTimestamp through an alias: removing the field would
+    // leave the alias naming no anchor, which no YAML reader accepts.
+    let text_in = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: shop\n  deletionTimestamp: &when \"2024-05-02T10:11:12Z\"\n  annotations:\n    deleted-at: *when\n";
     let dir = common::temp_dir("fix-refused");
     std::fs::write(dir.path().join("cm.yaml"), text_in).expect("write");
     let out = ownerlint(dir.path(), &["--fix", "cm.yaml"], None);
@@ -286,7 +286,26 @@ fn a_fix_that_would_leave_a_document_unreadable_is_not_applied() {
         "{}",
         text(&out.stderr)
     );
-    assert!(text(&out.stdout).contains("[duplicate-owner-ref]"));
+    assert!(text(&out.stdout).contains("[deletion-timestamp-in-manifest]"));
+}
+
+#[test]
+fn brackets_in_comments_and_closing_brackets_on_their_own_lines_are_read_as_yaml_reads_them() {
+    // The comment holds a `}`, and the parser's span of the second entry ends before its
+    // closing bracket: the fix removes the entry whole, with its comma.
+    let text_in = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: shop\n  ownerReferences: [\n    {apiVersion: v1, kind: ConfigMap, name: a, uid: \"1\"},\n    {apiVersion: v1, kind: ConfigMap, name: a, # }\n     uid: \"1\"\n    }\n  ]\n";
+    let dir = common::temp_dir("fix-brackets");
+    std::fs::write(dir.path().join("cm.yaml"), text_in).expect("write");
+    let out = ownerlint(dir.path(), &["--fix", "cm.yaml"], None);
+    assert!(
+        text(&out.stderr).contains("1 fixed"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("cm.yaml")).expect("read"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: shop\n  ownerReferences: [\n    {apiVersion: v1, kind: ConfigMap, name: a, uid: \"1\"}\n  ]\n"
+    );
 }
 
 #[test]
@@ -332,4 +351,62 @@ fn sarif_and_json_carry_the_fixes() {
     let replacement = &fixes[0]["artifactChanges"][0]["replacements"][0];
     assert_eq!(replacement["insertedContent"]["text"], "ReplicaSet");
     assert_eq!(replacement["deletedRegion"]["startColumn"], 11);
+}
+
+#[test]
+fn a_dump_to_apply_again_loses_what_the_api_server_set_and_its_stale_owner_references() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/dump");
+    let read = |name: &str| std::fs::read_to_string(data.join(name)).expect("testdata");
+    let want = read("replicaset-and-pod.fixed.yaml");
+    for name in ["replicaset-and-pod.yaml", "replicaset-and-pod.json"] {
+        let dir = common::temp_dir("fix-dump");
+        std::fs::write(dir.path().join(name), read(name)).expect("write");
+        // Read as what it is, a record of a cluster, it has nothing to fix.
+        let snapshot = ownerlint(dir.path(), &["--fail-on", "info", name], None);
+        assert_eq!(text(&snapshot.stdout), "");
+        let out = ownerlint(
+            dir.path(),
+            &["--mode", "apply", "--fix", "--unsafe-fixes", name],
+            None,
+        );
+        assert!(
+            text(&out.stderr).contains("3 fixed"),
+            "{}",
+            text(&out.stderr)
+        );
+        let fixed = std::fs::read_to_string(dir.path().join(name)).expect("read");
+        if name.ends_with(".yaml") {
+            // Only the server's fields and the reference to the recreated owner are gone: the
+            // comments, the order of keys and the List stay.
+            assert_eq!(fixed, want);
+        } else {
+            let fixed: serde_yaml::Value = serde_yaml::from_str(&fixed).expect("JSON");
+            let want: serde_yaml::Value = serde_yaml::from_str(&want).expect("YAML");
+            assert_eq!(fixed, want);
+        }
+        // Applied again, the Pod is one the ReplicaSet adopts: nothing else is left to report.
+        let again = ownerlint(
+            dir.path(),
+            &["--mode", "apply", "--fail-on", "info", name],
+            None,
+        );
+        let report = text(&again.stdout);
+        assert_eq!(report.lines().count(), 1, "{report}");
+        assert!(report.contains("info[orphan-will-be-adopted]"), "{report}");
+    }
+}
+
+#[test]
+fn fields_that_do_nothing_when_applied_are_not_reported_alone() {
+    // Generated manifests often carry `creationTimestamp: null` and a CRD's empty status.
+    let manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: shop\n  creationTimestamp: null\n  resourceVersion: \"\"\n  uid: \"\"\nstatus: {}\n";
+    let dir = common::temp_dir("fix-quiet");
+    std::fs::write(dir.path().join("cm.yaml"), manifest).expect("write");
+    let out = ownerlint(
+        dir.path(),
+        &["--mode", "apply", "--fail-on", "info", "cm.yaml"],
+        None,
+    );
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }

@@ -142,8 +142,20 @@ pub fn remove_item(window: Window, span: Span) -> Option<Span> {
     remove_node(window, span)
 }
 
-/// The span of a flow collection with its closing bracket, which the parser's span of the node
-/// may end before; other nodes as they are. `None` when the brackets do not balance.
+/// The span of a mapping entry, from its key to the end of its value: a flow collection's
+/// closing bracket included, which the parser's span of the value may end before. An empty value
+/// (`uid:`) ends with its key.
+pub fn entry(window: Window, key: Span, value: Span) -> Option<Span> {
+    if value.is_empty() {
+        return Some(key);
+    }
+    let value = with_closing_bracket(window, value)?;
+    Some(Span::new(key.start, value.end.max(key.end)))
+}
+
+/// The span of a flow collection with its closing brackets, which the parser's span of the
+/// node may end before (`[{a: 1}` for `[{a: 1}\n]`); other nodes as they are. `None` when the
+/// brackets do not balance.
 fn with_closing_bracket(window: Window, span: Span) -> Option<Span> {
     let node = window.get(span)?;
     // A block sequence item (`- {…}`) starts at its dash.
@@ -151,68 +163,48 @@ fn with_closing_bracket(window: Window, span: Span) -> Option<Span> {
         Some(b'-') => trim_start(&node[1..]),
         _ => node,
     };
-    let (open, close) = match node.first() {
-        Some(b'{') => (b'{', b'}'),
-        Some(b'[') => (b'[', b']'),
-        _ => return Some(span),
-    };
-    let depth = depth_after(node, open, close)?;
-    if depth == 0 {
+    if !matches!(node.first(), Some(b'{' | b'[')) {
         return Some(span);
     }
-    // Blanks, then exactly the brackets still open.
-    let (_, after) = window.split(span.end)?;
-    let blanks = after.len() - trim_start(after).len();
-    let closing = after.get(blanks..blanks + depth)?;
-    closing
-        .iter()
-        .all(|&b| b == close)
-        .then(|| Span::new(span.start, span.end + blanks + depth))
-}
-
-/// How many brackets (`[`, `{`) are still open at the end of `bytes`, outside quotes and
-/// comments: more than none puts what follows in a flow collection.
-fn open_brackets(bytes: &[u8]) -> usize {
-    let mut depth = 0usize;
-    let mut quote = None;
-    let mut escaped = false;
-    let mut comment = false;
-    let mut previous = b'\n';
-    for &b in bytes {
-        if comment {
-            comment = b != b'\n';
-        } else if let Some(q) = quote {
-            if escaped {
-                escaped = false;
-            } else if q == b'"' && b == b'\\' {
-                escaped = true;
-            } else if b == q {
-                quote = None;
-            }
-        } else {
-            match b {
-                b'#' if previous.is_ascii_whitespace() => comment = true,
-                // A quote opens a string only where a scalar starts.
-                b'"' | b'\'' if b" \t\n[{,:".contains(&previous) => quote = Some(b),
-                b'[' | b'{' => depth += 1,
-                b']' | b'}' => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-        }
-        previous = b;
+    let brackets = Brackets::scan(node);
+    if brackets.stray {
+        return None;
     }
-    depth
+    // Each bracket still open, innermost first, after blanks.
+    let (_, after) = window.split(span.end)?;
+    let mut at = 0;
+    for &open in brackets.open.iter().rev() {
+        let rest = &after[at..];
+        at += rest.len() - trim_start(rest).len();
+        let close = if open == b'[' { b']' } else { b'}' };
+        if after.get(at) != Some(&close) {
+            return None;
+        }
+        at += 1;
+    }
+    Some(Span::new(span.start, span.end + at))
 }
 
-/// How many `open` brackets are left unclosed at the end of `bytes`, outside quotes; `None`
-/// when more close than open.
-fn depth_after(bytes: &[u8], open: u8, close: u8) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut quote = None;
-    let mut escaped = false;
-    for &b in bytes {
-        match quote {
-            Some(q) => {
+/// The brackets (`[`, `{`) of a text, outside quotes and comments.
+struct Brackets {
+    /// Those still open at its end, outermost first.
+    open: Vec<u8>,
+    /// Whether a bracket closes one that is not open.
+    stray: bool,
+}
+
+impl Brackets {
+    fn scan(bytes: &[u8]) -> Brackets {
+        let mut open = Vec::new();
+        let mut stray = false;
+        let mut quote = None;
+        let mut escaped = false;
+        let mut comment = false;
+        let mut previous = b'\n';
+        for &b in bytes {
+            if comment {
+                comment = b != b'\n';
+            } else if let Some(q) = quote {
                 if escaped {
                     escaped = false;
                 } else if q == b'"' && b == b'\\' {
@@ -220,14 +212,34 @@ fn depth_after(bytes: &[u8], open: u8, close: u8) -> Option<usize> {
                 } else if b == q {
                     quote = None;
                 }
+            } else {
+                match b {
+                    b'#' if previous.is_ascii_whitespace() => comment = true,
+                    // A quote opens a string only where a scalar starts.
+                    b'"' | b'\'' if b" \t\n[{,:".contains(&previous) => quote = Some(b),
+                    b'[' | b'{' => open.push(b),
+                    b']' | b'}' => {
+                        let opener = if b == b']' { b'[' } else { b'{' };
+                        match open.last() {
+                            Some(&last) if last == opener => {
+                                open.pop();
+                            }
+                            _ => stray = true,
+                        }
+                    }
+                    _ => {}
+                }
             }
-            None if b == b'"' || b == b'\'' => quote = Some(b),
-            None if b == open => depth += 1,
-            None if b == close => depth = depth.checked_sub(1)?,
-            None => {}
+            previous = b;
         }
+        Brackets { open, stray }
     }
-    Some(depth)
+}
+
+/// How many brackets (`[`, `{`) are still open at the end of `bytes`, outside quotes and
+/// comments: more than none puts what follows in a flow collection.
+fn open_brackets(bytes: &[u8]) -> usize {
+    Brackets::scan(bytes).open.len()
 }
 
 #[cfg(test)]

@@ -418,7 +418,7 @@ fn load_document(
     }
     let mut objects = Vec::new();
     collect_objects(&root, part, id, &mut objects, &mut loaded.skipped);
-    finish_objects(objects, origin, id, source, options, loaded);
+    finish_objects(objects, origin, chunk.span, id, source, options, loaded);
 }
 
 /// What is wrong with the text `part` that does not parse: template text, or `error` (in
@@ -454,6 +454,7 @@ fn not_parsed(
 fn finish_objects(
     objects: Vec<Object>,
     origin: Option<String>,
+    extent: Span,
     id: SourceId,
     source: &Source,
     options: LoadOptions,
@@ -467,6 +468,7 @@ fn finish_objects(
             continue;
         }
         object.origin = origin.clone();
+        object.extent = extent;
         object.context = options.context;
         object.mode = match options.mode {
             _ if options.context => Mode::Snapshot,
@@ -730,7 +732,7 @@ fn load_list_item(
         }
     };
     let origin = origin.and_then(|at| Some(text.str(at.start..at.end).ok()?.into_owned()));
-    finish_objects(objects, origin, id, source, options, loaded);
+    finish_objects(objects, origin, item, id, source, options, loaded);
 }
 
 /// An item of a List through the fast path's filter, spans mapped back.

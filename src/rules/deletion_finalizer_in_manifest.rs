@@ -58,7 +58,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 ));
             // Unsafe: later deletes then propagate as they ask, which is what a manifest
             // should say, but the finalizer may have been put there to keep dependents.
-            if let Some(fix) = cx.remove_item_fix(
+            if let Some(fix) = cx.remove_finalizer_fix(
                 id,
                 span,
                 Applicability::Unsafe,

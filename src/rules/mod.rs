@@ -65,6 +65,7 @@ rules! {
     finalizer_unqualified,
     deletion_finalizer_in_manifest,
     deletion_timestamp_in_manifest,
+    system_fields_in_manifest,
     required_owner,
     tracking_label_required,
     unused_suppression,
@@ -304,18 +305,49 @@ impl<'a> Context<'a> {
         })
     }
 
-    /// A fix that removes the sequence item whose value is at `span` (`- orphan`, with its
-    /// line, in block style; with one comma in flow style).
-    pub fn remove_item_fix(
+    /// A fix that removes the owner reference at `span` of `id`, the whole `ownerReferences`
+    /// entry when it is the only one (rather than leaving the key holding nothing).
+    pub fn remove_owner_ref_fix(
         &self,
         id: ObjId,
         span: Span,
         applicability: Applicability,
         message: impl Into<String>,
     ) -> Option<Fix> {
-        self.edit_fix(id, span, applicability, message, |window| {
-            crate::fix::edit::remove_item(window, span).map(|removed| (removed, String::new()))
-        })
+        match &self.object(id).owner_refs {
+            crate::model::OwnerRefs::List { refs, key, value } if refs.len() == 1 => {
+                self.remove_entries_fix(id, &[vec![(*key, *value)]], applicability, message)
+            }
+            _ => self.remove_fix(id, span, applicability, message),
+        }
+    }
+
+    /// A fix that removes the finalizer at `span` of `id`: in block style from its `-`
+    /// (`- orphan` goes whole, with its line), in flow style with one comma; the only one goes
+    /// with its `finalizers` key.
+    pub fn remove_finalizer_fix(
+        &self,
+        id: ObjId,
+        span: Span,
+        applicability: Applicability,
+        message: impl Into<String>,
+    ) -> Option<Fix> {
+        // Rare: the object is read again for where the key is.
+        let only_item = self.whole_object(id, |node| {
+            let (key, value) = node.get("metadata")?.entry("finalizers")?;
+            match value.as_seq()? {
+                [item] if item.span.start < span.end && span.start < item.span.end => {
+                    Some((key.span, value.span))
+                }
+                _ => None,
+            }
+        });
+        match only_item.flatten() {
+            Some(entry) => self.remove_entries_fix(id, &[vec![entry]], applicability, message),
+            None => self.edit_fix(id, span, applicability, message, |window| {
+                crate::fix::edit::remove_item(window, span).map(|removed| (removed, String::new()))
+            }),
+        }
     }
 
     /// A fix of one edit in `id`'s source, made by `edit` from the text around `span`.
@@ -359,6 +391,70 @@ impl<'a> Context<'a> {
             bytes: &bytes,
             base: from,
         })
+    }
+
+    /// A fix that removes mapping entries of `id` (each given by the spans of its key and its
+    /// value), in runs of entries that follow one another in one mapping. Each entry is removed
+    /// on its own (its lines in block style); a run whose removals would overlap (flow style,
+    /// where neighbours share a comma) is removed as one node. `None` when an entry cannot be
+    /// removed cleanly.
+    pub fn remove_entries_fix(
+        &self,
+        id: ObjId,
+        runs: &[Vec<(Span, Span)>],
+        applicability: Applicability,
+        message: impl Into<String>,
+    ) -> Option<Fix> {
+        use crate::fix::edit::{entry, remove_node};
+        let all = runs.iter().flatten();
+        let start = all.clone().map(|(key, _)| key.start).min()?;
+        let end = all.map(|(key, value)| value.end.max(key.end)).max()?;
+        let removed = self.with_window(id, Span::new(start, end), |window| {
+            let mut removed = Vec::new();
+            for run in runs {
+                let entries: Vec<Span> = run
+                    .iter()
+                    .map(|&(key, value)| entry(window, key, value))
+                    .collect::<Option<_>>()?;
+                let each: Vec<Span> = entries
+                    .iter()
+                    .map(|&span| remove_node(window, span))
+                    .collect::<Option<_>>()?;
+                let overlapping = each
+                    .windows(2)
+                    .any(|pair| pair[0].end > pair[1].start || pair[0].start == pair[1].start);
+                match (overlapping, entries.first(), entries.last()) {
+                    (true, Some(first), Some(last)) => {
+                        removed.push(remove_node(window, Span::new(first.start, last.end))?);
+                    }
+                    _ => removed.extend(each),
+                }
+            }
+            Some(removed)
+        })?;
+        let source = self.object(id).source;
+        Some(Fix::new(
+            applicability,
+            message,
+            removed.into_iter().map(|span| Edit {
+                source,
+                span,
+                replacement: String::new(),
+            }),
+        ))
+    }
+
+    /// `f` applied to the whole mapping of object `id`, parsed again from its text: the fast
+    /// path keeps only the fields the rules declare, and a rule that fixes an object may need
+    /// the others. `None` when the text no longer reads as it did.
+    pub fn whole_object<R>(&self, id: ObjId, f: impl FnOnce(&crate::yaml::Node) -> R) -> Option<R> {
+        let object = self.object(id);
+        let source = &self.sources[object.source.0 as usize];
+        let extent = object.extent;
+        let text = source.text.str(extent.start..extent.end).ok()?;
+        let document =
+            crate::yaml::parse_at(&text, extent.start, crate::yaml::Limits::default()).ok()?;
+        find_object(document.root.as_ref()?, object).map(f)
     }
 
     /// A label on an object's `metadata.uid` (or where it is named: `Object::name_span`).
@@ -418,4 +514,26 @@ pub fn did_you_mean<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
         .filter(|(score, _)| *score > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
+}
+
+/// The mapping of `object` in a tree parsed again from its text: the one whose `kind` (or
+/// `metadata.name`) is where the object's is.
+fn find_object<'n>(node: &'n crate::yaml::Node, object: &Object) -> Option<&'n crate::yaml::Node> {
+    use crate::yaml::Value;
+    let at = |field: Option<&crate::yaml::Node>, span: Option<Span>| {
+        field.is_some_and(|f| Some(f.span) == span)
+    };
+    match &node.value {
+        Value::Map(entries) => {
+            let name = node.get("metadata").and_then(|m| m.get("name"));
+            if at(node.get("kind"), object.kind.as_ref().map(|k| k.span))
+                || at(name, object.name.as_ref().map(|n| n.span))
+            {
+                return Some(node);
+            }
+            entries.iter().find_map(|(_, v)| find_object(v, object))
+        }
+        Value::Seq(items) => items.iter().find_map(|item| find_object(item, object)),
+        Value::Scalar(_) => None,
+    }
 }

@@ -64,6 +64,9 @@ pub fn doc_options(doc: &str) -> Options {
         options.policies = config.policies;
         options.levels = config.rules.into_iter().map(|(r, l, _)| (r, l)).collect();
         options.kinds = config.kinds.iter().map(|(k, _)| k.crd_info()).collect();
+        if let Some((mode, _)) = config.mode {
+            options.mode = mode;
+        }
     }
     options
 }
