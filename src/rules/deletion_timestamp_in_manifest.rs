@@ -55,13 +55,25 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         // In a snapshot it tells what the cluster was doing: nothing in the input to fix.
         if object.mode == Mode::Snapshot {
             finding.severity = Severity::Info;
-        } else if let Some(fix) = cx.remove_fix(
-            id,
-            crate::source::Span::new(field.key_span.start, field.field.span.end),
-            Applicability::Safe,
-            "remove metadata.deletionTimestamp",
-        ) {
-            finding = finding.fix(fix);
+        } else {
+            // With deletionGracePeriodSeconds, which goes with it; read again for its place (the
+            // fast path does not keep it, and this finding is rare).
+            const KEYS: [&str; 2] = ["deletionTimestamp", "deletionGracePeriodSeconds"];
+            let runs = cx
+                .whole_object(id, |node| {
+                    let metadata = node.get("metadata")?;
+                    let runs = super::entry_runs(metadata, &KEYS);
+                    Some(runs.into_iter().map(|run| run.into_iter().map(|(_, k, v)| (k, v)).collect()).collect())
+                })
+                .flatten()
+                .unwrap_or_else(|| vec![vec![(field.key_span, field.field.span)]]);
+            let fix = cx.remove_entries_fix(
+                id,
+                &runs,
+                Applicability::Safe,
+                "remove metadata.deletionTimestamp and deletionGracePeriodSeconds",
+            );
+            finding = finding.fix_if(fix);
         }
         out.push(finding);
     }

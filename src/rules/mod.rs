@@ -516,6 +516,26 @@ pub fn did_you_mean<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
         .map(|(_, c)| c)
 }
 
+/// The entries of the mapping `map` whose keys are among `keys`, in runs of entries that follow
+/// one another (for [`Context::remove_entries_fix`]): each as the index of its key in `keys`,
+/// the span of the key and the span of the value.
+pub fn entry_runs(map: &crate::yaml::Node, keys: &[&str]) -> Vec<Vec<(usize, Span, Span)>> {
+    let mut runs = Vec::new();
+    let mut run = Vec::new();
+    for (k, v) in map.as_map().unwrap_or_default() {
+        let key = k.as_scalar().map(|s| s.text.as_str());
+        match keys.iter().position(|wanted| Some(*wanted) == key) {
+            Some(i) => run.push((i, k.span, v.span)),
+            None if !run.is_empty() => runs.push(std::mem::take(&mut run)),
+            None => {}
+        }
+    }
+    if !run.is_empty() {
+        runs.push(run);
+    }
+    runs
+}
+
 /// The mapping of `object` in a tree parsed again from its text: the one whose `kind` (or
 /// `metadata.name`) is where the object's is.
 fn find_object<'n>(node: &'n crate::yaml::Node, object: &Object) -> Option<&'n crate::yaml::Node> {

@@ -58,29 +58,24 @@ struct Entry {
 /// The system fields an object carries (`status` last), grouped in runs of entries that follow
 /// one another in one mapping.
 fn system_entries(object: &Node) -> Vec<Vec<Entry>> {
-    let mut runs = Vec::new();
-    let mut collect = |map: &Node, wanted: &[&'static str]| {
-        let mut run: Vec<Entry> = Vec::new();
-        for (k, v) in map.as_map().unwrap_or_default() {
-            let key = k.as_scalar().map(|s| s.text.as_str());
-            match wanted.iter().find(|w| Some(**w) == key) {
-                Some(&key) => run.push(Entry {
-                    key,
-                    key_span: k.span,
-                    value_span: v.span,
-                }),
-                None if !run.is_empty() => runs.push(std::mem::take(&mut run)),
-                None => {}
-            }
-        }
-        if !run.is_empty() {
-            runs.push(run);
-        }
+    let runs_of = |map: &Node, keys: &[&'static str]| {
+        super::entry_runs(map, keys)
+            .into_iter()
+            .map(|run| {
+                run.into_iter()
+                    .map(|(i, key_span, value_span)| Entry {
+                        key: keys[i],
+                        key_span,
+                        value_span,
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>()
     };
-    if let Some(metadata) = object.get("metadata") {
-        collect(metadata, &METADATA_FIELDS);
-    }
-    collect(object, &["status"]);
+    let mut runs = object
+        .get("metadata")
+        .map_or_else(Vec::new, |m| runs_of(m, &METADATA_FIELDS));
+    runs.extend(runs_of(object, &["status"]));
     runs
 }
 
