@@ -374,6 +374,9 @@ pub struct Comment {
 pub struct Document {
     pub root: Option<Node>,
     pub comments: Vec<Comment>,
+    /// The anchored nodes that an alias repeats (`&refs` … `*refs`): an edit inside one
+    /// changes every place that repeats it.
+    pub aliased: Vec<Span>,
 }
 
 impl Document {
@@ -395,6 +398,9 @@ impl Document {
         }
         if let Some(root) = &mut self.root {
             node(root, &map);
+        }
+        for span in &mut self.aliased {
+            *span = map(*span);
         }
         for comment in &mut self.comments {
             comment.span = map(comment.span);
@@ -657,6 +663,7 @@ struct Builder<'a> {
     root: Option<Node>,
     comments: Vec<Comment>,
     anchors: HashMap<usize, Node>,
+    aliased: Vec<Span>,
     alias_nodes: usize,
     seen_document: bool,
     done: bool,
@@ -672,6 +679,7 @@ impl<'a> Builder<'a> {
             root: None,
             comments: Vec::new(),
             anchors: HashMap::new(),
+            aliased: Vec::new(),
             alias_nodes: 0,
             seen_document: false,
             done: false,
@@ -789,6 +797,7 @@ impl<'a> Builder<'a> {
                         ),
                     });
                 }
+                self.aliased.push(target.span);
                 let mut copy = target.clone();
                 copy.span = span;
                 self.push(copy);
@@ -847,6 +856,7 @@ impl<'a> Builder<'a> {
         Document {
             root: self.root,
             comments: self.comments,
+            aliased: self.aliased,
         }
     }
 }

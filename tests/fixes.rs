@@ -268,28 +268,6 @@ fn a_symbolic_link_out_of_the_tree_is_not_followed() {
 }
 
 #[test]
-fn a_fix_that_would_leave_a_document_unreadable_is_not_applied() {
-    // The annotation copies deletionTimestamp through an alias: removing the field would
-    // leave the alias naming no anchor, which no YAML reader accepts.
-    let text_in = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: shop\n  deletionTimestamp: &when \"2024-05-02T10:11:12Z\"\n  annotations:\n    deleted-at: *when\n";
-    let dir = common::temp_dir("fix-refused");
-    std::fs::write(dir.path().join("cm.yaml"), text_in).expect("write");
-    let out = ownerlint(dir.path(), &["--fix", "cm.yaml"], None);
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("cm.yaml")).expect("read"),
-        text_in
-    );
-    assert!(
-        text(&out.stderr).contains(
-            "cm.yaml: a fix would have left a document unreadable, so it was not applied"
-        ),
-        "{}",
-        text(&out.stderr)
-    );
-    assert!(text(&out.stdout).contains("[deletion-timestamp-in-manifest]"));
-}
-
-#[test]
 fn brackets_in_comments_and_closing_brackets_on_their_own_lines_are_read_as_yaml_reads_them() {
     // The comment holds a `}`, and the parser's span of the second entry ends before its
     // closing bracket: the fix removes the entry whole, with its comma.
@@ -409,4 +387,61 @@ fn fields_that_do_nothing_when_applied_are_not_reported_alone() {
     );
     assert_eq!(text(&out.stdout), "");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn fixes_are_listed_where_their_findings_were_in_the_file_as_read() {
+    // Round one removes deletionTimestamp and spells the kind; round two removes the entry
+    // that has become a repeat, on what was line 9 (line 8 of the text round two reads).
+    let text_in = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: shop\n  deletionTimestamp: \"2024-05-02T10:11:12Z\"\n  ownerReferences:\n  - {apiVersion: apps/v1, kind: Deployment, name: api, uid: u-1}\n  - {apiVersion: apps/v1, kind: deployment, name: api, uid: u-1}\n";
+    let dir = common::temp_dir("fix-show");
+    std::fs::write(dir.path().join("cm.yaml"), text_in).expect("write");
+    let out = ownerlint(dir.path(), &["--fix", "--show-fixes", "cm.yaml"], None);
+    let report = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    let listed: Vec<&str> = report
+        .lines()
+        .filter_map(|l| l.split_once(": fixed[").map(|(at, _)| at))
+        .collect();
+    assert_eq!(listed, ["cm.yaml:6:3", "cm.yaml:9:3", "cm.yaml:9:33"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_with_other_hard_links_is_not_replaced() {
+    let dir = common::temp_dir("fix-hard-link");
+    let example = lowercase_example();
+    std::fs::write(dir.path().join("pod.yaml"), &example).expect("write");
+    std::fs::hard_link(dir.path().join("pod.yaml"), dir.path().join("copy.yaml")).expect("link");
+    let out = ownerlint(dir.path(), &["--fix", "pod.yaml"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("pod.yaml: not fixed: it has other hard links"),
+        "{}",
+        text(&out.stderr)
+    );
+    for name in ["pod.yaml", "copy.yaml"] {
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(name)).expect("read"),
+            example
+        );
+    }
+}
+
+#[test]
+fn a_node_that_an_alias_repeats_is_not_fixed() {
+    // Both ConfigMaps read the one list: fixing it for one would change the other.
+    let text_in = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    namespace: shop\n    ownerReferences: &refs\n    - {apiVersion: apps/v1, kind: deployment, name: api, uid: u-1}\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n    namespace: shop\n    ownerReferences: *refs\n";
+    let dir = common::temp_dir("fix-alias");
+    std::fs::write(dir.path().join("list.yaml"), text_in).expect("write");
+    let out = ownerlint(dir.path(), &["--fix", "--unsafe-fixes", "list.yaml"], None);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("list.yaml")).expect("read"),
+        text_in
+    );
+    assert_eq!(
+        text(&out.stdout).matches("[owner-kind-lowercase]").count(),
+        2,
+        "{}",
+        text(&out.stdout)
+    );
 }

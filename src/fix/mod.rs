@@ -75,6 +75,10 @@ fn run_with(
     let mut texts: HashMap<String, String> = HashMap::new();
     let mut before: BTreeMap<String, String> = BTreeMap::new();
     let mut applied = Vec::new();
+    // Where each applied fix's finding was, as an offset in the input as it was read: the
+    // edits of earlier rounds are undone on it (`history`, each input's edits by round).
+    let mut found_at: Vec<usize> = Vec::new();
+    let mut history: HashMap<String, Vec<Vec<(Span, usize)>>> = HashMap::new();
     // Inputs a fix made unreadable: put back as they were before it, and fixed no further.
     let mut frozen: HashSet<String> = HashSet::new();
     let mut analysis = analyze(&texts);
@@ -88,20 +92,24 @@ fn run_with(
             break;
         }
         let mut edits: BTreeMap<SourceId, Vec<&Edit>> = BTreeMap::new();
-        let mut round: Vec<Applied> = Vec::new();
+        let mut round: Vec<(Applied, usize)> = Vec::new();
         for finding in &chosen {
             let source = outcome.source(finding.primary.source);
-            let at = source.line_col(finding.primary.span.start);
             let Some(fix) = finding.fix.as_ref() else {
                 continue;
             };
-            round.push(Applied {
-                path: source.name.clone(),
-                line: at.line,
-                column: at.column,
-                rule: finding.rule.id,
-                message: fix.message.clone(),
-            });
+            let rounds = history.get(&source.name).map_or(&[][..], Vec::as_slice);
+            let offset = offset_before(finding.primary.span.start, rounds);
+            round.push((
+                Applied {
+                    path: source.name.clone(),
+                    line: 0,
+                    column: 0,
+                    rule: finding.rule.id,
+                    message: fix.message.clone(),
+                },
+                offset,
+            ));
             for edit in &fix.edits {
                 edits.entry(edit.source).or_default().push(edit);
             }
@@ -116,6 +124,12 @@ fn run_with(
             };
             let text = text.into_owned();
             let fixed = apply(&text, &edits);
+            history.entry(source.name.clone()).or_default().push(
+                edits
+                    .iter()
+                    .map(|e| (e.span, e.replacement.len()))
+                    .collect(),
+            );
             if unreadable_documents(&fixed) > unreadable_documents(&text) {
                 broken.push(source.name.clone());
             }
@@ -132,12 +146,24 @@ fn run_with(
                 Some(text) => texts.insert(name.clone(), text),
                 None => texts.remove(name),
             };
-            round.retain(|a| &a.path != name);
+            round.retain(|(a, _)| &a.path != name);
+            if let Some(rounds) = history.get_mut(name) {
+                rounds.pop();
+            }
             frozen.insert(name.clone());
         }
-        applied.extend(round);
+        for (a, offset) in round {
+            applied.push(a);
+            found_at.push(offset);
+        }
         analysis = analyze(&texts);
     }
+    for (a, &offset) in applied.iter_mut().zip(&found_at) {
+        if let Some(text) = before.get(&a.path) {
+            (a.line, a.column) = line_col(text, offset);
+        }
+    }
+    applied.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
     let changed = before
         .into_iter()
         .filter_map(|(name, before)| {
@@ -157,6 +183,49 @@ fn run_with(
         applied,
         refused,
     }
+}
+
+/// The offset in an input as it was read of `offset` in its text after the edits of `rounds`
+/// (each round's edits, in spans of the text before it): an offset inside an edit is taken
+/// to where that edit starts.
+fn offset_before(mut offset: usize, rounds: &[Vec<(Span, usize)>]) -> usize {
+    for edits in rounds.iter().rev() {
+        let mut sorted = edits.clone();
+        sorted.sort_by_key(|(span, _)| span.start);
+        // How much longer the text after the edits already passed is than before them.
+        let mut grown: isize = 0;
+        let mut inside = None;
+        for (span, replacement) in sorted {
+            let start = span.start as isize + grown;
+            let end = start + replacement as isize;
+            if (offset as isize) < start {
+                break;
+            }
+            if (offset as isize) < end {
+                inside = Some(span.start);
+                break;
+            }
+            grown += replacement as isize - span.len() as isize;
+        }
+        offset = inside.unwrap_or_else(|| (offset as isize - grown).max(0) as usize);
+    }
+    offset
+}
+
+/// The 1-based line and column (in characters) of `offset` in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = text.as_bytes().get(..offset).unwrap_or_default();
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = text
+        .get(line_start..offset)
+        .map_or(offset - line_start, |t| t.chars().count())
+        + 1;
+    (line, column)
 }
 
 /// How many documents of `text` the YAML reader cannot read: a fix must not add one, whatever
@@ -224,8 +293,9 @@ pub fn apply(text: &str, edits: &[&Edit]) -> String {
 }
 
 /// Write each changed file (not standard input) in place. A file is left as it is, with a
-/// message, when it changed since it was read, or when it is reached through a symbolic link
-/// that leads out of every folder given on the command line and of the working directory.
+/// message, when it changed since it was read, when it has other hard links, or when it is
+/// reached through a symbolic link that leads out of every folder given on the command line
+/// and of the working directory.
 pub fn write(changed: &[Changed], options: &Options) -> Vec<NotWritten> {
     let roots = roots(options);
     let mut errors = Vec::new();
@@ -286,9 +356,17 @@ fn write_one(file: &Changed, roots: &[PathBuf]) -> Result<(), String> {
         return Err("it changed since it was read".into());
     }
     let folder = target.parent().ok_or("it has no folder")?;
-    let permissions = std::fs::metadata(&target)
-        .map_err(|e| e.to_string())?
-        .permissions();
+    let metadata = std::fs::metadata(&target).map_err(|e| e.to_string())?;
+    // The new text replaces the file by a rename: another name for the same file would keep
+    // the old text, and no longer be the same file.
+    #[cfg(unix)]
+    if std::os::unix::fs::MetadataExt::nlink(&metadata) > 1 {
+        return Err(
+            "it has other hard links, which replacing it would separate from it (apply the `--diff` output with `patch` instead)"
+                .into(),
+        );
+    }
+    let permissions = metadata.permissions();
     let mut temporary = tempfile::Builder::new()
         .prefix(".ownerlint-fix-")
         .tempfile_in(folder)
@@ -348,6 +426,55 @@ mod tests {
         let edits = [edit(2, 9, "x"), edit(7, 8, "y"), edit(0, 4, "Kind")];
         // Overlapping the first kept one, inside a character, and past the end: left out.
         assert_eq!(apply(text, &edits.iter().collect::<Vec<_>>()), "Kind: é\n");
+    }
+
+    #[test]
+    fn a_fix_that_leaves_a_document_unreadable_is_undone_and_its_input_fixed_no_further() {
+        let name = "cm.yaml".to_string();
+        let text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  deletionTimestamp: \"2024-05-02T10:11:12Z\"\n  finalizers: [orphan]\n";
+        let options = Options::default();
+        let run = run_with(Applicability::Unsafe, |texts| {
+            let text = texts.get(&name).map_or(text, String::as_str);
+            let mut analysis =
+                crate::pipeline::analyze_texts(vec![(name.clone(), text.into())], &options);
+            // Each fix, as a faulty one would, also opens a bracket it never closes.
+            for finding in &mut analysis.outcome.findings {
+                if let Some(fix) = &mut finding.fix {
+                    fix.edits.push(Edit {
+                        source: finding.primary.source,
+                        span: Span::new(12, 12),
+                        replacement: "[".into(),
+                    });
+                }
+            }
+            analysis
+        });
+        assert_eq!(run.refused, std::slice::from_ref(&name));
+        assert!(run.changed.is_empty() && run.applied.is_empty());
+        // What is left to report is the input as it was.
+        assert!(
+            run.analysis
+                .outcome
+                .findings
+                .iter()
+                .any(|f| f.rule.id == "deletion-timestamp-in-manifest")
+        );
+    }
+
+    #[test]
+    fn positions_after_earlier_rounds_are_told_in_the_text_as_read() {
+        let text = "a: 1\nb: 2\nc: 3\n";
+        // Round one removed `a: 1` and wrote `bb: 22` over `b: 2`.
+        let rounds = vec![vec![(Span::new(0, 5), 0), (Span::new(5, 9), 6)]];
+        let after = "bb: 22\nc: 3\n";
+        let c = after.find('c').expect("c");
+        assert_eq!(offset_before(c, &rounds), text.find('c').expect("c"));
+        // Inside a replacement: where it starts.
+        assert_eq!(offset_before(3, &rounds), 5);
+        assert_eq!(line_col(text, offset_before(c, &rounds)), (3, 1));
+        // Two rounds: the second removed `bb: 22`.
+        let rounds = vec![rounds[0].clone(), vec![(Span::new(0, 7), 0)]];
+        assert_eq!(offset_before(0, &rounds), text.find('c').expect("c"));
     }
 
     #[test]

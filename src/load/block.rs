@@ -28,6 +28,7 @@ pub fn parse_lines(text: &str, lines: &[Line]) -> Option<Document> {
     };
     let root = builder.document()?;
     Some(Document {
+        aliased: Vec::new(),
         root,
         comments: builder.comments,
     })

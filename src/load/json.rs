@@ -35,6 +35,7 @@ pub fn parse(text: &str, base: usize, max_depth: usize, fields: &Kept) -> Option
     guarded?;
     let root = root?;
     Some(Document {
+        aliased: Vec::new(),
         root: Some(root),
         comments: Vec::new(),
     })
@@ -167,6 +168,7 @@ pub fn parse_item(text: &str, base: usize, fields: &Kept) -> Option<Document> {
         _ => tree.node(text)?,
     };
     Some(Document {
+        aliased: Vec::new(),
         root: Some(root),
         comments: Vec::new(),
     })
@@ -178,6 +180,7 @@ pub fn parse_all(text: &str, max_depth: usize) -> Option<Document> {
     let raw: &RawValue = serde_json::from_str(text).ok()?;
     let root = Tree { text, base: 0 }.node(raw.get())?;
     Some(Document {
+        aliased: Vec::new(),
         root: Some(root),
         comments: Vec::new(),
     })

@@ -67,12 +67,11 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 })
                 .flatten()
                 .unwrap_or_else(|| vec![vec![(field.key_span, field.field.span)]]);
-            let fix = cx.remove_entries_fix(
-                id,
-                &runs,
-                Applicability::Safe,
-                "remove metadata.deletionTimestamp and deletionGracePeriodSeconds",
-            );
+            let message = match runs.iter().map(Vec::len).sum::<usize>() {
+                1 => "remove metadata.deletionTimestamp",
+                _ => "remove metadata.deletionTimestamp and deletionGracePeriodSeconds",
+            };
+            let fix = cx.remove_entries_fix(id, &runs, Applicability::Safe, message);
             finding = finding.fix_if(fix);
         }
         out.push(finding);

@@ -360,6 +360,9 @@ impl<'a> Context<'a> {
         edit: impl FnOnce(crate::fix::edit::Window) -> Option<(Span, String)>,
     ) -> Option<Fix> {
         let (span, replacement) = self.with_window(id, span, edit)?;
+        if self.repeated_by_alias(id, &[span]) {
+            return None;
+        }
         let source = self.object(id).source;
         Some(Fix::new(
             applicability,
@@ -432,6 +435,9 @@ impl<'a> Context<'a> {
             }
             Some(removed)
         })?;
+        if self.repeated_by_alias(id, &removed) {
+            return None;
+        }
         let source = self.object(id).source;
         Some(Fix::new(
             applicability,
@@ -442,6 +448,32 @@ impl<'a> Context<'a> {
                 replacement: String::new(),
             }),
         ))
+    }
+
+    /// Whether one of `spans` of `id`'s text is in a node that an alias repeats (`&refs` …
+    /// `*refs`), where an edit would change every place that repeats it: such a fix is not
+    /// offered. Only a document that holds a `&` is read again to tell.
+    fn repeated_by_alias(&self, id: ObjId, spans: &[Span]) -> bool {
+        let object = self.object(id);
+        let text = &self.sources[object.source.0 as usize].text;
+        let extent = object.extent;
+        let has_anchor = text.with_bytes(extent.start..extent.end, |bytes| {
+            memchr::memchr(b'&', bytes).is_some()
+        });
+        if has_anchor == Ok(false) {
+            return false;
+        }
+        let Ok(slice) = text.str(extent.start..extent.end) else {
+            return true;
+        };
+        match crate::yaml::parse_at(&slice, extent.start, crate::yaml::Limits::default()) {
+            Ok(document) => document.aliased.iter().any(|aliased| {
+                spans
+                    .iter()
+                    .any(|s| s.start < aliased.end && aliased.start < s.end.max(s.start + 1))
+            }),
+            Err(_) => true,
+        }
     }
 
     /// `f` applied to the whole mapping of object `id`, parsed again from its text: the fast
