@@ -38,10 +38,18 @@ fuzz_target!(|data: &[u8]| {
             ownerlint::preview::preview(&graph, target, ownerlint::preview::Cascade::Foreground);
     }
     if let Ok(text) = std::str::from_utf8(data) {
+        // Half the inputs are read as manifests to apply, so that a dump's fixes run too.
+        let fix_options = ownerlint::Options {
+            mode: match data.len() % 2 {
+                0 => ownerlint::load::ModeChoice::Auto,
+                _ => ownerlint::load::ModeChoice::Apply,
+            },
+            ..ownerlint::Options::default()
+        };
         let inputs = [("input.yaml".to_string(), text.to_string())];
         let run = ownerlint::fix::run_texts(
             &inputs,
-            &ownerlint::Options::default(),
+            &fix_options,
             ownerlint::finding::Applicability::Unsafe,
         );
         let unreadable = |outcome: &ownerlint::Outcome| {
@@ -52,7 +60,7 @@ fuzz_target!(|data: &[u8]| {
                 .count()
         };
         if !run.changed.is_empty() {
-            let before = ownerlint::lint_texts(inputs.to_vec(), &ownerlint::Options::default());
+            let before = ownerlint::lint_texts(inputs.to_vec(), &fix_options);
             assert!(unreadable(&run.analysis.outcome) <= unreadable(&before));
         }
     }
