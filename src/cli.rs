@@ -52,6 +52,10 @@ pub enum Command {
         #[command(flatten)]
         input: Box<InputArgs>,
     },
+    /// Serve the Language Server Protocol on standard input and output, for editors: every
+    /// workspace folder linted as you type, with hover, go to definition, find references and
+    /// quick fixes
+    Server,
 }
 
 #[derive(Args, Debug)]
@@ -341,6 +345,13 @@ pub fn run(cli: Cli) -> i32 {
             clap_complete::generate(shell, &mut Cli::command(), "ownerlint", &mut script);
             print_out(script, 0)
         }
+        Some(Command::Server) => match crate::server::run() {
+            Ok(()) => 0,
+            Err(message) => {
+                note!("ownerlint server: {message}");
+                2
+            }
+        },
         Some(Command::Man) => match crate::manpage::render() {
             Ok(page) => print_out(page, 0),
             Err(err) => {

@@ -72,7 +72,9 @@ impl Filter {
         })
     }
 
-    fn accepts(&self, relative: &Path) -> bool {
+    /// Whether a file at `relative` (to the folder walked) is linted: a YAML or JSON file the
+    /// include globs take (if any) and the exclude globs do not.
+    pub fn accepts(&self, relative: &Path) -> bool {
         let has_extension = relative
             .extension()
             .and_then(|e| e.to_str())

@@ -26,6 +26,7 @@ pub mod report;
 pub mod resolve;
 pub mod rules;
 pub mod selector;
+pub mod server;
 pub mod source;
 pub mod target;
 pub mod tree;

@@ -59,6 +59,70 @@ pub fn analyze_with(
     analysis
 }
 
+/// [`analyze`] of a folder an editor has open: the files in `open` (by path) are read as the
+/// editor holds them, including those not yet saved in the folder.
+pub fn analyze_workspace(
+    options: &Options,
+    open: &std::collections::HashMap<std::path::PathBuf, String>,
+) -> Analysis {
+    let started = Instant::now();
+    let filter = match Filter::new(&options.include, &options.exclude) {
+        Ok(filter) => filter,
+        Err(err) => {
+            let mut analysis = check(Vec::new(), options);
+            analysis.outcome.errors.push(InputError {
+                path: "--include/--exclude".into(),
+                message: err.to_string(),
+            });
+            return analysis;
+        }
+    };
+    let mut read = read::read(options, &filter, &mut std::io::empty());
+    let mut found = HashSet::new();
+    for (name, content, _) in &mut read.inputs {
+        let path = std::path::Path::new(name.as_str());
+        if let Some(text) = open.get(path) {
+            *content = Content::Bytes(text.clone().into_bytes());
+            found.insert(path.to_path_buf());
+        }
+    }
+    // An open file the walk did not find (new, not yet saved) is linted where it would be.
+    let mut unsaved: Vec<(&std::path::PathBuf, &String)> = open
+        .iter()
+        .filter(|(path, _)| !found.contains(*path))
+        .filter(|(path, _)| {
+            options.paths.iter().any(|root| {
+                path.strip_prefix(root).is_ok_and(|relative| {
+                    // A file named itself, or one in a folder named.
+                    let relative = match relative.as_os_str().is_empty() {
+                        true => path.file_name().map_or(relative, std::path::Path::new),
+                        false => relative,
+                    };
+                    filter.accepts(relative)
+                        && !relative
+                            .components()
+                            .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+                })
+            })
+        })
+        .collect();
+    // An unsaved file named itself is not missing.
+    read.errors
+        .retain(|e| !open.contains_key(std::path::Path::new(&e.path)));
+    unsaved.sort();
+    for (path, text) in unsaved {
+        read.inputs.push((
+            crate::discover::display_path(path),
+            Content::Bytes(text.clone().into_bytes()),
+            Role::Lint,
+        ));
+    }
+    let mut analysis = check(read.inputs, options);
+    analysis.outcome.errors.extend(read.errors);
+    analysis.outcome.stats.elapsed = started.elapsed();
+    analysis
+}
+
 /// Lint in-memory inputs, named as they should be reported (used by tests and tools).
 pub fn lint_texts(inputs: Vec<(String, String)>, options: &Options) -> Outcome {
     analyze_texts(inputs, options).outcome

@@ -11,7 +11,7 @@ use crate::policy::Policies;
 
 /// What the command line set of the layered settings: `None` or empty where a flag was not
 /// given.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Flags {
     pub config: Option<PathBuf>,
     pub no_config: bool,
@@ -69,16 +69,25 @@ where
     (!values.is_empty()).then(|| values.to_vec())
 }
 
-/// Read the configuration file (given or discovered) and lay the flags over it.
+/// Read the configuration file (given or discovered from the working directory) and lay the
+/// flags over it.
 pub fn effective(args: &Flags) -> Result<Effective, Vec<ConfigError>> {
+    let cwd = std::env::current_dir().ok();
+    effective_in(args, cwd.as_deref())
+}
+
+/// [`effective`], with the configuration file discovered from `dir` (a folder an editor has
+/// open) rather than from the working directory.
+pub fn effective_in(
+    args: &Flags,
+    dir: Option<&std::path::Path>,
+) -> Result<Effective, Vec<ConfigError>> {
     let path = if args.no_config {
         None
     } else {
         match &args.config {
             Some(path) => Some(path.clone()),
-            None => std::env::current_dir()
-                .ok()
-                .and_then(|cwd| super::discover(&cwd)),
+            None => dir.and_then(super::discover),
         }
     };
     let file = match &path {

@@ -15,7 +15,7 @@ use crate::source::Source;
 use crate::yaml::{self, Limits, Node, ScalarType, Value};
 
 mod layers;
-pub use layers::{Effective, Flags, effective};
+pub use layers::{Effective, Flags, effective, effective_in};
 
 pub const FILE_NAME: &str = ".ownerlint.yaml";
 

@@ -1,0 +1,418 @@
+//! What the server answers, from a snapshot: diagnostics of a file, hover, go to definition,
+//! find references and code actions.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use lsp_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, Diagnostic, DiagnosticRelatedInformation,
+    DiagnosticSeverity, Hover, HoverContents, Location, MarkupContent, MarkupKind, NumberOrString,
+    Range, TextEdit, Uri, WorkspaceEdit,
+};
+
+use super::position::{Encoding, offset, path_of, range, uri_of};
+use super::snapshot::{Part, Snapshot};
+use crate::finding::{Applicability, Finding, Severity};
+use crate::index::ObjId;
+use crate::resolve::{Resolution, UidCheck};
+
+/// What the client can take.
+#[derive(Clone, Copy, Debug)]
+pub struct Client {
+    pub encoding: Encoding,
+    pub related_information: bool,
+    pub markdown: bool,
+}
+
+/// The diagnostics of every linted file of the snapshot, by URI, in order (files without
+/// findings too, so that their earlier diagnostics can be cleared).
+pub fn all_diagnostics(snapshot: &Snapshot, client: Client) -> Vec<(Uri, Vec<Diagnostic>)> {
+    // By the URI's text: `Uri` keeps a parse cache, which makes it a poor key.
+    let mut out: std::collections::BTreeMap<String, (Uri, Vec<Diagnostic>)> = Default::default();
+    for part in &snapshot.parts {
+        for source in &part.analysis.outcome.sources {
+            if let Some(uri) = uri_of(Path::new(&source.name)) {
+                out.entry(uri.as_str().to_string())
+                    .or_insert_with(|| (uri, Vec::new()));
+            }
+        }
+        for finding in &part.analysis.outcome.findings {
+            let source = part.source(finding.primary.source);
+            if let Some(uri) = uri_of(Path::new(&source.name)) {
+                out.entry(uri.as_str().to_string())
+                    .or_insert_with(|| (uri, Vec::new()))
+                    .1
+                    .push(diagnostic(part, finding, client));
+            }
+        }
+    }
+    out.into_values().collect()
+}
+
+/// The diagnostics of the file at `uri`: empty when no analysis lints it.
+pub fn diagnostics(snapshot: &Snapshot, uri: &Uri, client: Client) -> Vec<Diagnostic> {
+    let Some((part, id)) = path_of(uri).and_then(|p| snapshot.find(&p)) else {
+        return Vec::new();
+    };
+    part.analysis
+        .outcome
+        .findings
+        .iter()
+        .filter(|f| f.primary.source == id)
+        .map(|f| diagnostic(part, f, client))
+        .collect()
+}
+
+fn diagnostic(part: &Part, finding: &Finding, client: Client) -> Diagnostic {
+    let source = part.source(finding.primary.source);
+    let mut message = finding.message.clone();
+    if let Some(help) = &finding.help {
+        message.push_str("\n\nhelp: ");
+        message.push_str(help);
+    }
+    let related = client.related_information.then(|| {
+        finding
+            .related
+            .iter()
+            .filter_map(|label| {
+                let source = part.source(label.source);
+                Some(DiagnosticRelatedInformation {
+                    location: Location {
+                        uri: uri_of(Path::new(&source.name))?,
+                        range: range(source, label.span, client.encoding),
+                    },
+                    message: label.message.clone(),
+                })
+            })
+            .collect()
+    });
+    Diagnostic {
+        range: range(source, finding.primary.span, client.encoding),
+        severity: Some(match finding.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+            Severity::Info => DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(NumberOrString::String(finding.rule.id.to_string())),
+        code_description: None,
+        source: Some("ownerlint".into()),
+        message,
+        related_information: related,
+        tags: None,
+        data: None,
+    }
+}
+
+/// The object and the owner reference at `position` of the file at `uri`.
+struct At<'s> {
+    part: &'s Part,
+    object: ObjId,
+    reference: Option<usize>,
+}
+
+fn at<'s>(
+    snapshot: &'s Snapshot,
+    uri: &Uri,
+    position: lsp_types::Position,
+    client: Client,
+) -> Option<At<'s>> {
+    let (part, id) = snapshot.find(&path_of(uri)?)?;
+    let at = offset(part.source(id), position, client.encoding);
+    let object = part.object_at(id, at)?;
+    Some(At {
+        part,
+        object,
+        reference: part.reference_at(object, at),
+    })
+}
+
+fn location(part: &Part, id: ObjId, client: Client) -> Option<Location> {
+    let object = part.object(id);
+    let source = part.source(object.source);
+    Some(Location {
+        uri: uri_of(Path::new(&source.name))?,
+        range: range(source, object.name_span(), client.encoding),
+    })
+}
+
+/// `path:line` of an object, for hover text.
+fn place(part: &Part, id: ObjId) -> String {
+    let object = part.object(id);
+    let source = part.source(object.source);
+    let at = source.line_col(object.name_span().start);
+    format!("{}:{}", source.name, at.line)
+}
+
+/// On an owner reference, the owner it resolves to (or why it resolves to none); elsewhere in
+/// an object, its owners and dependents.
+pub fn hover(
+    snapshot: &Snapshot,
+    uri: &Uri,
+    position: lsp_types::Position,
+    client: Client,
+) -> Option<Hover> {
+    let At {
+        part,
+        object,
+        reference,
+    } = at(snapshot, uri, position, client)?;
+    let analysis = &part.analysis;
+    let mut text = String::new();
+    let range;
+    match reference {
+        Some(index) => {
+            let owner_ref = &part.object(object).owner_refs()[index];
+            let source = part.source(part.object(object).source);
+            range = Some(super::position::range(
+                source,
+                owner_ref.span,
+                client.encoding,
+            ));
+            let resolution = part.resolution(object, index)?;
+            // What the findings on this reference say.
+            let findings: Vec<&Finding> = analysis
+                .outcome
+                .findings
+                .iter()
+                .filter(|f| {
+                    f.primary.source == part.object(object).source
+                        && owner_ref.span.start <= f.primary.span.start
+                        && f.primary.span.end <= owner_ref.span.end
+                })
+                .collect();
+            match &resolution.resolution {
+                Resolution::Found { owner, uid } => {
+                    text.push_str(&format!("**Owner:** {}\n\n", analysis.describe(*owner)));
+                    if let Some(u) = &part.object(*owner).uid {
+                        text.push_str(&format!("uid `{}`", u.value));
+                        if *uid == UidCheck::Fresh {
+                            text.push_str(" (assigned afresh when it is created)");
+                        }
+                        text.push_str("\n\n");
+                    }
+                    text.push_str(&format!("defined at `{}`\n\n", place(part, *owner)));
+                }
+                other => {
+                    text.push_str(&format!(
+                        "**Unresolved owner:** {}\n\n",
+                        owner_ref.display()
+                    ));
+                    if findings.is_empty() {
+                        text.push_str(unresolved_reason(other));
+                    }
+                }
+            }
+            for finding in findings {
+                text.push_str(&format!("- `{}`: {}\n", finding.rule.id, finding.message));
+            }
+        }
+        None => {
+            let source = part.source(part.object(object).source);
+            range = Some(super::position::range(
+                source,
+                part.object(object).name_span(),
+                client.encoding,
+            ));
+            text.push_str(&format!("**{}**\n\n", analysis.describe(object)));
+            let owners = owners_of(part, object);
+            let dependents = part.ownership.dependents(object);
+            if owners.is_empty() {
+                text.push_str("No owner in the input.\n");
+            } else {
+                text.push_str("Owners:\n");
+                for owner in owners {
+                    text.push_str(&format!(
+                        "- {} (`{}`)\n",
+                        analysis.describe(owner),
+                        place(part, owner)
+                    ));
+                }
+            }
+            if dependents.is_empty() {
+                text.push_str("\nNo dependents in the input.\n");
+            } else {
+                text.push_str("\nDependents (deleted with it by the garbage collector unless another owner keeps them):\n");
+                for &dependent in dependents {
+                    text.push_str(&format!(
+                        "- {} (`{}`)\n",
+                        analysis.describe(dependent),
+                        place(part, dependent)
+                    ));
+                }
+            }
+        }
+    }
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: match client.markdown {
+                true => MarkupKind::Markdown,
+                false => MarkupKind::PlainText,
+            },
+            value: text.trim_end().to_string(),
+        }),
+        range,
+    })
+}
+
+fn unresolved_reason(resolution: &Resolution) -> &'static str {
+    match resolution {
+        Resolution::Invalid => "The reference lacks a required field, or one is malformed.",
+        Resolution::Banned => "Core v1 Events cannot be owners.",
+        Resolution::Unserved(_) => "No served API maps this apiVersion and kind.",
+        Resolution::Unpersisted => "Objects of this kind are never stored.",
+        Resolution::ClusterScopedDependent => {
+            "A cluster-scoped object cannot have a namespaced owner."
+        }
+        Resolution::NotFound { .. } => {
+            "No object of that kind and name where the garbage collector looks."
+        }
+        Resolution::Found { .. } => "",
+    }
+}
+
+/// The owners object `id`'s references resolve to, each once.
+fn owners_of(part: &Part, id: ObjId) -> Vec<ObjId> {
+    let mut owners: Vec<ObjId> = part
+        .analysis
+        .resolutions
+        .get(id.index())
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r.owner())
+        .collect();
+    owners.dedup();
+    owners
+}
+
+/// From an owner reference, the owner object.
+pub fn definition(
+    snapshot: &Snapshot,
+    uri: &Uri,
+    position: lsp_types::Position,
+    client: Client,
+) -> Option<Location> {
+    let at = at(snapshot, uri, position, client)?;
+    let owner = at.part.resolution(at.object, at.reference?)?.owner()?;
+    location(at.part, owner, client)
+}
+
+/// From an object, the owner references that name it (and its own name, when asked).
+pub fn references(
+    snapshot: &Snapshot,
+    uri: &Uri,
+    position: lsp_types::Position,
+    include_declaration: bool,
+    client: Client,
+) -> Vec<Location> {
+    let Some(at) = at(snapshot, uri, position, client) else {
+        return Vec::new();
+    };
+    let part = at.part;
+    // On a reference: the references to its owner.
+    let target = match at.reference {
+        Some(index) => match part.resolution(at.object, index).and_then(|r| r.owner()) {
+            Some(owner) => owner,
+            None => return Vec::new(),
+        },
+        None => at.object,
+    };
+    let mut out = Vec::new();
+    if include_declaration {
+        out.extend(location(part, target, client));
+    }
+    for &dependent in part.ownership.dependents(target) {
+        let object = part.object(dependent);
+        let source = part.source(object.source);
+        let Some(uri) = uri_of(Path::new(&source.name)) else {
+            continue;
+        };
+        for (i, reference) in object.owner_refs().iter().enumerate() {
+            if part.resolution(dependent, i).and_then(|r| r.owner()) == Some(target) {
+                out.push(Location {
+                    uri: uri.clone(),
+                    range: range(source, reference.span, client.encoding),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The fixes of the findings in `range` of the file at `uri`, as quick fixes; only when the
+/// analysis read the text the editor holds now (`current`), so that no edit lands on moved text.
+pub fn code_actions(
+    snapshot: &Snapshot,
+    uri: &Uri,
+    wanted: Range,
+    current: Option<&str>,
+    client: Client,
+) -> Vec<CodeActionOrCommand> {
+    let Some(path) = path_of(uri) else {
+        return Vec::new();
+    };
+    let Some((part, id)) = snapshot.find(&path) else {
+        return Vec::new();
+    };
+    if let Some(current) = current
+        && snapshot.texts.get(&path).map(String::as_str) != Some(current)
+    {
+        return Vec::new();
+    }
+    let source = part.source(id);
+    let from = offset(source, wanted.start, client.encoding);
+    let to = offset(source, wanted.end, client.encoding);
+    let mut actions = Vec::new();
+    for finding in &part.analysis.outcome.findings {
+        let span = finding.primary.span;
+        if finding.primary.source != id || span.end < from || to < span.start {
+            continue;
+        }
+        let Some(fix) = &finding.fix else { continue };
+        if fix.applicability == Applicability::DisplayOnly {
+            continue;
+        }
+        let Some(edit) = workspace_edit(part, &fix.edits, client) else {
+            continue;
+        };
+        let title = match fix.applicability {
+            Applicability::Safe => format!("Fix: {}", fix.message),
+            _ => format!("Fix (unsafe): {}", fix.message),
+        };
+        actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+            title,
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![diagnostic(part, finding, client)]),
+            edit: Some(edit),
+            command: None,
+            is_preferred: Some(fix.applicability == Applicability::Safe),
+            disabled: None,
+            data: None,
+        }));
+    }
+    actions
+}
+
+// `WorkspaceEdit::changes` is keyed by `Uri`, whose parse cache clippy takes for mutable state.
+#[allow(clippy::mutable_key_type)]
+fn workspace_edit(
+    part: &Part,
+    edits: &[crate::finding::Edit],
+    client: Client,
+) -> Option<WorkspaceEdit> {
+    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+    for edit in edits {
+        let source = part.source(edit.source);
+        changes
+            .entry(uri_of(Path::new(&source.name))?)
+            .or_default()
+            .push(TextEdit {
+                range: range(source, edit.span, client.encoding),
+                new_text: edit.replacement.clone(),
+            });
+    }
+    Some(WorkspaceEdit {
+        changes: Some(changes),
+        document_changes: None,
+        change_annotations: None,
+    })
+}

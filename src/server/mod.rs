@@ -1,0 +1,644 @@
+//! `ownerlint server`: a Language Server Protocol server over standard input and output.
+//!
+//! The main loop owns the session (the open documents, the workspace folders, what was last
+//! published) and answers each message in turn. Analyses run on a worker thread: the loop
+//! hands it a job (every folder's options and the open texts) and goes on; the worker hands
+//! back a read-only [`snapshot::Snapshot`], which requests then read. Edits that arrive while
+//! an analysis runs are taken together by the next one.
+//!
+//! Diagnostics are pulled by clients that can pull them and be told to pull again
+//! (`workspace/diagnostic/refresh`), and pushed to the others; never both.
+
+mod features;
+mod position;
+mod snapshot;
+
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crossbeam_channel::{Receiver, Sender, select};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_types::notification::Notification as _;
+use lsp_types::request::Request as _;
+use lsp_types::{
+    ClientCapabilities, CodeActionKind, CodeActionOptions, CodeActionProviderCapability,
+    Diagnostic, DiagnosticOptions, DiagnosticServerCapabilities, DocumentDiagnosticReport,
+    DocumentDiagnosticReportResult, FullDocumentDiagnosticReport, HoverProviderCapability,
+    InitializeParams, OneOf, PositionEncodingKind, RelatedFullDocumentDiagnosticReport,
+    ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, Uri, WorkspaceDiagnosticReport, WorkspaceDiagnosticReportResult,
+    WorkspaceDocumentDiagnosticReport, WorkspaceFolder, WorkspaceFoldersServerCapabilities,
+    WorkspaceFullDocumentDiagnosticReport, WorkspaceServerCapabilities,
+};
+
+use features::Client;
+use position::{Encoding, path_of};
+use snapshot::{Job, Snapshot};
+
+/// Serve on standard input and output until the client says `exit`.
+pub fn run() -> Result<(), String> {
+    let (connection, io_threads) = Connection::stdio();
+    serve(&connection)?;
+    drop(connection);
+    io_threads.join().map_err(|e| e.to_string())
+}
+
+/// Serve on `connection` (standard input and output, or a connection in memory for tests).
+pub fn serve(connection: &Connection) -> Result<(), String> {
+    let (id, raw) = connection.initialize_start().map_err(|e| e.to_string())?;
+    let params: InitializeParams = match serde_json::from_value(raw.clone()) {
+        Ok(params) => params,
+        Err(e) => {
+            let message = format!("ownerlint server: bad initialize parameters: {e}");
+            let response = Response::new_err(id, ErrorCode::InvalidParams as i32, message.clone());
+            let _ = connection.sender.send(response.into());
+            return Err(message);
+        }
+    };
+    let mut session = Session::new(&params, &raw);
+    let result = serde_json::json!({
+        "capabilities": session.capabilities(),
+        "serverInfo": ServerInfo {
+            name: "ownerlint".into(),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
+        },
+    });
+    connection
+        .initialize_finish(id, result)
+        .map_err(|e| e.to_string())?;
+    let (jobs, worker_jobs) = crossbeam_channel::unbounded::<(u64, Job)>();
+    let (worker_results, results) = crossbeam_channel::unbounded::<(u64, Snapshot)>();
+    let worker = std::thread::Builder::new()
+        .name("ownerlint-analysis".into())
+        .spawn(move || work(&worker_jobs, &worker_results))
+        .map_err(|e| e.to_string())?;
+    session.dirty = true;
+    let outcome = main_loop(connection, &mut session, &jobs, &results);
+    drop(jobs);
+    let _ = worker.join();
+    outcome
+}
+
+/// The worker: each job's analysis, one at a time. A job that panics gives an empty snapshot
+/// rather than stopping the server.
+fn work(jobs: &Receiver<(u64, Job)>, results: &Sender<(u64, Snapshot)>) {
+    for (generation, job) in jobs {
+        let open = job.open.clone();
+        let snapshot =
+            std::panic::catch_unwind(AssertUnwindSafe(|| job.run())).unwrap_or(Snapshot {
+                parts: Vec::new(),
+                texts: open,
+            });
+        if results.send((generation, snapshot)).is_err() {
+            return;
+        }
+    }
+}
+
+fn main_loop(
+    connection: &Connection,
+    session: &mut Session,
+    jobs: &Sender<(u64, Job)>,
+    results: &Receiver<(u64, Snapshot)>,
+) -> Result<(), String> {
+    loop {
+        if session.dirty && !session.running {
+            session.dirty = false;
+            session.running = true;
+            session.generation += 1;
+            jobs.send((session.generation, session.job()))
+                .map_err(|e| e.to_string())?;
+        }
+        select! {
+            recv(connection.receiver) -> message => {
+                let Ok(message) = message else { return Ok(()) };
+                match message {
+                    Message::Request(request) => {
+                        if connection.handle_shutdown(&request).map_err(|e| e.to_string())? {
+                            return Ok(());
+                        }
+                        session.request(connection, request);
+                    }
+                    Message::Notification(notification) => {
+                        if notification.method == lsp_types::notification::Exit::METHOD {
+                            return Ok(());
+                        }
+                        session.notification(connection, notification);
+                    }
+                    // Answers to the server's own requests (refresh, registration).
+                    Message::Response(_) => {}
+                }
+            }
+            recv(results) -> result => {
+                let Ok((_, snapshot)) = result else { return Err("the analysis stopped".into()) };
+                session.running = false;
+                session.snapshot = Arc::new(snapshot);
+                session.analysed(connection);
+            }
+        }
+    }
+}
+
+/// A document the editor has open.
+struct Document {
+    version: i32,
+    text: String,
+}
+
+struct Session {
+    client: Client,
+    /// Diagnostics are pulled by the client (else pushed).
+    pull: bool,
+    /// The client registers file watchers when asked.
+    watch: bool,
+    folders: Vec<PathBuf>,
+    documents: HashMap<PathBuf, Document>,
+    snapshot: Arc<Snapshot>,
+    /// Something changed since the last analysis began.
+    dirty: bool,
+    running: bool,
+    generation: u64,
+    /// What was last pushed for each file.
+    published: HashMap<String, Vec<Diagnostic>>,
+    /// Pull requests that wait for the analysis under way.
+    waiting: Vec<Request>,
+    next_id: i32,
+}
+
+impl Session {
+    /// `raw` is the initialize parameters as sent: lsp-types reads the client's
+    /// `workspace.diagnostics` capability under the name `diagnostic`, so it is read here too.
+    fn new(params: &InitializeParams, raw: &serde_json::Value) -> Session {
+        let capabilities: &ClientCapabilities = &params.capabilities;
+        let general = capabilities.general.as_ref();
+        let text = capabilities.text_document.as_ref();
+        let workspace = capabilities.workspace.as_ref();
+        let encoding = Encoding::negotiate(
+            general
+                .and_then(|g| g.position_encodings.as_deref())
+                .map(|e| e as &[PositionEncodingKind]),
+        );
+        let refresh = ["diagnostics", "diagnostic"].iter().any(|key| {
+            raw["capabilities"]["workspace"][key]["refreshSupport"] == serde_json::Value::Bool(true)
+        });
+        let pull = text.and_then(|t| t.diagnostic.as_ref()).is_some() && refresh;
+        let related_information = text
+            .and_then(|t| t.publish_diagnostics.as_ref())
+            .and_then(|p| p.related_information)
+            .unwrap_or(pull);
+        let markdown = text
+            .and_then(|t| t.hover.as_ref())
+            .and_then(|h| h.content_format.as_ref())
+            .is_none_or(|formats| formats.contains(&lsp_types::MarkupKind::Markdown));
+        let watch = workspace
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|d| d.dynamic_registration)
+            .unwrap_or(false);
+        let mut folders: Vec<PathBuf> = params
+            .workspace_folders
+            .iter()
+            .flatten()
+            .filter_map(|f| path_of(&f.uri))
+            .collect();
+        #[allow(deprecated)]
+        if folders.is_empty()
+            && let Some(root) = params.root_uri.as_ref().and_then(path_of)
+        {
+            folders.push(root);
+        }
+        Session {
+            client: Client {
+                encoding,
+                related_information,
+                markdown,
+            },
+            pull,
+            watch,
+            folders,
+            documents: HashMap::new(),
+            snapshot: Arc::new(Snapshot {
+                parts: Vec::new(),
+                texts: HashMap::new(),
+            }),
+            dirty: false,
+            running: false,
+            generation: 0,
+            published: HashMap::new(),
+            waiting: Vec::new(),
+            next_id: 0,
+        }
+    }
+
+    fn capabilities(&self) -> ServerCapabilities {
+        ServerCapabilities {
+            position_encoding: Some(self.client.encoding.kind()),
+            text_document_sync: Some(TextDocumentSyncCapability::Options(
+                TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    save: Some(lsp_types::TextDocumentSyncSaveOptions::Supported(true)),
+                    ..Default::default()
+                },
+            )),
+            hover_provider: Some(HoverProviderCapability::Simple(true)),
+            definition_provider: Some(OneOf::Left(true)),
+            references_provider: Some(OneOf::Left(true)),
+            code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                ..Default::default()
+            })),
+            diagnostic_provider: self.pull.then(|| {
+                DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                    identifier: Some("ownerlint".into()),
+                    inter_file_dependencies: true,
+                    workspace_diagnostics: true,
+                    ..Default::default()
+                })
+            }),
+            workspace: Some(WorkspaceServerCapabilities {
+                workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                    supported: Some(true),
+                    change_notifications: Some(OneOf::Left(true)),
+                }),
+                file_operations: None,
+            }),
+            ..Default::default()
+        }
+    }
+
+    /// What to analyse now: each folder with the options its configuration gives, and the
+    /// open files that are in no folder.
+    fn job(&self) -> Job {
+        let folders = self
+            .folders
+            .iter()
+            .map(|folder| options_for(folder, vec![folder.clone()]))
+            .collect();
+        let mut loose: Vec<PathBuf> = self
+            .documents
+            .keys()
+            .filter(|path| !self.folders.iter().any(|f| path.starts_with(f)))
+            .cloned()
+            .collect();
+        loose.sort();
+        let loose = loose
+            .first()
+            .and_then(|first| first.parent())
+            .map(Path::to_path_buf)
+            .map(|dir| options_for(&dir, loose.clone()));
+        Job {
+            folders,
+            loose,
+            open: self
+                .documents
+                .iter()
+                .map(|(path, d)| (path.clone(), d.text.clone()))
+                .collect(),
+        }
+    }
+
+    /// An analysis finished: push what changed, or have the client pull again, and answer the
+    /// pull requests that waited for it.
+    fn analysed(&mut self, connection: &Connection) {
+        if self.dirty {
+            // Already out of date: the next analysis answers.
+            return;
+        }
+        let waiting = std::mem::take(&mut self.waiting);
+        for request in waiting {
+            self.request(connection, request);
+        }
+        if self.pull {
+            self.next_id += 1;
+            let request = Request::new(
+                RequestId::from(format!("ownerlint-refresh-{}", self.next_id)),
+                lsp_types::request::WorkspaceDiagnosticRefresh::METHOD.into(),
+                serde_json::Value::Null,
+            );
+            let _ = connection.sender.send(request.into());
+            return;
+        }
+        let mut now = features::all_diagnostics(&self.snapshot, self.client);
+        // Files published before that no analysis lints now (closed loose files, deleted files).
+        let linted: std::collections::HashSet<String> = now
+            .iter()
+            .map(|(uri, _)| uri.as_str().to_string())
+            .collect();
+        for uri in self.published.keys().filter(|u| !linted.contains(*u)) {
+            if let Ok(uri) = uri.parse::<Uri>() {
+                now.push((uri, Vec::new()));
+            }
+        }
+        for (uri, diagnostics) in now {
+            let key = uri.as_str().to_string();
+            let before = self.published.get(&key);
+            // Nothing new: nor a file without findings that had none before.
+            if before == Some(&diagnostics) || (before.is_none() && diagnostics.is_empty()) {
+                continue;
+            }
+            let version = path_of(&uri)
+                .and_then(|p| self.documents.get(&p))
+                .map(|d| d.version);
+            let params = lsp_types::PublishDiagnosticsParams {
+                uri: uri.clone(),
+                diagnostics: diagnostics.clone(),
+                version,
+            };
+            let notification = Notification::new(
+                lsp_types::notification::PublishDiagnostics::METHOD.into(),
+                params,
+            );
+            let _ = connection.sender.send(notification.into());
+            if diagnostics.is_empty() {
+                self.published.remove(&key);
+            } else {
+                self.published.insert(key, diagnostics);
+            }
+        }
+    }
+
+    fn request(&mut self, connection: &Connection, request: Request) {
+        use lsp_types::request::{
+            CodeActionRequest, DocumentDiagnosticRequest, GotoDefinition, HoverRequest, References,
+            WorkspaceDiagnosticRequest,
+        };
+        let is_pull = request.method == DocumentDiagnosticRequest::METHOD
+            || request.method == WorkspaceDiagnosticRequest::METHOD;
+        if is_pull && (self.dirty || self.running) {
+            self.waiting.push(request);
+            return;
+        }
+        let id = request.id.clone();
+        let snapshot = Arc::clone(&self.snapshot);
+        let client = self.client;
+        let documents = &self.documents;
+        let answer = std::panic::catch_unwind(AssertUnwindSafe(|| -> Answer {
+            match request.method.as_str() {
+                HoverRequest::METHOD => {
+                    let p: lsp_types::HoverParams = parse(&request)?;
+                    let d = p.text_document_position_params;
+                    to_json(features::hover(
+                        &snapshot,
+                        &d.text_document.uri,
+                        d.position,
+                        client,
+                    ))
+                }
+                GotoDefinition::METHOD => {
+                    let p: lsp_types::GotoDefinitionParams = parse(&request)?;
+                    let d = p.text_document_position_params;
+                    to_json(
+                        features::definition(&snapshot, &d.text_document.uri, d.position, client)
+                            .map(lsp_types::GotoDefinitionResponse::Scalar),
+                    )
+                }
+                References::METHOD => {
+                    let p: lsp_types::ReferenceParams = parse(&request)?;
+                    let d = p.text_document_position;
+                    to_json(features::references(
+                        &snapshot,
+                        &d.text_document.uri,
+                        d.position,
+                        p.context.include_declaration,
+                        client,
+                    ))
+                }
+                CodeActionRequest::METHOD => {
+                    let p: lsp_types::CodeActionParams = parse(&request)?;
+                    let current = path_of(&p.text_document.uri)
+                        .and_then(|path| documents.get(&path))
+                        .map(|d| d.text.as_str());
+                    to_json(features::code_actions(
+                        &snapshot,
+                        &p.text_document.uri,
+                        p.range,
+                        current,
+                        client,
+                    ))
+                }
+                DocumentDiagnosticRequest::METHOD => {
+                    let p: lsp_types::DocumentDiagnosticParams = parse(&request)?;
+                    let items = features::diagnostics(&snapshot, &p.text_document.uri, client);
+                    to_json(DocumentDiagnosticReportResult::Report(
+                        DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
+                            related_documents: None,
+                            full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                                result_id: None,
+                                items,
+                            },
+                        }),
+                    ))
+                }
+                WorkspaceDiagnosticRequest::METHOD => {
+                    let _: lsp_types::WorkspaceDiagnosticParams = parse(&request)?;
+                    let mut items: Vec<WorkspaceDocumentDiagnosticReport> =
+                        features::all_diagnostics(&snapshot, client)
+                            .into_iter()
+                            .map(|(uri, items)| {
+                                let version = path_of(&uri)
+                                    .and_then(|p| documents.get(&p))
+                                    .map(|d| i64::from(d.version));
+                                WorkspaceDocumentDiagnosticReport::Full(
+                                    WorkspaceFullDocumentDiagnosticReport {
+                                        uri,
+                                        version,
+                                        full_document_diagnostic_report:
+                                            FullDocumentDiagnosticReport {
+                                                result_id: None,
+                                                items,
+                                            },
+                                    },
+                                )
+                            })
+                            .collect();
+                    items.sort_by(|a, b| report_uri(a).cmp(report_uri(b)));
+                    to_json(WorkspaceDiagnosticReportResult::Report(
+                        WorkspaceDiagnosticReport { items },
+                    ))
+                }
+                _ => Err((
+                    ErrorCode::MethodNotFound,
+                    format!("ownerlint does not answer {}", request.method),
+                )),
+            }
+        }));
+        let response = match answer {
+            Ok(Ok(value)) => Response::new_ok(id, value),
+            Ok(Err((code, message))) => Response::new_err(id, code as i32, message),
+            Err(_) => Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                "ownerlint failed to answer this request".into(),
+            ),
+        };
+        let _ = connection.sender.send(response.into());
+    }
+
+    fn notification(&mut self, connection: &Connection, notification: Notification) {
+        use lsp_types::notification::{
+            DidChangeTextDocument, DidChangeWatchedFiles, DidChangeWorkspaceFolders,
+            DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Initialized,
+        };
+        let method = notification.method.clone();
+        let handled = std::panic::catch_unwind(AssertUnwindSafe(|| -> Result<(), String> {
+            match method.as_str() {
+                Initialized::METHOD => self.register_watchers(connection),
+                DidOpenTextDocument::METHOD => {
+                    let p: lsp_types::DidOpenTextDocumentParams = params(notification)?;
+                    if let Some(path) = path_of(&p.text_document.uri) {
+                        self.documents.insert(
+                            path,
+                            Document {
+                                version: p.text_document.version,
+                                text: p.text_document.text,
+                            },
+                        );
+                        self.dirty = true;
+                    }
+                }
+                DidChangeTextDocument::METHOD => {
+                    let p: lsp_types::DidChangeTextDocumentParams = params(notification)?;
+                    let Some(document) = path_of(&p.text_document.uri)
+                        .and_then(|path| self.documents.get_mut(&path))
+                    else {
+                        return Ok(());
+                    };
+                    for change in p.content_changes {
+                        match change.range {
+                            Some(range) => {
+                                let encoding = self.client.encoding;
+                                let start =
+                                    position::offset_in(&document.text, range.start, encoding);
+                                let end = position::offset_in(&document.text, range.end, encoding)
+                                    .max(start);
+                                document.text.replace_range(start..end, &change.text);
+                            }
+                            None => document.text = change.text,
+                        }
+                    }
+                    document.version = p.text_document.version;
+                    self.dirty = true;
+                }
+                DidCloseTextDocument::METHOD => {
+                    let p: lsp_types::DidCloseTextDocumentParams = params(notification)?;
+                    if let Some(path) = path_of(&p.text_document.uri) {
+                        self.documents.remove(&path);
+                        self.dirty = true;
+                    }
+                }
+                // Saved text is the text the editor held; files changed on disk, or folders
+                // added or removed, change what the next analysis reads.
+                DidSaveTextDocument::METHOD | DidChangeWatchedFiles::METHOD => self.dirty = true,
+                DidChangeWorkspaceFolders::METHOD => {
+                    let p: lsp_types::DidChangeWorkspaceFoldersParams = params(notification)?;
+                    let paths = |folders: Vec<WorkspaceFolder>| -> Vec<PathBuf> {
+                        folders.iter().filter_map(|f| path_of(&f.uri)).collect()
+                    };
+                    let removed = paths(p.event.removed);
+                    self.folders.retain(|f| !removed.contains(f));
+                    for added in paths(p.event.added) {
+                        if !self.folders.contains(&added) {
+                            self.folders.push(added);
+                        }
+                    }
+                    self.dirty = true;
+                }
+                _ => {}
+            }
+            Ok(())
+        }));
+        let problem = match handled {
+            Ok(Ok(())) => return,
+            Ok(Err(problem)) => problem,
+            Err(_) => format!("ownerlint failed on a {method} notification"),
+        };
+        log(connection, lsp_types::MessageType::WARNING, &problem);
+    }
+
+    /// Ask the client to tell of YAML, JSON and configuration files created, changed or
+    /// deleted on disk, when it can be asked.
+    fn register_watchers(&mut self, connection: &Connection) {
+        if !self.watch {
+            return;
+        }
+        let watchers: Vec<lsp_types::FileSystemWatcher> =
+            ["**/*.yaml", "**/*.yml", "**/*.json", "**/.ownerlint.yaml"]
+                .into_iter()
+                .map(|glob| lsp_types::FileSystemWatcher {
+                    glob_pattern: lsp_types::GlobPattern::String(glob.into()),
+                    kind: None,
+                })
+                .collect();
+        let registration = lsp_types::Registration {
+            id: "ownerlint-watch".into(),
+            method: lsp_types::notification::DidChangeWatchedFiles::METHOD.into(),
+            register_options: serde_json::to_value(
+                lsp_types::DidChangeWatchedFilesRegistrationOptions { watchers },
+            )
+            .ok(),
+        };
+        self.next_id += 1;
+        let request = Request::new(
+            RequestId::from(format!("ownerlint-register-{}", self.next_id)),
+            lsp_types::request::RegisterCapability::METHOD.into(),
+            lsp_types::RegistrationParams {
+                registrations: vec![registration],
+            },
+        );
+        let _ = connection.sender.send(request.into());
+    }
+}
+
+/// The options of an analysis of `paths`, with the configuration discovered from `dir`, as
+/// the command line would discover it there.
+fn options_for(dir: &Path, paths: Vec<PathBuf>) -> crate::analysis::Options {
+    let flags = crate::config::Flags::default();
+    match crate::config::effective_in(&flags, Some(dir)) {
+        Ok(effective) => effective.into_options(paths, Vec::new(), crate::yaml::Limits::default()),
+        Err(_) => crate::analysis::Options {
+            paths,
+            ..crate::analysis::Options::default()
+        },
+    }
+}
+
+type Answer = Result<serde_json::Value, (ErrorCode, String)>;
+
+fn parse<P: serde::de::DeserializeOwned>(request: &Request) -> Result<P, (ErrorCode, String)> {
+    serde_json::from_value(request.params.clone()).map_err(|e| {
+        (
+            ErrorCode::InvalidParams,
+            format!("bad parameters for {}: {e}", request.method),
+        )
+    })
+}
+
+fn params<P: serde::de::DeserializeOwned>(notification: Notification) -> Result<P, String> {
+    let method = notification.method.clone();
+    serde_json::from_value(notification.params)
+        .map_err(|e| format!("ownerlint: bad parameters for {method}: {e}"))
+}
+
+fn to_json(value: impl serde::Serialize) -> Answer {
+    serde_json::to_value(value).map_err(|e| (ErrorCode::InternalError, e.to_string()))
+}
+
+fn report_uri(report: &WorkspaceDocumentDiagnosticReport) -> &str {
+    match report {
+        WorkspaceDocumentDiagnosticReport::Full(r) => r.uri.as_str(),
+        WorkspaceDocumentDiagnosticReport::Unchanged(r) => r.uri.as_str(),
+    }
+}
+
+fn log(connection: &Connection, typ: lsp_types::MessageType, message: &str) {
+    let notification = Notification::new(
+        lsp_types::notification::LogMessage::METHOD.into(),
+        lsp_types::LogMessageParams {
+            typ,
+            message: message.into(),
+        },
+    );
+    let _ = connection.sender.send(notification.into());
+}

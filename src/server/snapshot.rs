@@ -1,0 +1,115 @@
+//! What the server knows after an analysis: each workspace folder's analysis (and that of the
+//! open files in no folder), read-only, shared with the requests that read it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::analysis::{Analysis, Options};
+use crate::index::ObjId;
+use crate::model::Object;
+use crate::resolve::{Ownership, RefResolution};
+use crate::source::{Source, SourceId, Span};
+
+/// One analysis: a workspace folder, or the open files that are in none.
+pub struct Part {
+    pub analysis: Analysis,
+    pub ownership: Ownership,
+    /// Linted sources by path.
+    by_path: HashMap<PathBuf, SourceId>,
+}
+
+impl Part {
+    pub fn new(analysis: Analysis) -> Part {
+        let ownership = Ownership::new(&analysis.resolutions);
+        let by_path = analysis
+            .outcome
+            .sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (PathBuf::from(&s.name), SourceId(i as u32)))
+            .collect();
+        Part {
+            analysis,
+            ownership,
+            by_path,
+        }
+    }
+
+    pub fn source(&self, id: SourceId) -> &Source {
+        self.analysis.outcome.source(id)
+    }
+
+    pub fn object(&self, id: ObjId) -> &Object {
+        &self.analysis.objects[id.index()]
+    }
+
+    /// The object of `source` whose text holds `offset` (the innermost, for a List).
+    pub fn object_at(&self, source: SourceId, offset: usize) -> Option<ObjId> {
+        self.analysis
+            .objects
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.source == source && contains(o.extent, offset))
+            .min_by_key(|(_, o)| o.extent.len())
+            .map(|(i, _)| ObjId(i as u32))
+    }
+
+    /// The owner reference of object `id` whose entry holds `offset`, with its index.
+    pub fn reference_at(&self, id: ObjId, offset: usize) -> Option<usize> {
+        self.object(id)
+            .owner_refs()
+            .iter()
+            .position(|r| contains(r.span, offset))
+    }
+
+    pub fn resolution(&self, id: ObjId, reference: usize) -> Option<&RefResolution> {
+        self.analysis.resolutions.get(id.index())?.get(reference)
+    }
+}
+
+fn contains(span: Span, offset: usize) -> bool {
+    span.start <= offset && offset <= span.end
+}
+
+/// Every analysis of one moment, and the texts it was made from.
+pub struct Snapshot {
+    pub parts: Vec<Part>,
+    /// The open files' texts as analysed, by path.
+    pub texts: HashMap<PathBuf, String>,
+}
+
+impl Snapshot {
+    /// The analysis that lints `path`, and its source there.
+    pub fn find(&self, path: &Path) -> Option<(&Part, SourceId)> {
+        self.parts
+            .iter()
+            .find_map(|part| part.by_path.get(path).map(|&id| (part, id)))
+    }
+}
+
+/// What to analyse: each folder with its options, and the open files.
+pub struct Job {
+    pub folders: Vec<Options>,
+    /// Open files in no folder, with the options of the configuration found beside them.
+    pub loose: Option<Options>,
+    pub open: HashMap<PathBuf, String>,
+}
+
+impl Job {
+    pub fn run(self) -> Snapshot {
+        let mut parts: Vec<Part> = self
+            .folders
+            .iter()
+            .map(|options| Part::new(crate::pipeline::analyze_workspace(options, &self.open)))
+            .collect();
+        if let Some(options) = &self.loose {
+            parts.push(Part::new(crate::pipeline::analyze_workspace(
+                options, &self.open,
+            )));
+        }
+        Snapshot {
+            parts,
+            texts: self.open,
+        }
+    }
+}

@@ -1,0 +1,406 @@
+//! The language server, driven as an editor drives it, over a connection in memory: the
+//! handshake, diagnostics pushed or pulled, hover, definition, references, quick fixes, and
+//! what it does with bad requests and files that change on disk.
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};
+use serde_json::{Value, json};
+
+/// A client on one end of a connection in memory, the server on the other.
+struct Client {
+    connection: Connection,
+    server: Option<std::thread::JoinHandle<Result<(), String>>>,
+    next_id: i32,
+    /// Notifications and server requests seen while waiting for something else.
+    seen: Vec<Message>,
+}
+
+const WAIT: Duration = Duration::from_secs(20);
+
+impl Client {
+    fn start(root: &Path, capabilities: Value) -> Client {
+        let (server, client) = Connection::memory();
+        let handle = std::thread::spawn(move || ownerlint::server::serve(&server));
+        let mut this = Client {
+            connection: client,
+            server: Some(handle),
+            next_id: 0,
+            seen: Vec::new(),
+        };
+        let root_uri = uri(root);
+        let result = this.request(
+            "initialize",
+            json!({
+                "processId": null,
+                "rootUri": root_uri,
+                "workspaceFolders": [{"uri": root_uri, "name": "root"}],
+                "capabilities": capabilities,
+            }),
+        );
+        assert!(result.get("capabilities").is_some(), "{result}");
+        this.notify("initialized", json!({}));
+        this
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        match self.request_raw(method, params).response_result {
+            Ok(result) => result,
+            Err(error) => panic!("{method}: {error:?}"),
+        }
+    }
+
+    fn request_raw(&mut self, method: &str, params: Value) -> Response {
+        self.next_id += 1;
+        let id = RequestId::from(self.next_id);
+        self.connection
+            .sender
+            .send(Request::new(id.clone(), method.into(), params).into())
+            .expect("send");
+        loop {
+            match self.connection.receiver.recv_timeout(WAIT) {
+                Ok(Message::Response(response)) if response.id == id => return response,
+                Ok(other) => self.seen.push(other),
+                Err(e) => panic!("no answer to {method}: {e}"),
+            }
+        }
+    }
+
+    fn notify(&self, method: &str, params: Value) {
+        self.connection
+            .sender
+            .send(Notification::new(method.into(), params).into())
+            .expect("send");
+    }
+
+    /// The next message that `pick` takes (those before it are kept in `seen`).
+    fn wait_for<T>(&mut self, what: &str, mut pick: impl FnMut(&Message) -> Option<T>) -> T {
+        if let Some(i) = self.seen.iter().position(|m| pick(m).is_some()) {
+            let message = self.seen.remove(i);
+            return pick(&message).expect("picked");
+        }
+        loop {
+            match self.connection.receiver.recv_timeout(WAIT) {
+                Ok(message) => match pick(&message) {
+                    Some(found) => return found,
+                    None => self.seen.push(message),
+                },
+                Err(e) => panic!("waited for {what}: {e}; seen {:?}", self.seen),
+            }
+        }
+    }
+
+    /// The next diagnostics pushed for `file`.
+    fn published(&mut self, file: &Path) -> Vec<Value> {
+        let wanted = uri(file);
+        self.wait_for("diagnostics", |m| match m {
+            Message::Notification(n)
+                if n.method == "textDocument/publishDiagnostics" && n.params["uri"] == wanted =>
+            {
+                n.params["diagnostics"].as_array().cloned()
+            }
+            _ => None,
+        })
+    }
+
+    fn open(&self, file: &Path, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri(file), "languageId": "yaml", "version": 1, "text": text}}),
+        );
+    }
+
+    fn change(&self, file: &Path, version: i32, changes: Value) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri(file), "version": version}, "contentChanges": changes}),
+        );
+    }
+
+    fn stop(mut self) {
+        let response = self.request_raw("shutdown", Value::Null);
+        assert!(response.response_result.is_ok(), "{response:?}");
+        self.notify("exit", Value::Null);
+        let outcome = self
+            .server
+            .take()
+            .expect("server")
+            .join()
+            .expect("the server thread ends");
+        assert_eq!(outcome, Ok(()));
+    }
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display()).replace(' ', "%20")
+}
+
+/// Only the rule ids of diagnostics, in order.
+fn codes(diagnostics: &[Value]) -> Vec<String> {
+    diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or("?").to_string())
+        .collect()
+}
+
+const OWNER: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n  uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
+
+const DEPENDENT: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  uid: 0a1b2c3d-0000-4000-8000-000000000002\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
+
+/// A workspace of two files: a Deployment and a ConfigMap it owns, as a snapshot (with uids).
+fn workspace(name: &str) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = common::temp_dir(name);
+    let root = dir.path().canonicalize().expect("root");
+    let owner = root.join("owner.yaml");
+    let dependent = root.join("dependent.yaml");
+    std::fs::write(&owner, OWNER).expect("write");
+    std::fs::write(&dependent, DEPENDENT).expect("write");
+    (dir, owner, dependent)
+}
+
+fn push_client() -> Value {
+    json!({"textDocument": {"publishDiagnostics": {"relatedInformation": true}}})
+}
+
+fn pull_client() -> Value {
+    json!({
+        "general": {"positionEncodings": ["utf-8", "utf-16"]},
+        "textDocument": {"diagnostic": {"dynamicRegistration": false}},
+        "workspace": {"diagnostics": {"refreshSupport": true}, "didChangeWatchedFiles": {"dynamicRegistration": true}},
+    })
+}
+
+#[test]
+fn an_edit_in_one_file_changes_the_diagnostics_of_another() {
+    let (_dir, owner, dependent) = workspace("server-push");
+    let root = owner.parent().expect("root").to_path_buf();
+    let mut client = Client::start(&root, push_client());
+    client.open(&owner, OWNER);
+    // The owner's uid edited (not saved): the dependent's reference no longer matches.
+    let uid_line = 5;
+    client.change(
+        &owner,
+        2,
+        json!([{"range": {"start": {"line": uid_line, "character": 7}, "end": {"line": uid_line, "character": 43}}, "text": "0a1b2c3d-0000-4000-8000-00000000ffff"}]),
+    );
+    let diagnostics = client.published(&dependent);
+    assert_eq!(
+        codes(&diagnostics),
+        ["owner-uid-mismatch"],
+        "{diagnostics:?}"
+    );
+    let diagnostic = &diagnostics[0];
+    assert_eq!(diagnostic["source"], "ownerlint");
+    assert_eq!(diagnostic["severity"], 1);
+    assert_eq!(diagnostic["range"]["start"]["line"], 10);
+    // The owner's side is named with its place.
+    let related = diagnostic["relatedInformation"][0]["location"]["uri"].clone();
+    assert_eq!(related, uri(&owner));
+    // Undone: the dependent's diagnostics are cleared.
+    client.change(&owner, 3, json!([{"text": OWNER}]));
+    assert_eq!(client.published(&dependent), Vec::<Value>::new());
+    // Never pulled: a push client is not sent refresh requests.
+    assert!(
+        !client
+            .seen
+            .iter()
+            .any(|m| matches!(m, Message::Request(r) if r.method.contains("diagnostic")))
+    );
+    client.stop();
+}
+
+#[test]
+fn a_client_that_pulls_is_asked_to_pull_again_and_is_never_pushed_to() {
+    let (_dir, owner, dependent) = workspace("server-pull");
+    let root = owner.parent().expect("root").to_path_buf();
+    let mut client = Client::start(&root, pull_client());
+    client.open(&dependent, DEPENDENT);
+    client.open(&owner, OWNER);
+    let report = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri(&dependent)}}),
+    );
+    assert_eq!(report["kind"], "full");
+    assert_eq!(report["items"], json!([]));
+    // The owner's kind edited: the uid the reference names now belongs to another kind.
+    client.change(
+        &owner,
+        2,
+        json!([{"range": {"start": {"line": 1, "character": 6}, "end": {"line": 1, "character": 16}}, "text": "StatefulSet"}]),
+    );
+    client.wait_for("a refresh request", |m| match m {
+        Message::Request(r) if r.method == "workspace/diagnostic/refresh" => Some(()),
+        _ => None,
+    });
+    let report = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri(&dependent)}}),
+    );
+    let items = report["items"].as_array().cloned().unwrap_or_default();
+    assert_eq!(codes(&items), ["owner-uid-conflict"], "{report}");
+    let workspace = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let files: Vec<&str> = workspace["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| !r["items"].as_array().is_none_or(Vec::is_empty))
+        .filter_map(|r| r["uri"].as_str())
+        .collect();
+    assert_eq!(files, [uri(&dependent)]);
+    assert!(
+        !client.seen.iter().any(
+            |m| matches!(m, Message::Notification(n) if n.method == "textDocument/publishDiagnostics")
+        ),
+        "a pull client got pushed diagnostics"
+    );
+    client.stop();
+}
+
+#[test]
+fn hover_definition_and_references_follow_ownership() {
+    let (_dir, owner, dependent) = workspace("server-navigate");
+    let root = owner.parent().expect("root").to_path_buf();
+    let mut client = Client::start(&root, pull_client());
+    client.open(&dependent, DEPENDENT);
+    // Wait for the analysis (a pull answers once it is done).
+    client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri(&dependent)}}),
+    );
+    let on_reference =
+        json!({"textDocument": {"uri": uri(&dependent)}, "position": {"line": 9, "character": 10}});
+    let hover = client.request("textDocument/hover", on_reference.clone());
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("**Owner:** Deployment shop/api"), "{text}");
+    assert!(
+        text.contains("0a1b2c3d-0000-4000-8000-000000000001"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("{}:4", owner.display())), "{text}");
+    let definition = client.request("textDocument/definition", on_reference);
+    assert_eq!(definition["uri"], uri(&owner));
+    assert_eq!(
+        definition["range"]["start"],
+        json!({"line": 3, "character": 8})
+    );
+    // From the owner: the reference to it, and its own name when asked.
+    let on_owner = json!({"textDocument": {"uri": uri(&owner)}, "position": {"line": 3, "character": 9}, "context": {"includeDeclaration": true}});
+    let references = client.request("textDocument/references", on_owner);
+    let places: Vec<(String, u64)> = references
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|l| {
+            (
+                l["uri"].as_str().unwrap_or_default().to_string(),
+                l["range"]["start"]["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(places, [(uri(&owner), 3), (uri(&dependent), 7)]);
+    // On the owner's name: its dependents.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&owner)}, "position": {"line": 3, "character": 9}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("Dependents"), "{text}");
+    assert!(text.contains("ConfigMap shop/cache"), "{text}");
+    client.stop();
+}
+
+#[test]
+fn quick_fixes_are_the_findings_fixes() {
+    let dir = common::temp_dir("server-fix");
+    let root = dir.path().canonicalize().expect("root");
+    let file = root.join("pod.yaml");
+    let text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-1\n  namespace: shop\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: replicaset\n    name: web\n    uid: 0a1b2c3d-0000-4000-8000-000000000009\n";
+    std::fs::write(&file, text).expect("write");
+    let mut client = Client::start(&root, pull_client());
+    client.open(&file, text);
+    let report = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri(&file)}}),
+    );
+    assert!(
+        codes(report["items"].as_array().map_or(&[][..], Vec::as_slice))
+            .contains(&"owner-kind-lowercase".to_string()),
+        "{report}"
+    );
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(&file)}, "range": {"start": {"line": 7, "character": 10}, "end": {"line": 7, "character": 10}}, "context": {"diagnostics": []}}),
+    );
+    let action = actions
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|a| {
+            a["title"]
+                .as_str()
+                .is_some_and(|t| t.contains("ReplicaSet"))
+        })
+        .unwrap_or_else(|| panic!("no fix for the kind: {actions}"));
+    assert_eq!(action["kind"], "quickfix");
+    assert_eq!(action["isPreferred"], true);
+    let edits = &action["edit"]["changes"][uri(&file)];
+    assert_eq!(
+        edits,
+        &json!([{"range": {"start": {"line": 7, "character": 10}, "end": {"line": 7, "character": 20}}, "newText": "ReplicaSet"}])
+    );
+    // Once the text moves on, a fix computed for the old text is not offered.
+    client.change(&file, 2, json!([{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "# edited\n"}]));
+    let stale = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(&file)}, "range": {"start": {"line": 7, "character": 10}, "end": {"line": 7, "character": 10}}, "context": {"diagnostics": []}}),
+    );
+    // Either the new analysis answered (the fix, a line lower) or none was offered.
+    for action in stale.as_array().into_iter().flatten() {
+        let line = &action["edit"]["changes"][uri(&file)][0]["range"]["start"]["line"];
+        assert_eq!(line, 8, "{action}");
+    }
+    client.stop();
+}
+
+#[test]
+fn bad_requests_broken_files_and_files_deleted_on_disk() {
+    let (_dir, owner, dependent) = workspace("server-robust");
+    let root = owner.parent().expect("root").to_path_buf();
+    let mut client = Client::start(&root, push_client());
+    // A request the server does not know, and one with parameters of the wrong shape.
+    let unknown = client.request_raw("textDocument/rename", json!({}));
+    assert_eq!(unknown.response_result.err().map(|e| e.code), Some(-32601));
+    let bad = client.request_raw("textDocument/hover", json!({"textDocument": 42}));
+    assert_eq!(bad.response_result.err().map(|e| e.code), Some(-32602));
+    // A notification of the wrong shape is logged, not fatal.
+    client.notify("textDocument/didOpen", json!({"nonsense": true}));
+    // A document that is not YAML at all.
+    let broken = root.join("broken.yaml");
+    client.open(&broken, "key: [unclosed\n\u{0}\u{1}{{{\n");
+    let diagnostics = client.published(&broken);
+    assert_eq!(codes(&diagnostics), ["invalid-yaml"], "{diagnostics:?}");
+    // The owner deleted on disk: the dependent's reference dangles once the client says so.
+    std::fs::remove_file(&owner).expect("remove");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&owner), "type": 3}]}),
+    );
+    let diagnostics = client.published(&dependent);
+    assert_eq!(codes(&diagnostics), ["owner-not-found"], "{diagnostics:?}");
+    // Closing the broken buffer, which was never saved, clears its diagnostics.
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri(&broken)}}),
+    );
+    assert_eq!(client.published(&broken), Vec::<Value>::new());
+    // Still answering.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&dependent)}, "position": {"line": 0, "character": 0}}),
+    );
+    assert!(hover.is_object(), "{hover}");
+    client.stop();
+}
