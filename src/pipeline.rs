@@ -64,6 +64,7 @@ pub fn analyze_with(
 pub fn analyze_workspace(
     options: &Options,
     open: &std::collections::HashMap<std::path::PathBuf, String>,
+    cache: &mut LoadCache,
 ) -> Analysis {
     let started = Instant::now();
     let filter = match Filter::new(&options.include, &options.exclude) {
@@ -117,10 +118,42 @@ pub fn analyze_workspace(
             Role::Lint,
         ));
     }
-    let mut analysis = check(read.inputs, options);
+    let mut analysis = check_cached(read.inputs, options, Some(cache));
     analysis.outcome.errors.extend(read.errors);
     analysis.outcome.stats.elapsed = started.elapsed();
     analysis
+}
+
+/// An input's name, role and place in the input order.
+type CacheKey = (String, Role, u32);
+
+/// What was loaded of each input in the last analysis of a folder, for the next one (the
+/// language server analyses its folders again at every edit): an input with the same name,
+/// role, place in the input order and bytes is not decoded and loaded again. Big files, read
+/// from disk when asked, are not kept.
+#[derive(Default)]
+pub struct LoadCache {
+    /// The options loading depends on, as last used: others empty the cache.
+    options: String,
+    entries: std::collections::HashMap<CacheKey, (u64, Prepared)>,
+    /// How many inputs the last analysis loaded (rather than took from the cache).
+    loaded: usize,
+}
+
+impl LoadCache {
+    /// How many inputs the last analysis loaded rather than took from the cache.
+    pub fn loaded_last(&self) -> usize {
+        self.loaded
+    }
+
+    /// How many inputs it holds.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
 }
 
 /// Lint in-memory inputs, named as they should be reported (used by tests and tools).
@@ -142,7 +175,17 @@ pub fn analyze_texts(inputs: Vec<(String, String)>, options: &Options) -> Analys
 /// The pipeline after reading: load each input, build the catalog, index and resolve, run the
 /// rules, suppress, and order the findings.
 fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
-    let mut loaded = load_all(texts, options);
+    check_cached(texts, options, None)
+}
+
+/// [`check`], taking the inputs that did not change from `cache`, and leaving there what it
+/// loaded.
+fn check_cached(
+    texts: Vec<(String, Content, Role)>,
+    options: &Options,
+    cache: Option<&mut LoadCache>,
+) -> Analysis {
+    let mut loaded = load_all(texts, options, cache);
     let catalog = build_catalog(&loaded.objects, &loaded.crd_objects, options);
     let index = index::Index::build(&loaded.objects, &catalog, &options.namespace);
     let resolutions = resolve::resolve_all(&loaded.objects, &index, &catalog);
@@ -238,12 +281,21 @@ struct LoadedAll {
 
 /// Decode and load each input (in parallel, then taken in input order, so the output does not
 /// depend on scheduling).
-fn load_all(texts: Vec<(String, Content, Role)>, options: &Options) -> LoadedAll {
-    let prepared: Vec<Prepared> = texts
-        .into_par_iter()
-        .enumerate()
-        .map(|(i, (name, content, role))| prepare(SourceId(i as u32), name, content, role, options))
-        .collect();
+fn load_all(
+    texts: Vec<(String, Content, Role)>,
+    options: &Options,
+    cache: Option<&mut LoadCache>,
+) -> LoadedAll {
+    let prepared: Vec<Prepared> = match cache {
+        None => texts
+            .into_par_iter()
+            .enumerate()
+            .map(|(i, (name, content, role))| {
+                prepare(SourceId(i as u32), name, content, role, options)
+            })
+            .collect(),
+        Some(cache) => prepare_cached(texts, options, cache),
+    };
     let mut all = LoadedAll {
         outcome: Outcome::default(),
         objects: Vec::new(),
@@ -428,6 +480,69 @@ fn append(objects: &mut Vec<Object>, more: Vec<Object>) {
     }
 }
 
+/// [`prepare`] each input, or take it from `cache` when its bytes are those loaded last time;
+/// the cache then holds what this run loaded, and nothing else.
+fn prepare_cached(
+    texts: Vec<(String, Content, Role)>,
+    options: &Options,
+    cache: &mut LoadCache,
+) -> Vec<Prepared> {
+    let fingerprint = format!(
+        "{:?} {:?} {} {} {}",
+        options.limits,
+        options.mode,
+        options.no_suppress,
+        options.full_parse,
+        options.fast_path_fields.is_some()
+    );
+    if cache.options != fingerprint {
+        cache.entries.clear();
+        cache.options = fingerprint;
+    }
+    let mut old = std::mem::take(&mut cache.entries);
+    let work: Vec<_> = texts
+        .into_iter()
+        .enumerate()
+        .map(|(i, (name, content, role))| {
+            let key = (name.clone(), role, i as u32);
+            let hash = match &content {
+                Content::Bytes(bytes) => {
+                    use std::hash::BuildHasher;
+                    Some(foldhash::quality::FixedState::default().hash_one(bytes))
+                }
+                Content::File(..) => None,
+            };
+            let kept = match (hash, old.remove(&key)) {
+                (Some(hash), Some((was, prepared))) if was == hash => Some(prepared),
+                _ => None,
+            };
+            (key, hash, kept, name, content, role)
+        })
+        .collect();
+    cache.loaded = work.iter().filter(|w| w.2.is_none()).count();
+    let prepared: Vec<(Option<(CacheKey, u64)>, Prepared)> = work
+        .into_par_iter()
+        .map(|(key, hash, kept, name, content, role)| {
+            let prepared = match kept {
+                Some(prepared) => prepared,
+                None => prepare(SourceId(key.2), name, content, role, options),
+            };
+            (hash.map(|hash| (key, hash)), prepared)
+        })
+        .collect();
+    prepared
+        .into_iter()
+        .map(|(key, prepared)| {
+            if let Some((key, hash)) = key
+                && let Some(copy) = prepared.try_clone()
+            {
+                cache.entries.insert(key, (hash, copy));
+            }
+            prepared
+        })
+        .collect()
+}
+
 /// One input, decoded and loaded.
 struct Prepared {
     source: Source,
@@ -440,6 +555,21 @@ struct Prepared {
 }
 
 impl Prepared {
+    /// A copy, for a cache; `None` for a big file, or an input that could not be read.
+    fn try_clone(&self) -> Option<Prepared> {
+        if self.error.is_some() {
+            return None;
+        }
+        Some(Prepared {
+            source: self.source.try_clone()?,
+            role: self.role,
+            invalid_at: self.invalid_at,
+            loaded: self.loaded.clone(),
+            comments: self.comments.clone(),
+            error: None,
+        })
+    }
+
     fn failed(source: Source, role: Role, error: InputError) -> Prepared {
         Prepared {
             source,

@@ -8,7 +8,7 @@ use crate::discover::{self, Filter, Input, InputError};
 use crate::source::{self, Source};
 
 /// The role an input plays in a run.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Role {
     Lint,
     Crds,

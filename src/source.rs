@@ -396,6 +396,18 @@ pub struct Source {
 }
 
 impl Source {
+    /// A copy of a source held in memory; `None` for a big file read from disk when asked.
+    pub fn try_clone(&self) -> Option<Source> {
+        match &self.text {
+            Text::Owned(text) => Some(Source {
+                name: self.name.clone(),
+                text: Text::Owned(text.clone()),
+                lines: std::sync::OnceLock::new(),
+            }),
+            Text::File(_) => None,
+        }
+    }
+
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
         Source::with_text(name, Text::Owned(text.into()))
     }

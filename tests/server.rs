@@ -404,3 +404,40 @@ fn bad_requests_broken_files_and_files_deleted_on_disk() {
     assert!(hover.is_object(), "{hover}");
     client.stop();
 }
+
+#[test]
+fn an_analysis_after_an_edit_loads_only_the_file_edited_and_finds_what_a_fresh_one_finds() {
+    let (_dir, owner, dependent) = workspace("server-cache");
+    let root = owner.parent().expect("root").to_path_buf();
+    let options = ownerlint::Options {
+        paths: vec![root.clone()],
+        ..ownerlint::Options::default()
+    };
+    let mut cache = ownerlint::pipeline::LoadCache::default();
+    let mut open = std::collections::HashMap::new();
+    let first = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    assert_eq!((cache.loaded_last(), cache.len()), (2, 2));
+    assert!(first.outcome.findings.is_empty());
+    // The owner edited in the editor: only it is loaded again, and the finding it causes in
+    // the other file is the one a run without the cache finds.
+    open.insert(owner.clone(), OWNER.replace("000000000001", "00000000ffff"));
+    let second = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    assert_eq!(cache.loaded_last(), 1);
+    let fresh = ownerlint::pipeline::analyze_workspace(
+        &options,
+        &open,
+        &mut ownerlint::pipeline::LoadCache::default(),
+    );
+    let render =
+        |a: &ownerlint::Analysis| common::render(&a.outcome, ownerlint::report::Format::Short);
+    assert_eq!(render(&second), render(&fresh));
+    assert!(
+        render(&second).contains("[owner-uid-mismatch]"),
+        "{}",
+        render(&second)
+    );
+    assert!(render(&second).contains(&*dependent.to_string_lossy()));
+    // Nothing changed: nothing is loaded.
+    ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    assert_eq!(cache.loaded_last(), 0);
+}

@@ -52,7 +52,7 @@ pub struct LoadOptions {
     pub fast_path: Option<&'static crate::fields::Kept>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Loaded {
     pub objects: Vec<Object>,
     /// What could not be read as objects.

@@ -457,6 +457,10 @@ impl<'a> Context<'a> {
         let object = self.object(id);
         let text = &self.sources[object.source.0 as usize].text;
         let extent = object.extent;
+        // A big extent (a List read whole) is not parsed again for every object in it.
+        if extent.len() > REPARSE_LIMIT {
+            return true;
+        }
         let has_anchor = text.with_bytes(extent.start..extent.end, |bytes| {
             memchr::memchr(b'&', bytes).is_some()
         });
@@ -483,6 +487,10 @@ impl<'a> Context<'a> {
         let object = self.object(id);
         let source = &self.sources[object.source.0 as usize];
         let extent = object.extent;
+        // A big extent (a List read whole) is not parsed again for every object in it.
+        if extent.len() > REPARSE_LIMIT {
+            return None;
+        }
         let text = source.text.str(extent.start..extent.end).ok()?;
         let document =
             crate::yaml::parse_at(&text, extent.start, crate::yaml::Limits::default()).ok()?;
@@ -567,6 +575,10 @@ pub fn entry_runs(map: &crate::yaml::Node, keys: &[&str]) -> Vec<Vec<(usize, Spa
     }
     runs
 }
+
+/// The largest text read again for one object: a document or List item of one object stays far
+/// below it; a List read whole (one with anchors) would be parsed again for each of its objects.
+const REPARSE_LIMIT: usize = 256 << 10;
 
 /// The mapping of `object` in a tree parsed again from its text: the one whose `kind` (or
 /// `metadata.name`) is where the object's is.

@@ -84,12 +84,17 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
 /// The worker: each job's analysis, one at a time. A job that panics gives an empty snapshot
 /// rather than stopping the server.
 fn work(jobs: &Receiver<(u64, Job)>, results: &Sender<(u64, Snapshot)>) {
+    let mut caches = snapshot::Caches::new();
     for (generation, job) in jobs {
         let open = job.open.clone();
-        let snapshot =
-            std::panic::catch_unwind(AssertUnwindSafe(|| job.run())).unwrap_or(Snapshot {
-                parts: Vec::new(),
-                texts: open,
+        let snapshot = std::panic::catch_unwind(AssertUnwindSafe(|| job.run(&mut caches)))
+            .unwrap_or_else(|_| {
+                // What a failed analysis left in the caches is not to be trusted.
+                caches.clear();
+                Snapshot {
+                    parts: Vec::new(),
+                    texts: open,
+                }
             });
         if results.send((generation, snapshot)).is_err() {
             return;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::analysis::{Analysis, Options};
 use crate::index::ObjId;
 use crate::model::Object;
+use crate::pipeline::LoadCache;
 use crate::resolve::{Ownership, RefResolution};
 use crate::source::{Source, SourceId, Span};
 
@@ -95,18 +96,22 @@ pub struct Job {
     pub open: HashMap<PathBuf, String>,
 }
 
+/// What was loaded of each folder's files, for the next analysis: only files whose bytes
+/// changed are loaded again.
+pub type Caches = HashMap<Vec<PathBuf>, LoadCache>;
+
 impl Job {
-    pub fn run(self) -> Snapshot {
-        let mut parts: Vec<Part> = self
-            .folders
-            .iter()
-            .map(|options| Part::new(crate::pipeline::analyze_workspace(options, &self.open)))
-            .collect();
-        if let Some(options) = &self.loose {
-            parts.push(Part::new(crate::pipeline::analyze_workspace(
-                options, &self.open,
-            )));
+    pub fn run(self, caches: &mut Caches) -> Snapshot {
+        let mut used = Caches::new();
+        let mut parts = Vec::new();
+        for options in self.folders.iter().chain(&self.loose) {
+            let mut cache = caches.remove(&options.paths).unwrap_or_default();
+            let analysis = crate::pipeline::analyze_workspace(options, &self.open, &mut cache);
+            parts.push(Part::new(analysis));
+            used.insert(options.paths.clone(), cache);
         }
+        // Folders no longer open are forgotten.
+        *caches = used;
         Snapshot {
             parts,
             texts: self.open,
