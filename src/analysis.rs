@@ -52,6 +52,9 @@ pub struct Options {
     /// Files at least this big are read a slice at a time, as each pass needs them, instead of
     /// into memory whole (`None`: never).
     pub big_file_at_least: Option<u64>,
+    /// Build the Helm charts and Kustomize overlays among the paths and lint what they build
+    /// (`None`: read their files as they are).
+    pub render: Option<crate::render::RenderOptions>,
 }
 
 impl Default for Options {
@@ -75,6 +78,7 @@ impl Default for Options {
             full_parse: false,
             fast_path_fields: None,
             big_file_at_least: Some(BIG_FILE),
+            render: None,
         }
     }
 }
@@ -90,6 +94,10 @@ pub struct Stats {
     pub assertion_files: usize,
     /// Kustomize patch files found and not linted.
     pub patch_files: usize,
+    /// Helm charts built and linted as built.
+    pub charts: usize,
+    /// Kustomize overlays built and linted as built.
+    pub overlays: usize,
     /// Findings hidden because a baseline records them.
     pub baselined: usize,
     /// Findings hidden by suppression comments and annotations.

@@ -149,6 +149,19 @@ pub struct InputArgs {
     /// mapped now, so it changes nothing
     #[arg(long, hide = true)]
     pub no_mmap: bool,
+    /// Read Helm charts and Kustomize overlays file by file instead of building them with
+    /// `helm template` and `kustomize build`
+    #[arg(long)]
+    pub no_render: bool,
+    /// Release name for `helm template`
+    #[arg(long, value_name = "NAME", default_value = "release-name")]
+    pub release_name: String,
+    /// Values file for `helm template` (repeatable, as helm's --values)
+    #[arg(long = "values", value_name = "FILE")]
+    pub values: Vec<PathBuf>,
+    /// A value for `helm template`, e.g. `--set image.tag=1.2` (repeatable, as helm's --set)
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
 }
 
 /// `config` does the layering and knows nothing of clap: it gets the layered flags as plain data.
@@ -172,6 +185,10 @@ impl From<&InputArgs> for Flags {
             max_alias_nodes: _,
             max_depth: _,
             no_mmap: _,
+            no_render: _,
+            release_name: _,
+            values: _,
+            set: _,
         } = args;
         Flags {
             config: config.clone(),
@@ -408,7 +425,15 @@ fn options(input: InputArgs) -> Result<crate::analysis::Options, Vec<ConfigError
         max_alias_nodes: input.max_alias_nodes,
         max_document_size: input.max_document_size,
     };
-    Ok(effective.into_options(input.paths, input.project, limits))
+    let render = (!input.no_render).then(|| crate::render::RenderOptions {
+        release: input.release_name.clone(),
+        values: input.values.clone(),
+        set: input.set.clone(),
+    });
+    Ok(crate::analysis::Options {
+        render,
+        ..effective.into_options(input.paths, input.project, limits)
+    })
 }
 
 /// Read and resolve the input of a graph command; report unreadable inputs on stderr. Also
@@ -662,7 +687,10 @@ fn lint(args: LintArgs) -> i32 {
     for error in &fixed.errors {
         note!("ownerlint: {error}");
     }
-    if outcome.stats.files == 0 && outcome.errors.is_empty() {
+    let stats = &outcome.stats;
+    let read_nothing = stats.files + stats.charts + stats.overlays == 0;
+    // (A chart or an overlay that could not be built is a finding.)
+    if read_nothing && outcome.errors.is_empty() && outcome.findings.is_empty() {
         note!("ownerlint: {}", nothing_to_lint(&options));
     } else {
         note!("{}", report::summary_line(&outcome));

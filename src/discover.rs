@@ -48,6 +48,8 @@ pub struct Discovered {
     /// Patch files of a kustomization found among the inputs: partial objects that kustomize
     /// merges into others, never applied as they are, so not linted.
     pub patches: Vec<PathBuf>,
+    /// Helm charts and Kustomize overlays to build and lint as built (when rendering is on).
+    pub renders: Vec<crate::render::Target>,
 }
 
 /// File-name patterns that select files inside walked directories.
@@ -97,16 +99,23 @@ fn build(globs: &[String]) -> Result<GlobSet, globset::Error> {
     builder.build()
 }
 
-pub fn discover(paths: &[PathBuf], filter: &Filter) -> Discovered {
+/// The inputs that `paths` name. With `render`, a chart or an overlay (a directory named, met
+/// by a walk, or holding a file named) is to be built instead of read file by file.
+pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool) -> Discovered {
+    use crate::render::Target;
     let mut found = Discovered::default();
     let mut tests = TestAssertions::default();
     for path in paths {
         if path.as_os_str() == "-" {
             found.inputs.push(Input::Stdin);
+        } else if let Some(target) = render.then(|| Target::of_dir(path)).flatten() {
+            found.renders.push(target);
         } else if path.is_dir() {
-            walk(path, filter, &mut tests, &mut found);
+            walk(path, filter, &mut tests, &mut found, render);
         } else if path.exists() {
-            if tests.is_assertion(path) {
+            if let Some(target) = render.then(|| Target::holding(path)).flatten() {
+                found.renders.push(target);
+            } else if tests.is_assertion(path) {
                 found.assertions.push(path.clone());
             } else {
                 found.inputs.push(Input::File(path.clone()));
@@ -120,6 +129,10 @@ pub fn discover(paths: &[PathBuf], filter: &Filter) -> Discovered {
     }
     let mut seen = std::collections::HashSet::new();
     found.inputs.retain(|i| seen.insert(i.clone()));
+    let mut seen = std::collections::HashSet::new();
+    found.renders.retain(|t| seen.insert(lexical(&t.dir)));
+    let bases = kustomize_bases(&found.renders);
+    found.renders.retain(|t| !bases.contains(&lexical(&t.dir)));
     let patches = kustomize_patches(&found.inputs);
     if !patches.is_empty() {
         let (patch_files, inputs) = std::mem::take(&mut found.inputs)
@@ -198,12 +211,66 @@ fn lexical(path: &Path) -> PathBuf {
     out
 }
 
-fn walk(root: &Path, filter: &Filter, tests: &mut TestAssertions, found: &mut Discovered) {
+/// The overlays that another overlay among `targets` builds on (`resources`, `bases`,
+/// `components`): they are linted as part of it, not again alone.
+fn kustomize_bases(targets: &[crate::render::Target]) -> std::collections::HashSet<PathBuf> {
+    use crate::yaml;
+    let mut bases = std::collections::HashSet::new();
+    for target in targets {
+        if target.tool != crate::render::Tool::Kustomize {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&target.file) else {
+            continue;
+        };
+        for chunk in yaml::split_documents(&text, 0) {
+            let Ok(document) = yaml::parse_document(&text, chunk, yaml::Limits::default()) else {
+                continue;
+            };
+            let Some(root) = document.root else {
+                continue;
+            };
+            for key in ["resources", "bases", "components"] {
+                let list = root.get(key).and_then(|l| l.as_seq()).unwrap_or_default();
+                for entry in list.iter().filter_map(|e| e.as_str()) {
+                    bases.insert(lexical(&target.dir.join(entry)));
+                }
+            }
+        }
+    }
+    bases
+}
+
+fn walk(
+    root: &Path,
+    filter: &Filter,
+    tests: &mut TestAssertions,
+    found: &mut Discovered,
+    render: bool,
+) {
+    use std::sync::{Arc, Mutex};
+    // A chart or an overlay met on the way is built, and its files are not walked.
+    let targets = Arc::new(Mutex::new(Vec::new()));
+    let met = Arc::clone(&targets);
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(true)
         // Entries of one directory differ only in their names: comparing those bytes gives the
         // order comparing whole paths does, without splitting each path into components.
         .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(move |entry| {
+            if !render || !entry.file_type().is_some_and(|t| t.is_dir()) {
+                return true;
+            }
+            match crate::render::Target::of_dir(entry.path()) {
+                Some(target) => {
+                    if let Ok(mut met) = met.lock() {
+                        met.push(target);
+                    }
+                    false
+                }
+                None => true,
+            }
+        })
         .build();
     for entry in walker {
         match entry {
@@ -227,6 +294,9 @@ fn walk(root: &Path, filter: &Filter, tests: &mut TestAssertions, found: &mut Di
                 message: err.to_string(),
             }),
         }
+    }
+    if let Ok(mut met) = targets.lock() {
+        found.renders.append(&mut met);
     }
 }
 

@@ -22,6 +22,7 @@ pub mod model;
 pub mod pipeline;
 pub mod policy;
 pub mod preview;
+pub mod render;
 pub mod report;
 pub mod resolve;
 pub mod rules;

@@ -13,6 +13,7 @@ use crate::finding::{Finding, Level};
 use crate::load::{self, LoadOptions, Unread};
 use crate::model::{self, Object};
 use crate::read::{self, Content, Role, changed_inputs};
+use crate::render::Renders;
 use crate::source::{Source, SourceId};
 use crate::{index, resolve, rules, suppress};
 
@@ -51,7 +52,7 @@ pub fn analyze_with(
             *content = Content::Bytes(text.clone().into_bytes());
         }
     }
-    let mut analysis = check(read.inputs, options);
+    let mut analysis = check_cached(read.inputs, options, None, &read.renders);
     analysis.outcome.errors.extend(read.errors);
     analysis.outcome.stats.assertion_files = read.assertion_files;
     analysis.outcome.stats.patch_files = read.patch_files;
@@ -118,7 +119,7 @@ pub fn analyze_workspace(
             Role::Lint,
         ));
     }
-    let mut analysis = check_cached(read.inputs, options, Some(cache));
+    let mut analysis = check_cached(read.inputs, options, Some(cache), &read.renders);
     analysis.outcome.errors.extend(read.errors);
     analysis.outcome.stats.elapsed = started.elapsed();
     analysis
@@ -175,7 +176,7 @@ pub fn analyze_texts(inputs: Vec<(String, String)>, options: &Options) -> Analys
 /// The pipeline after reading: load each input, build the catalog, index and resolve, run the
 /// rules, suppress, and order the findings.
 fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
-    check_cached(texts, options, None)
+    check_cached(texts, options, None, &Renders::default())
 }
 
 /// [`check`], taking the inputs that did not change from `cache`, and leaving there what it
@@ -184,8 +185,10 @@ fn check_cached(
     texts: Vec<(String, Content, Role)>,
     options: &Options,
     cache: Option<&mut LoadCache>,
+    renders: &Renders,
 ) -> Analysis {
-    let mut loaded = load_all(texts, options, cache);
+    let mut loaded = load_all(texts, options, cache, renders);
+    add_render_failures(&mut loaded, renders);
     let catalog = build_catalog(&loaded.objects, &loaded.crd_objects, options);
     let index = index::Index::build(&loaded.objects, &catalog, &options.namespace);
     let resolutions = resolve::resolve_all(&loaded.objects, &index, &catalog);
@@ -250,6 +253,19 @@ fn check_cached(
             finding.fix = None;
         }
     }
+    // Findings in what a chart or an overlay built go back to the files they came from.
+    let built = |tool| {
+        renders
+            .built
+            .values()
+            .filter(|r| r.target.tool == tool)
+            .count()
+    };
+    outcome.stats.charts = built(crate::render::Tool::Helm);
+    outcome.stats.overlays = built(crate::render::Tool::Kustomize);
+    outcome.stats.files -= renders.built.len().min(outcome.stats.files);
+    outcome.stats.suppressed +=
+        crate::render::map::map_findings(&mut outcome, renders, !options.no_suppress);
     // Rules read positions from the files too.
     let changed_errors = changed_inputs(&outcome.sources, &outcome.errors);
     outcome.errors.extend(changed_errors);
@@ -285,13 +301,15 @@ fn load_all(
     texts: Vec<(String, Content, Role)>,
     options: &Options,
     cache: Option<&mut LoadCache>,
+    renders: &Renders,
 ) -> LoadedAll {
     let prepared: Vec<Prepared> = match cache {
         None => texts
             .into_par_iter()
             .enumerate()
             .map(|(i, (name, content, role))| {
-                prepare(SourceId(i as u32), name, content, role, options)
+                let built_by = renders.built.get(&name).map(|r| r.target.tool);
+                prepare(SourceId(i as u32), name, content, role, options, built_by)
             })
             .collect(),
         Some(cache) => prepare_cached(texts, options, cache),
@@ -367,6 +385,42 @@ fn load_all(
     all
 }
 
+/// The charts and overlays that could not be built, as text the rules report on: the file
+/// each failure names, read to show it.
+fn add_render_failures(loaded: &mut LoadedAll, renders: &Renders) {
+    for failure in &renders.failures {
+        let text = std::fs::read_to_string(&failure.file).unwrap_or_default();
+        let source = Source::new(crate::discover::display_path(&failure.file), text);
+        let at = match failure.at {
+            Some((line, column)) if line <= source.line_count() => {
+                let start = source.line_start(line - 1);
+                let line_text = source.line_text(line - 1);
+                let offset = line_text
+                    .char_indices()
+                    .nth(column - 1)
+                    .map_or(0, |(at, _)| at);
+                let end = start + line_text.trim_end().len();
+                crate::source::Span::new((start + offset).min(end), end)
+            }
+            _ => {
+                let first = source.line_text(0).trim_end().len();
+                crate::source::Span::new(0, first)
+            }
+        };
+        let id = SourceId(loaded.outcome.sources.len() as u32);
+        loaded.outcome.sources.push(source);
+        loaded.unread.push(Unread {
+            source: id,
+            origin: Some(failure.target.describe()),
+            why: load::Why::RenderFailed {
+                at,
+                message: failure.message.clone(),
+                missing_tool: failure.missing_tool,
+            },
+        });
+    }
+}
+
 /// Decode one input, read its suppression comments, and load its objects.
 fn prepare(
     id: SourceId,
@@ -374,8 +428,9 @@ fn prepare(
     content: Content,
     role: Role,
     options: &Options,
+    built_by: Option<crate::render::Tool>,
 ) -> Prepared {
-    let (source, invalid_at) = match read::decode(name, content) {
+    let (mut source, invalid_at) = match read::decode(name, content) {
         Ok(decoded) => decoded,
         Err((source, message)) => {
             let error = InputError {
@@ -385,6 +440,7 @@ fn prepare(
             return Prepared::failed(source, role, error);
         }
     };
+    source.built_by = built_by;
     let comments = (matches!(role, Role::Lint | Role::Project)
         && !options.no_suppress
         && invalid_at.is_none())
@@ -392,7 +448,11 @@ fn prepare(
     let loaded = invalid_at.is_none().then(|| {
         let load_options = LoadOptions {
             limits: options.limits,
-            mode: options.mode,
+            // What a chart or an overlay builds is applied, whatever it carries.
+            mode: match options.mode {
+                load::ModeChoice::Auto if built_by.is_some() => load::ModeChoice::Apply,
+                mode => mode,
+            },
             context: role == Role::Context,
             fast_path: (!options.full_parse)
                 .then(|| options.fast_path_fields.unwrap_or_else(rules::kept)),
@@ -525,7 +585,7 @@ fn prepare_cached(
         .map(|(key, hash, kept, name, content, role)| {
             let prepared = match kept {
                 Some(prepared) => prepared,
-                None => prepare(SourceId(key.2), name, content, role, options),
+                None => prepare(SourceId(key.2), name, content, role, options, None),
             };
             (hash.map(|hash| (key, hash)), prepared)
         })

@@ -24,6 +24,8 @@ pub(crate) struct Read {
     pub errors: Vec<InputError>,
     pub assertion_files: usize,
     pub patch_files: usize,
+    /// The charts and overlays built, each read as an input under its stream's name.
+    pub renders: crate::render::Renders,
 }
 
 /// Discover and read the inputs of `options`; `stdin` when a path is `-`.
@@ -32,16 +34,19 @@ pub(crate) fn read(options: &Options, filter: &Filter, stdin: &mut dyn std::io::
     let mut inputs: Vec<(Input, Role)> = Vec::new();
     let mut assertion_files = 0;
     let mut patch_files = 0;
+    let mut targets = Vec::new();
     for (paths, role) in [
         (&options.paths, Role::Lint),
         (&options.crds, Role::Crds),
         (&options.context, Role::Context),
         (&options.project, Role::Project),
     ] {
-        let found = discover::discover(paths, filter);
+        let render = role == Role::Lint && options.render.is_some();
+        let mut found = discover::discover(paths, filter, render);
         if role == Role::Lint {
             assertion_files += found.assertions.len();
             patch_files += found.patches.len();
+            targets.append(&mut found.renders);
         }
         errors.extend(found.errors);
         inputs.extend(found.inputs.into_iter().map(|i| (i, role)));
@@ -92,12 +97,56 @@ pub(crate) fn read(options: &Options, filter: &Filter, stdin: &mut dyn std::io::
             }),
         }
     }
+    let renders = render_all(&targets, options, &mut read);
     Read {
         inputs: read,
         errors,
         assertion_files,
         patch_files,
+        renders,
     }
+}
+
+/// Build each chart and overlay (in parallel: each is a process of its own), and add what
+/// each built to `inputs` under its stream's name.
+fn render_all(
+    targets: &[crate::render::Target],
+    options: &Options,
+    inputs: &mut Vec<(String, Content, Role)>,
+) -> crate::render::Renders {
+    let mut renders = crate::render::Renders::default();
+    let Some(render_options) = &options.render else {
+        return renders;
+    };
+    let kube_version = options
+        .kube_version
+        .map(|v| format!("v{}.{}.0", v.major, v.minor));
+    let built: Vec<_> = targets
+        .par_iter()
+        .map(|target| {
+            crate::render::render(
+                target,
+                render_options,
+                &options.namespace,
+                kube_version.clone(),
+            )
+        })
+        .collect();
+    for result in built {
+        match result {
+            Ok(rendered) => {
+                let name = rendered.target.stream_name();
+                inputs.push((
+                    name.clone(),
+                    Content::Bytes(rendered.text.clone().into_bytes()),
+                    Role::Lint,
+                ));
+                renders.built.insert(name, rendered);
+            }
+            Err(failure) => renders.failures.push(*failure),
+        }
+    }
+    renders
 }
 
 /// What `std::fs::metadata` said of a file.

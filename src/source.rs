@@ -390,6 +390,8 @@ pub struct Source {
     /// What the user sees: the path as given or found, or `<stdin>`.
     pub name: String,
     pub text: Text,
+    /// The tool that built it, for what a chart or an overlay builds.
+    pub built_by: Option<crate::render::Tool>,
     /// Where lines start, built the first time a position is asked for: a big input without
     /// findings never needs it.
     lines: std::sync::OnceLock<LineIndex>,
@@ -402,6 +404,7 @@ impl Source {
             Text::Owned(text) => Some(Source {
                 name: self.name.clone(),
                 text: Text::Owned(text.clone()),
+                built_by: self.built_by,
                 lines: std::sync::OnceLock::new(),
             }),
             Text::File(_) => None,
@@ -416,6 +419,7 @@ impl Source {
         Source {
             name: name.into(),
             text,
+            built_by: None,
             lines: std::sync::OnceLock::new(),
         }
     }

@@ -65,7 +65,7 @@ fn differential(corpus: Option<&Path>) {
         Some(corpus) => {
             // The files ownerlint finds in the corpus (its YAML and JSON files).
             let filter = Filter::new(&[], &[]).expect("no patterns");
-            let found = discover::discover(&[corpus.to_path_buf()], &filter);
+            let found = discover::discover(&[corpus.to_path_buf()], &filter, false);
             let files: Vec<PathBuf> = found
                 .inputs
                 .into_iter()

@@ -15,6 +15,10 @@ fn every_rule_in_every_shape() {
         let Some(plain) = common::example(rule.meta.doc, "## Failing example") else {
             panic!("{id}: no failing example");
         };
+        // A kustomization is built (tests/render.rs), not read in the shapes of a manifest.
+        if plain.contains("kind: Kustomization") {
+            continue;
+        }
         let mut shapes = vec![
             ("plain", format!("{id}.yaml"), plain.clone()),
             ("list", format!("{id}-list.yaml"), common::to_list(&plain)),

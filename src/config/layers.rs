@@ -233,6 +233,7 @@ impl Effective {
             full_parse: false,
             fast_path_fields: None,
             big_file_at_least: Some(crate::analysis::BIG_FILE),
+            render: None,
         }
     }
 }

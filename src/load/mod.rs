@@ -95,6 +95,13 @@ pub enum Why {
     NotUtf8 { at: Span },
     /// Template text (`{{ … }}`) that was never rendered.
     Template { at: Span },
+    /// A chart or an overlay that could not be built (`at`: where the tool said, or its
+    /// `Chart.yaml` or kustomization file), or whose tool is not installed.
+    RenderFailed {
+        at: Span,
+        message: String,
+        missing_tool: bool,
+    },
 }
 
 pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {

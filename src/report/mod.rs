@@ -197,11 +197,22 @@ pub fn fixable_line(outcome: &Outcome) -> Option<String> {
 /// The one-line summary printed on stderr.
 pub fn summary_line(outcome: &Outcome) -> String {
     let s = &outcome.stats;
-    let mut line = format!(
-        "ownerlint: {} in {}",
-        plural(s.objects, "object"),
-        plural(s.files, "file")
-    );
+    let mut read = Vec::new();
+    if s.files > 0 || s.charts + s.overlays == 0 {
+        read.push(plural(s.files, "file"));
+    }
+    if s.charts > 0 {
+        read.push(plural(s.charts, "chart"));
+    }
+    if s.overlays > 0 {
+        read.push(plural(s.overlays, "overlay"));
+    }
+    let read = match read.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    let mut line = format!("ownerlint: {} in {read}", plural(s.objects, "object"));
     let mut skipped = Vec::new();
     match s.skipped_documents {
         0 => {}

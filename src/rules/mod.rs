@@ -38,6 +38,7 @@ macro_rules! rules {
 rules! {
     invalid_yaml,
     unrendered_template,
+    render_failed,
     duplicate_object,
     uid_shared,
     duplicate_key,

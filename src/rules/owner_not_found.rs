@@ -29,7 +29,17 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         }
         let owner = cx.describe_owner(id, reference, resolution);
         let consequence = cx.dangling_consequence(id, index);
-        let (severity, message) = if cx.options.complete {
+        let renamed = renamed_by_kustomize(cx, object, reference);
+        let (severity, message) = if let (Some(renamed), false) = (renamed, cx.options.complete) {
+            (
+                Severity::Warning,
+                format!(
+                    "{}: kustomize renamed the owner to `{renamed}` (namePrefix, nameSuffix) but not this reference, which still names {owner}; unless that exists in the cluster with uid `{}`, {consequence}",
+                    cx.arrow(id, reference, resolution),
+                    reference.uid_str().unwrap_or("?")
+                ),
+            )
+        } else if cx.options.complete {
             (
                 META.complete_severity.unwrap_or(Severity::Error),
                 format!(
@@ -55,10 +65,38 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 ),
             )
         };
-        let mut finding = cx
-            .finding(&META, id, reference.head, format!("{owner} not found"), message)
-            .help("add the owner's manifest to the input, pass a dump of the target cluster with `--context`, or remove this reference");
+        let mut finding = cx.finding(&META, id, reference.head, format!("{owner} not found"), message);
+        finding = match renamed {
+            Some(renamed) => finding.help(format!(
+                "kustomize's namePrefix or nameSuffix renamed the owner to `{renamed}` but not this reference (kustomize rewrites no ownerReferences[].name): name the owner `{renamed}` here, or leave the reference to the owner's controller"
+            )),
+            None => finding.help("add the owner's manifest to the input, pass a dump of the target cluster with `--context`, or remove this reference"),
+        };
         finding.severity = severity;
         out.push(finding);
     }
+}
+
+/// In what kustomize built, the name of an object of the referenced kind in the dependent's
+/// namespace whose name holds the referenced one (`prod-web` for `web`): kustomize renames
+/// objects (`namePrefix`, `nameSuffix`) and never the owner references that name them.
+fn renamed_by_kustomize<'a>(
+    cx: &Context<'a>,
+    object: &crate::model::Object,
+    reference: &crate::model::OwnerRef,
+) -> Option<&'a str> {
+    let source = &cx.sources[object.source.0 as usize];
+    if source.built_by != Some(crate::render::Tool::Kustomize) {
+        return None;
+    }
+    let kind = reference.kind.as_ref()?.str()?;
+    let name = reference.name.as_ref()?.str()?;
+    let namespace = object.namespace.as_ref().map(|n| n.value.as_str());
+    cx.objects
+        .iter()
+        .filter(|o| o.source == object.source)
+        .filter(|o| o.kind_str() == kind)
+        .filter(|o| o.namespace.as_ref().map(|n| n.value.as_str()) == namespace)
+        .filter_map(|o| o.name.as_ref().map(|n| n.value.as_str()))
+        .find(|candidate| *candidate != name && candidate.contains(name))
 }

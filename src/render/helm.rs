@@ -1,0 +1,217 @@
+//! `helm template`: a chart rendered as `helm install` would render it, without a cluster.
+//! Each document of the output names its template in a `# Source:` comment, by chart name
+//! (`shop/charts/sub/templates/cm.yaml`: the names in the `Chart.yaml` files, not the
+//! directories), which [`template_file`] turns back into a path.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::{Failure, Origins, RenderOptions, Rendered, Target, on_path, tool_message};
+
+pub(super) fn render(
+    target: &Target,
+    options: &RenderOptions,
+    namespace: &str,
+    kube_version: Option<String>,
+) -> Result<Rendered, Box<Failure>> {
+    let fail = |file: PathBuf, at, message: String, missing_tool| {
+        Box::new(Failure {
+            target: target.clone(),
+            file,
+            at,
+            message,
+            missing_tool,
+        })
+    };
+    let Some(helm) = on_path(&["helm"]) else {
+        return Err(fail(
+            target.file.clone(),
+            None,
+            "helm is not on PATH, so this chart was not rendered and its objects were not checked"
+                .into(),
+            true,
+        ));
+    };
+    let charts = chart_names(&target.dir);
+    let mut command = Command::new(helm);
+    command
+        .arg("template")
+        .arg(&options.release)
+        .arg(&target.dir)
+        .arg("--namespace")
+        .arg(namespace);
+    if let Some(version) = kube_version {
+        command.arg("--kube-version").arg(version);
+    }
+    for values in &options.values {
+        command.arg("--values").arg(values);
+    }
+    for set in &options.set {
+        command.arg("--set").arg(set);
+    }
+    // The output must not depend on the shell it runs in: helm reads the namespace and the
+    // Kubernetes version from its environment and from the kubeconfig's current context.
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("HELM_") {
+            command.env_remove(key);
+        }
+    }
+    command.env(
+        "KUBECONFIG",
+        if cfg!(windows) { "NUL" } else { "/dev/null" },
+    );
+    let output = command
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| {
+            fail(
+                target.file.clone(),
+                None,
+                format!("helm could not be run: {e}"),
+                true,
+            )
+        })?;
+    if !output.status.success() {
+        let message = tool_message(&output.stderr);
+        let (file, at) = error_position(&message, &charts, &target.dir)
+            .map_or((target.file.clone(), None), |(file, at)| (file, Some(at)));
+        let message = message
+            .strip_prefix("Error: ")
+            .unwrap_or(&message)
+            .to_string();
+        return Err(fail(
+            file,
+            at,
+            format!("helm template failed: {message}"),
+            false,
+        ));
+    }
+    Ok(Rendered {
+        target: target.clone(),
+        text: String::from_utf8_lossy(&output.stdout).into_owned(),
+        origins: Origins::Helm { charts },
+    })
+}
+
+/// Each chart of the chart in `dir` (itself and its subcharts in `charts/`, as directories)
+/// by its name path as `# Source:` writes it: `shop`, `shop/charts/sub`.
+fn chart_names(dir: &Path) -> HashMap<String, PathBuf> {
+    let mut charts = HashMap::new();
+    let mut stack = vec![(String::new(), dir.to_path_buf())];
+    while let Some((parent, dir)) = stack.pop() {
+        let Some(name) = chart_name(&dir) else {
+            continue;
+        };
+        let path = if parent.is_empty() {
+            name
+        } else {
+            format!("{parent}/charts/{name}")
+        };
+        if let Ok(entries) = std::fs::read_dir(dir.join("charts")) {
+            let mut subcharts: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect();
+            subcharts.sort();
+            // Deep nesting in a hostile tree stops somewhere.
+            if path.matches("/charts/").count() < 16 {
+                stack.extend(subcharts.into_iter().map(|sub| (path.clone(), sub)));
+            }
+        }
+        charts.insert(path, dir);
+    }
+    charts
+}
+
+/// The `name` in the `Chart.yaml` of `dir`.
+fn chart_name(dir: &Path) -> Option<String> {
+    use crate::yaml;
+    let text = std::fs::read_to_string(dir.join("Chart.yaml")).ok()?;
+    let chunk = *yaml::split_documents(&text, 0).first()?;
+    let document = yaml::parse_document(&text, chunk, yaml::Limits::default()).ok()?;
+    Some(document.root?.get("name")?.as_str()?.to_string())
+}
+
+/// The file a `# Source:` path names: the longest chart name path it starts with, then the
+/// path inside that chart. A chart packed as an archive has no file: the chart's own
+/// directory and the rest of the path stand in for it.
+pub(super) fn template_file(
+    charts: &HashMap<String, PathBuf>,
+    dir: &Path,
+    origin: &str,
+) -> PathBuf {
+    let found = charts
+        .iter()
+        .filter_map(|(name, chart_dir)| {
+            let rest = origin.strip_prefix(name.as_str())?.strip_prefix('/')?;
+            Some((name.len(), chart_dir, rest))
+        })
+        .max_by_key(|(len, _, _)| *len);
+    match found {
+        Some((_, chart_dir, rest)) => chart_dir.join(rest),
+        None => {
+            let rest = origin.split_once('/').map_or(origin, |(_, rest)| rest);
+            dir.join(rest)
+        }
+    }
+}
+
+/// Where helm's error message says the error is: `(shop/templates/req.yaml:4:11)` or
+/// `(shop/templates/bad.yaml:5)`.
+fn error_position(
+    message: &str,
+    charts: &HashMap<String, PathBuf>,
+    dir: &Path,
+) -> Option<(PathBuf, (usize, usize))> {
+    let open = message.find(" at (")? + " at (".len();
+    let inside = &message[open..open + message[open..].find(')')?];
+    // `file:line` or `file:line:column`.
+    let mut numbers = Vec::new();
+    let mut origin = inside;
+    while numbers.len() < 2 {
+        let Some((head, tail)) = origin.rsplit_once(':') else {
+            break;
+        };
+        let Ok(number) = tail.parse::<usize>() else {
+            break;
+        };
+        numbers.insert(0, number);
+        origin = head;
+    }
+    let line = *numbers.first()?;
+    let column = numbers.get(1).copied().unwrap_or(1);
+    let file = template_file(charts, dir, origin);
+    file.is_file()
+        .then_some((file, (line.max(1), column.max(1))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_name_charts_by_their_names() {
+        let charts = HashMap::from([
+            ("shop".to_string(), PathBuf::from("charts/shop-dir")),
+            (
+                "shop/charts/sub".to_string(),
+                PathBuf::from("charts/shop-dir/charts/sub-dir"),
+            ),
+        ]);
+        let dir = Path::new("charts/shop-dir");
+        assert_eq!(
+            template_file(&charts, dir, "shop/templates/a.yaml"),
+            PathBuf::from("charts/shop-dir/templates/a.yaml")
+        );
+        assert_eq!(
+            template_file(&charts, dir, "shop/charts/sub/templates/b.yaml"),
+            PathBuf::from("charts/shop-dir/charts/sub-dir/templates/b.yaml")
+        );
+        assert_eq!(
+            template_file(&charts, dir, "other/templates/c.yaml"),
+            PathBuf::from("charts/shop-dir/templates/c.yaml")
+        );
+    }
+}

@@ -1,0 +1,116 @@
+//! `kustomize build` (or `kubectl kustomize`, which embeds it): an overlay built as `kubectl
+//! apply -k` would build it. The overlay is built through a wrapper kustomization in a
+//! temporary directory, so that the user's files are not touched, whose `buildMetadata:
+//! [originAnnotations]` makes kustomize write on each object the file it came from
+//! (`config.kubernetes.io/origin`). Only the root kustomization's `buildMetadata` counts, so an
+//! overlay's own setting does not get in the way. kustomize takes no absolute path among
+//! `resources` ("new root cannot be absolute"): the wrapper names the overlay by a relative
+//! path, and origin paths are relative to the wrapper.
+
+use std::process::Command;
+
+use super::{Failure, Origins, Rendered, Target, on_path, relative, tool_message};
+
+pub(super) fn render(target: &Target) -> Result<Rendered, Box<Failure>> {
+    let fail = |message: String, missing_tool| {
+        Box::new(Failure {
+            target: target.clone(),
+            file: target.file.clone(),
+            at: None,
+            message,
+            missing_tool,
+        })
+    };
+    let mut command = if let Some(kustomize) = on_path(&["kustomize"]) {
+        let mut command = Command::new(kustomize);
+        command.arg("build");
+        command
+    } else if let Some(kubectl) = on_path(&["kubectl"]) {
+        let mut command = Command::new(kubectl);
+        command.arg("kustomize");
+        command
+    } else {
+        return Err(fail(
+            "neither kustomize nor kubectl is on PATH, so this kustomization was not built and its objects were not checked".into(),
+            true,
+        ));
+    };
+    let io = |what: &str, e: std::io::Error| fail(format!("{what}: {e}"), false);
+    let dir = std::fs::canonicalize(&target.dir).map_err(|e| io("cannot read the folder", e))?;
+    let wrapper = tempfile::Builder::new()
+        .prefix("ownerlint-kustomize-")
+        .tempdir()
+        .map_err(|e| io("cannot make a temporary folder to build it from", e))?;
+    // kustomize resolves the wrapper's symbolic links (a temporary folder may be behind one).
+    let wrapper_dir = std::fs::canonicalize(wrapper.path())
+        .map_err(|e| io("cannot make a temporary folder to build it from", e))?;
+    let overlay = relative(&wrapper_dir, &dir);
+    let overlay_text = overlay.to_string_lossy().replace('\\', "/");
+    let kustomization = format!(
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- {}\nbuildMetadata: [originAnnotations]\n",
+        serde_json::Value::String(overlay_text.clone())
+    );
+    std::fs::write(wrapper_dir.join("kustomization.yaml"), kustomization)
+        .map_err(|e| io("cannot make a temporary folder to build it from", e))?;
+    let output = command
+        .arg(&wrapper_dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| fail(format!("the build could not be run: {e}"), true))?;
+    if !output.status.success() {
+        let message = clean_error(&tool_message(&output.stderr))
+            .replace(&overlay_text, &crate::discover::display_path(&target.dir));
+        return Err(fail(format!("kustomize build failed: {message}"), false));
+    }
+    Ok(Rendered {
+        target: target.clone(),
+        text: String::from_utf8_lossy(&output.stdout).into_owned(),
+        origins: Origins::Kustomize {
+            wrapper: wrapper_dir,
+            dir,
+        },
+    })
+}
+
+/// kustomize's error without klog's dressing: `E1126 06:39:56.48 7549 run.go:72] "command
+/// failed" err="…"` is `…`, and `err=<` starts a message on the lines that follow.
+fn clean_error(message: &str) -> String {
+    let Some(at) = message.find("err=") else {
+        return message.to_string();
+    };
+    let err = &message[at + "err=".len()..];
+    if let Some(quoted) = err.strip_prefix('"') {
+        let quoted = quoted.trim_end().strip_suffix('"').unwrap_or(quoted);
+        return quoted.replace("\\\"", "\"").replace("\\n", "\n");
+    }
+    if let Some(block) = err.strip_prefix('<') {
+        let lines: Vec<&str> = block
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty() && *line != ">")
+            .collect();
+        return lines.join(" ");
+    }
+    err.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn klog_dressing_is_taken_off() {
+        assert_eq!(
+            clean_error(
+                r#"E1126 06:39:56.482188 7549 run.go:72] "command failed" err="no resource matches \"Deployment.v1.apps/x\"""#
+            ),
+            r#"no resource matches "Deployment.v1.apps/x""#
+        );
+        assert_eq!(
+            clean_error(
+                "E1126 1 2 run.go:72] \"command failed\" err=<\n\ttrouble configuring\n\tpath: x.yaml\n >"
+            ),
+            "trouble configuring path: x.yaml"
+        );
+    }
+}

