@@ -426,3 +426,27 @@ fn fixes_never_touch_what_a_chart_or_overlay_builds() {
     );
     assert!(!run.stderr.contains("fixed"), "{}", run.stderr);
 }
+
+#[test]
+fn a_library_chart_renders_nothing_and_its_templates_are_not_read() {
+    let dir = common::temp_dir("library-chart");
+    let chart = dir.path().join("common");
+    std::fs::create_dir_all(chart.join("templates")).expect("mkdir");
+    std::fs::write(
+        chart.join("Chart.yaml"),
+        "apiVersion: v2\nname: common\ntype: library\nversion: 0.1.0\n",
+    )
+    .expect("write");
+    std::fs::write(
+        chart.join("templates/_configmap.yaml"),
+        "{{- define \"common.configmap\" -}}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .name }}\n{{- end }}\n",
+    )
+    .expect("write");
+    // Whether or not helm is installed: a library chart is not something to install.
+    let empty = common::temp_dir("no-tools");
+    for path in [None, Some(empty.path())] {
+        let run = ownerlint_in(dir.path(), &["--format", "short", "."], path);
+        assert_eq!(run.stdout, "", "{}", run.stderr);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+}

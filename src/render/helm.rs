@@ -24,6 +24,15 @@ pub(super) fn render(
             missing_tool,
         })
     };
+    let charts = chart_names(&target.dir);
+    // A library chart holds only definitions for other charts: nothing to install or render.
+    if chart_field(&target.dir, "type").as_deref() == Some("library") {
+        return Ok(Rendered {
+            target: target.clone(),
+            text: String::new(),
+            origins: Origins::Helm { charts },
+        });
+    }
     let Some(helm) = on_path(&["helm"]) else {
         return Err(fail(
             target.file.clone(),
@@ -33,7 +42,6 @@ pub(super) fn render(
             true,
         ));
     };
-    let charts = chart_names(&target.dir);
     let mut command = Command::new(helm);
     command
         .arg("template")
@@ -100,7 +108,7 @@ fn chart_names(dir: &Path) -> HashMap<String, PathBuf> {
     let mut charts = HashMap::new();
     let mut stack = vec![(String::new(), dir.to_path_buf())];
     while let Some((parent, dir)) = stack.pop() {
-        let Some(name) = chart_name(&dir) else {
+        let Some(name) = chart_field(&dir, "name") else {
             continue;
         };
         let path = if parent.is_empty() {
@@ -125,13 +133,13 @@ fn chart_names(dir: &Path) -> HashMap<String, PathBuf> {
     charts
 }
 
-/// The `name` in the `Chart.yaml` of `dir`.
-fn chart_name(dir: &Path) -> Option<String> {
+/// A field (`name`, `type`) of the `Chart.yaml` in `dir`.
+fn chart_field(dir: &Path, field: &str) -> Option<String> {
     use crate::yaml;
     let text = std::fs::read_to_string(dir.join("Chart.yaml")).ok()?;
     let chunk = *yaml::split_documents(&text, 0).first()?;
     let document = yaml::parse_document(&text, chunk, yaml::Limits::default()).ok()?;
-    Some(document.root?.get("name")?.as_str()?.to_string())
+    Some(document.root?.get(field)?.as_str()?.to_string())
 }
 
 /// The file a `# Source:` path names: the longest chart name path it starts with, then the

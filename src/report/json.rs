@@ -8,7 +8,7 @@
 //!                   "related": [ { "message", "path", "start", "end" } ] } ],
 //!   "errors": [ { "path", "message" } ],
 //!   "summary": { "files", "documents", "objects", "skipped_documents", "assertion_files",
-//!                "patch_files", "errors", "warnings", "infos" } }
+//!                "patch_files", "charts", "overlays", "errors", "warnings", "infos" } }
 //! ```
 //! Lines and columns start at 1; columns count Unicode scalar values; `end` is exclusive.
 
@@ -33,6 +33,8 @@ pub fn render(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> 
             "skipped_documents": outcome.stats.skipped_documents,
             "assertion_files": outcome.stats.assertion_files,
             "patch_files": outcome.stats.patch_files,
+            "charts": outcome.stats.charts,
+            "overlays": outcome.stats.overlays,
             "errors": outcome.count(Severity::Error),
             "warnings": outcome.count(Severity::Warning),
             "infos": outcome.count(Severity::Info),
