@@ -193,6 +193,53 @@ fn the_hook_builds_from_cargo_lock_passes_a_clean_commit_and_fails_a_broken_owne
         ),
         "{output}"
     );
+    // A changed template is checked as its chart renders, at the template's own line.
+    if common::require_tool("helm", "install helm").is_some() {
+        let chart = repo.join("charts/shop");
+        std::fs::create_dir_all(chart.join("templates")).expect("mkdir");
+        for (file, text) in [
+            (
+                "Chart.yaml",
+                include_str!("../testdata/render/chart/Chart.yaml"),
+            ),
+            (
+                "values.yaml",
+                include_str!("../testdata/render/chart/values.yaml"),
+            ),
+            (
+                "templates/deployment.yaml",
+                include_str!("../testdata/render/chart/templates/deployment.yaml"),
+            ),
+            (
+                "templates/configmap.yaml",
+                include_str!("../testdata/render/chart/templates/configmap.yaml"),
+            ),
+        ] {
+            std::fs::write(chart.join(file), text).expect("write the chart");
+        }
+        std::fs::write(
+            repo.join("deploy/pod.yaml"),
+            pod("0f1e2d3c-4b5a-4697-8a8b-9c0d1e2f3a4b"),
+        )
+        .expect("write");
+        git(&repo, &["add", "."]);
+        let templated = try_repo(
+            &pre_commit,
+            &root(),
+            work,
+            &repo,
+            "charts/shop/templates/configmap.yaml",
+        );
+        let output = text(&templated);
+        assert_eq!(templated.status.code(), Some(1), "{output}");
+        assert!(
+            output.contains(
+                "charts/shop/templates/configmap.yaml:9:10: error[owner-created-with-fresh-uid]"
+            ),
+            "{output}"
+        );
+        assert!(!output.contains("unrendered-template"), "{output}");
+    }
     // The hook's build compiled the versions Cargo.lock names, and no other: without
     // `--locked` Cargo resolves anew, to the newest versions.
     let lock = std::fs::read_to_string(root().join("Cargo.lock")).expect("Cargo.lock");

@@ -441,3 +441,52 @@ fn an_analysis_after_an_edit_loads_only_the_file_edited_and_finds_what_a_fresh_o
     ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
     assert_eq!(cache.loaded_last(), 0);
 }
+
+#[test]
+fn files_created_on_disk_are_taken_in_and_a_huge_one_does_not_hold_up_requests() {
+    let (_dir, owner, dependent) = workspace("server-created");
+    let root = owner.parent().expect("root").to_path_buf();
+    std::fs::remove_file(&owner).expect("remove");
+    let mut client = Client::start(&root, push_client());
+    client.open(&dependent, DEPENDENT);
+    assert_eq!(codes(&client.published(&dependent)), ["owner-not-found"]);
+    // The owner's file appears on disk (a checkout, a generator): the reference resolves.
+    std::fs::write(&owner, OWNER).expect("write");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&owner), "type": 1}]}),
+    );
+    assert_eq!(codes(&client.published(&dependent)), Vec::<String>::new());
+    // A dump of 100,000 objects (about 20 MB) appears: it is analysed on the worker, and a
+    // request sent meanwhile is answered from what is known, before that analysis ends.
+    let huge = root.join("dump.yaml");
+    let mut text = String::new();
+    for i in 0..100_000 {
+        text.push_str(&format!(
+            "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings-{i}\n  namespace: shop\n  uid: 0a1b2c3d-1111-4000-8000-{i:012}\ndata:\n  key: value\n"
+        ));
+    }
+    // Its last object names an owner that is in no file: a finding that shows it was read.
+    text.push_str("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: orphaned\n  namespace: shop\n  uid: 0a1b2c3d-2222-4000-8000-000000000001\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: gone\n    uid: 0a1b2c3d-2222-4000-8000-000000000002\n");
+    std::fs::write(&huge, text).expect("write");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&huge), "type": 1}]}),
+    );
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&dependent)}, "position": {"line": 8, "character": 10}}),
+    );
+    assert!(hover.to_string().contains("Deployment shop/api"), "{hover}");
+    let published_before_the_answer = client.seen.iter().any(
+        |m| matches!(m, Message::Notification(n) if n.method == "textDocument/publishDiagnostics"),
+    );
+    assert!(
+        !published_before_the_answer,
+        "the hover waited for the analysis of the dump: {:?}",
+        client.seen
+    );
+    // The analysis ends with the dump's own finding.
+    assert_eq!(codes(&client.published(&huge)), ["owner-not-found"]);
+    client.stop();
+}
