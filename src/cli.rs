@@ -751,6 +751,13 @@ fn fix(
     } else {
         Applicability::Safe
     };
+    // Fixes are made on the text that was linted: each file is read whole, once, and written
+    // only if it still holds those bytes (a big file read a part at a time could change
+    // between its parts and the text the fixes are applied to).
+    let options = &crate::analysis::Options {
+        big_file_at_least: None,
+        ..options.clone()
+    };
     let run = crate::fix::run(options, &stdin, at_least);
     for name in &run.refused {
         note!(

@@ -445,3 +445,34 @@ fn a_node_that_an_alias_repeats_is_not_fixed() {
         text(&out.stdout)
     );
 }
+
+#[test]
+#[ignore = "heavy: a 17 MB file linted twice, 20 s in a debug build; .ci/run runs it in release"]
+fn a_big_file_is_fixed_on_the_text_that_was_linted() {
+    // Over the size read a part at a time when linting (16 MiB): fixing reads it whole.
+    let dir = common::temp_dir("fix-big");
+    let file = dir.path().join("dump.yaml");
+    let filler = "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: filler\n  namespace: other\ndata:\n  key: value\n";
+    let mut content = String::with_capacity(17 << 20);
+    let mut i = 0;
+    while content.len() < 17 << 20 {
+        content.push_str(&filler.replace("name: filler", &format!("name: filler-{i}")));
+        i += 1;
+    }
+    content.push_str("---\n");
+    content.push_str(&lowercase_example());
+    std::fs::write(&file, &content).expect("write");
+    let out = ownerlint(dir.path(), &["--fix", "dump.yaml"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains(", 1 fixed ("),
+        "{}",
+        text(&out.stderr)
+    );
+    let fixed = std::fs::read_to_string(&file).expect("read");
+    assert_eq!(fixed.len(), content.len());
+    assert_eq!(
+        fixed,
+        content.replace("kind: replicaset", "kind: ReplicaSet")
+    );
+}
