@@ -450,3 +450,60 @@ fn a_library_chart_renders_nothing_and_its_templates_are_not_read() {
         assert_eq!(run.code, 0, "{}", run.stderr);
     }
 }
+
+#[test]
+#[cfg(unix)]
+fn helm_gets_the_options_and_none_of_the_shells_helm_settings() {
+    use std::os::unix::fs::PermissionsExt;
+    // A stand-in helm that records how it was called and renders 200,000 lines (more than a
+    // pipe holds, so its output must be read while it runs).
+    let tools = common::temp_dir("fake-helm");
+    let record = tools.path().join("called");
+    let helm = tools.path().join("helm");
+    std::fs::write(
+        &helm,
+        format!(
+            "#!/bin/sh\necho \"$@\" > '{record}'\necho \"HELM_NAMESPACE=$HELM_NAMESPACE KUBECONFIG=$KUBECONFIG\" >> '{record}'\necho '---'\necho '# Source: shop/templates/cm.yaml'\nprintf 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: big\\ndata:\\n'\ni=0\nwhile [ $i -lt 200000 ]; do echo \"  k$i: v\"; i=$((i+1)); done\n",
+            record = record.display()
+        ),
+    )
+    .expect("write");
+    std::fs::set_permissions(&helm, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = std::env::join_paths([
+        tools.path().to_path_buf(),
+        PathBuf::from("/bin"),
+        PathBuf::from("/usr/bin"),
+    ])
+    .expect("PATH");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ownerlint"));
+    let output = command
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "--format",
+            "short",
+            "--release-name",
+            "shop",
+            "-n",
+            "payments",
+            "--kube-version",
+            "1.30",
+            "--values",
+            "a.yaml",
+            "--set",
+            "x=1",
+            "testdata/render/chart",
+        ])
+        .env("PATH", path)
+        .env("HELM_NAMESPACE", "from-the-shell")
+        .env("KUBECONFIG", "/somewhere/else")
+        .output()
+        .expect("ownerlint runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("1 object in 1 chart:"), "{stderr}");
+    let called = std::fs::read_to_string(&record).expect("the stand-in ran");
+    assert_eq!(
+        called,
+        "template shop testdata/render/chart --namespace payments --kube-version v1.30.0 --values a.yaml --set x=1\nHELM_NAMESPACE= KUBECONFIG=/dev/null\n"
+    );
+}

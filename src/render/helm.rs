@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{Failure, Origins, RenderOptions, Rendered, Target, on_path, tool_message};
+use super::{Failure, Origins, RenderOptions, Rendered, Target, on_path, run_tool, tool_message};
 
 pub(super) fn render(
     target: &Target,
@@ -69,17 +69,15 @@ pub(super) fn render(
         "KUBECONFIG",
         if cfg!(windows) { "NUL" } else { "/dev/null" },
     );
-    let output = command
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| {
-            fail(
-                target.file.clone(),
-                None,
-                format!("helm could not be run: {e}"),
-                true,
-            )
-        })?;
+    let output = run_tool(&mut command).map_err(|e| {
+        let missing = e.kind() != std::io::ErrorKind::TimedOut;
+        fail(
+            target.file.clone(),
+            None,
+            format!("helm template could not be run: {e}"),
+            missing,
+        )
+    })?;
     if !output.status.success() {
         let message = tool_message(&output.stderr);
         let (file, at) = error_position(&message, &charts, &target.dir)

@@ -9,7 +9,7 @@
 
 use std::process::Command;
 
-use super::{Failure, Origins, Rendered, Target, on_path, relative, tool_message};
+use super::{Failure, Origins, Rendered, Target, on_path, relative, run_tool, tool_message};
 
 pub(super) fn render(target: &Target) -> Result<Rendered, Box<Failure>> {
     let fail = |message: String, missing_tool| {
@@ -52,11 +52,11 @@ pub(super) fn render(target: &Target) -> Result<Rendered, Box<Failure>> {
     );
     std::fs::write(wrapper_dir.join("kustomization.yaml"), kustomization)
         .map_err(|e| io("cannot make a temporary folder to build it from", e))?;
-    let output = command
-        .arg(&wrapper_dir)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| fail(format!("the build could not be run: {e}"), true))?;
+    command.arg(&wrapper_dir);
+    let output = run_tool(&mut command).map_err(|e| {
+        let missing = e.kind() != std::io::ErrorKind::TimedOut;
+        fail(format!("the build could not be run: {e}"), missing)
+    })?;
     if !output.status.success() {
         let message = clean_error(&tool_message(&output.stderr))
             .replace(&overlay_text, &crate::discover::display_path(&target.dir));

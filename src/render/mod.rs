@@ -194,6 +194,66 @@ fn is_executable(path: &Path) -> bool {
     }
 }
 
+/// How long a build may take before it is stopped: a chart or overlay that fetches remote
+/// resources may wait on a network that never answers.
+const BUILD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// Run a build to its end, or stop it after [`BUILD_TIMEOUT`] (an error of kind `TimedOut`).
+/// Its output is read as it comes, so that a full pipe never stops it.
+fn run_tool(command: &mut std::process::Command) -> std::io::Result<std::process::Output> {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let reader = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = reader(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = reader(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if started.elapsed() > BUILD_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!(
+                    "it had not finished after {} seconds, and was stopped",
+                    BUILD_TIMEOUT.as_secs()
+                ),
+            ));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    Ok(std::process::Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    })
+}
+
 /// `path` with `.` and `..` resolved by its text alone.
 pub fn lexical(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
