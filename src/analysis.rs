@@ -98,6 +98,8 @@ pub struct Stats {
     pub charts: usize,
     /// Kustomize overlays built and linted as built.
     pub overlays: usize,
+    /// Charts and overlays that could not be built (each a `render-failed` finding).
+    pub not_built: usize,
     /// Findings hidden because a baseline records them.
     pub baselined: usize,
     /// Findings hidden by suppression comments and annotations.

@@ -129,8 +129,11 @@ pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool) -> Discovered 
     }
     let mut seen = std::collections::HashSet::new();
     found.inputs.retain(|i| seen.insert(i.clone()));
+    // One chart or overlay named twice (`./x` and `/abs/x`, or through a link) is built once.
     let mut seen = std::collections::HashSet::new();
-    found.renders.retain(|t| seen.insert(lexical(&t.dir)));
+    found
+        .renders
+        .retain(|t| seen.insert(std::fs::canonicalize(&t.dir).unwrap_or_else(|_| lexical(&t.dir))));
     let bases = kustomize_bases(&found.renders);
     found.renders.retain(|t| !bases.contains(&lexical(&t.dir)));
     let patches = kustomize_patches(&found.inputs);

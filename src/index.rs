@@ -27,6 +27,10 @@ pub struct ObjectFacts {
     /// The namespace the object lives in: defaulted for namespaced kinds, `None` for
     /// cluster-scoped ones; as written when the scope is unknown.
     pub namespace: Option<String>,
+    /// What the object is applied with: 0 for files, context and project; each chart or
+    /// overlay built, a number of its own. Objects of two builds never meet: each build is
+    /// applied on its own, and two overlays of one base hold the same objects.
+    pub world: u32,
 }
 
 /// Objects by the hash of a key, sorted by hash: a lookup finds the run of its hash and checks
@@ -70,10 +74,24 @@ pub struct Index {
 
 impl Index {
     pub fn build(objects: &[Object], catalog: &Catalog, default_namespace: &str) -> Index {
+        Index::build_in_worlds(objects, catalog, default_namespace, &[])
+    }
+
+    /// [`Index::build`], with the world of each source (by `SourceId`; a source not in
+    /// `worlds` is of world 0).
+    pub fn build_in_worlds(
+        objects: &[Object],
+        catalog: &Catalog,
+        default_namespace: &str,
+        worlds: &[u32],
+    ) -> Index {
         use rayon::prelude::*;
         let facts: Vec<ObjectFacts> = objects
             .par_iter()
-            .map(|o| facts_of(o, catalog, default_namespace))
+            .map(|o| ObjectFacts {
+                world: worlds.get(o.source.0 as usize).copied().unwrap_or(0),
+                ..facts_of(o, catalog, default_namespace)
+            })
             .collect();
         let keyed = |key: &(dyn Fn(&Object, &ObjectFacts) -> Option<u64> + Sync)| {
             objects
@@ -85,14 +103,14 @@ impl Index {
         };
         let by_identity = ByHash::new(keyed(&|object, facts| {
             let (group, kind, name) = key_of(object, facts)?;
-            Some(identity_hash(group, kind, facts.namespace.as_deref(), name))
+            Some(identity_hash(group, kind, facts.namespace.as_deref(), name) ^ facts.world as u64)
         }));
         let by_name = ByHash::new(keyed(&|object, facts| {
             let (group, kind, name) = key_of(object, facts)?;
-            Some(name_hash(group, kind, name))
+            Some(name_hash(group, kind, name) ^ facts.world as u64)
         }));
-        let by_uid = ByHash::new(keyed(&|object, _| {
-            Some(uid_hash(&object.uid.as_ref()?.value))
+        let by_uid = ByHash::new(keyed(&|object, facts| {
+            Some(uid_hash(&object.uid.as_ref()?.value) ^ facts.world as u64)
         }));
         Index {
             facts,
@@ -111,50 +129,75 @@ impl Index {
         key_of(&objects[id.index()], self.facts(id)) == Some((group, kind, name))
     }
 
-    /// Objects with exactly this identity (`objects` are those the index was built from).
+    /// The worlds an object of `from` sees: its own, and the files' (world 0), in that order.
+    fn worlds_seen(&self, from: ObjId) -> impl Iterator<Item = u32> + use<> {
+        let own = self.facts(from).world;
+        std::iter::once(own).chain((own != 0).then_some(0))
+    }
+
+    /// Objects with exactly this identity that `from` sees (`objects` are those the index was
+    /// built from).
     pub fn lookup(
         &self,
         objects: &[Object],
+        from: ObjId,
         group: &str,
         kind: &str,
         namespace: Option<&str>,
         name: &str,
     ) -> Vec<ObjId> {
-        self.by_identity
-            .get(identity_hash(group, kind, namespace, name))
+        let hash = identity_hash(group, kind, namespace, name);
+        self.worlds_seen(from)
+            .flat_map(|world| self.by_identity.get(hash ^ world as u64))
             .filter(|&id| {
-                self.is(objects, id, group, kind, name)
+                self.sees(from, id)
+                    && self.is(objects, id, group, kind, name)
                     && self.facts(id).namespace.as_deref() == namespace
             })
             .collect()
     }
 
-    /// Objects of this group, kind and name in any namespace (or none).
+    /// Objects of this group, kind and name in any namespace (or none) that `from` sees.
     pub fn lookup_any_namespace(
         &self,
         objects: &[Object],
+        from: ObjId,
         group: &str,
         kind: &str,
         name: &str,
     ) -> Vec<ObjId> {
-        self.by_name
-            .get(name_hash(group, kind, name))
-            .filter(|&id| self.is(objects, id, group, kind, name))
+        let hash = name_hash(group, kind, name);
+        self.worlds_seen(from)
+            .flat_map(|world| self.by_name.get(hash ^ world as u64))
+            .filter(|&id| self.sees(from, id) && self.is(objects, id, group, kind, name))
             .collect()
     }
 
-    /// Objects whose `metadata.uid` is `uid`, in input order.
+    /// Objects whose `metadata.uid` is `uid` that `from` sees: those of its own world first,
+    /// each world in input order.
     pub fn by_uid<'a>(
         &'a self,
         objects: &'a [Object],
+        from: ObjId,
         uid: &'a str,
     ) -> impl Iterator<Item = ObjId> + 'a {
-        self.by_uid.get(uid_hash(uid)).filter(move |id| {
-            objects[id.index()]
-                .uid
-                .as_ref()
-                .is_some_and(|u| u.value == uid)
-        })
+        let hash = uid_hash(uid);
+        self.worlds_seen(from)
+            .flat_map(move |world| self.by_uid.get(hash ^ world as u64))
+            .filter(move |&id| {
+                self.sees(from, id)
+                    && objects[id.index()]
+                        .uid
+                        .as_ref()
+                        .is_some_and(|u| u.value == uid)
+            })
+    }
+
+    /// Whether an object of `from`'s world sees object `id`: one of its own world, or of the
+    /// files'.
+    pub fn sees(&self, from: ObjId, id: ObjId) -> bool {
+        let world = self.facts(id).world;
+        world == 0 || world == self.facts(from).world
     }
 
     /// Every uid held by more than one object, each group in input order.
@@ -164,7 +207,10 @@ impl Index {
             // Split the run by exact uid (hashes of different uids may meet).
             let mut rest: Vec<ObjId> = run.iter().map(|&(_, id)| id).collect();
             while let Some(&first) = rest.first() {
-                let uid = |id: ObjId| objects[id.index()].uid.as_ref().map(|u| &u.value);
+                let uid = |id: ObjId| {
+                    let uid = objects[id.index()].uid.as_ref().map(|u| &u.value);
+                    (uid, self.facts(id).world)
+                };
                 let (same, other): (Vec<ObjId>, Vec<ObjId>) =
                     rest.iter().partition(|&&id| uid(id) == uid(first));
                 if same.len() > 1 {
@@ -189,6 +235,7 @@ impl Index {
                     (
                         key_of(&objects[id.index()], self.facts(id)),
                         &self.facts(id).namespace,
+                        self.facts(id).world,
                     )
                 };
                 let (same, other): (Vec<ObjId>, Vec<ObjId>) =
@@ -250,5 +297,6 @@ fn facts_of(object: &Object, catalog: &Catalog, default_namespace: &str) -> Obje
         version: Some(catalog.shared(version)),
         scope,
         namespace,
+        world: 0,
     }
 }

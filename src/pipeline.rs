@@ -190,7 +190,18 @@ fn check_cached(
     let mut loaded = load_all(texts, options, cache, renders);
     add_render_failures(&mut loaded, renders);
     let catalog = build_catalog(&loaded.objects, &loaded.crd_objects, options);
-    let index = index::Index::build(&loaded.objects, &catalog, &options.namespace);
+    // Each chart or overlay built is a world of its own: applied on its own, it neither sees
+    // nor is seen by another build (two overlays of one base hold the same objects).
+    let mut worlds = vec![0; loaded.outcome.sources.len()];
+    let mut next = 0;
+    for (world, source) in worlds.iter_mut().zip(&loaded.outcome.sources) {
+        if source.built_by.is_some() {
+            next += 1;
+            *world = next;
+        }
+    }
+    let index =
+        index::Index::build_in_worlds(&loaded.objects, &catalog, &options.namespace, &worlds);
     let resolutions = resolve::resolve_all(&loaded.objects, &index, &catalog);
     let ownership = resolve::Ownership::new(&resolutions);
     let mut outcome = loaded.outcome;
@@ -254,15 +265,14 @@ fn check_cached(
         }
     }
     // Findings in what a chart or an overlay built go back to the files they came from.
-    let built = |tool| {
-        renders
-            .built
-            .values()
-            .filter(|r| r.target.tool == tool)
-            .count()
+    let tried = |tool| {
+        let built = renders.built.values().filter(|r| r.target.tool == tool);
+        let failed = renders.failures.iter().filter(|f| f.target.tool == tool);
+        built.count() + failed.count()
     };
-    outcome.stats.charts = built(crate::render::Tool::Helm);
-    outcome.stats.overlays = built(crate::render::Tool::Kustomize);
+    outcome.stats.charts = tried(crate::render::Tool::Helm);
+    outcome.stats.overlays = tried(crate::render::Tool::Kustomize);
+    outcome.stats.not_built = renders.failures.len();
     outcome.stats.files -= renders.built.len().min(outcome.stats.files);
     outcome.stats.suppressed +=
         crate::render::map::map_findings(&mut outcome, renders, !options.no_suppress);

@@ -228,7 +228,7 @@ fn resolve(
     // `OwnerRefInvalidNamespace`, whatever else holds the name here.
     let uid_elsewhere: Vec<ObjId> = match dependent_namespace {
         Some(ns) if out.owner_scope != Some(Scope::Cluster) => index
-            .by_uid(objects, uid)
+            .by_uid(objects, dependent_id, uid)
             .filter(|id| {
                 let facts = index.facts(*id);
                 facts.scope != Some(Scope::Cluster)
@@ -238,11 +238,18 @@ fn resolve(
         _ => Vec::new(),
     };
     let candidates: Vec<ObjId> = match out.owner_scope {
-        Some(Scope::Cluster) => index.lookup(objects, group, kind, None, name),
-        Some(Scope::Namespaced) => index.lookup(objects, group, kind, dependent_namespace, name),
+        Some(Scope::Cluster) => index.lookup(objects, dependent_id, group, kind, None, name),
+        Some(Scope::Namespaced) => index.lookup(
+            objects,
+            dependent_id,
+            group,
+            kind,
+            dependent_namespace,
+            name,
+        ),
         // Unknown scope: the owner may be cluster-scoped or in the dependent's namespace.
         None => index
-            .lookup_any_namespace(objects, group, kind, name)
+            .lookup_any_namespace(objects, dependent_id, group, kind, name)
             .into_iter()
             .filter(|id| {
                 let ns = index.facts(*id).namespace.as_deref();
@@ -264,7 +271,7 @@ fn resolve(
             Vec::new()
         } else {
             index
-                .lookup_any_namespace(objects, group, kind, name)
+                .lookup_any_namespace(objects, dependent_id, group, kind, name)
                 .into_iter()
                 .filter(|id| index.facts(*id).namespace.as_deref() != dependent_namespace)
                 .collect()

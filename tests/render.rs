@@ -58,40 +58,84 @@ fn lines(stdout: &str) -> Vec<&str> {
 }
 
 #[test]
-fn an_overlay_is_built_and_its_findings_land_in_the_base_and_the_patch() {
+fn overlays_are_built_and_their_findings_land_in_the_base_the_patches_and_the_component() {
     if kustomize().is_none() {
         return;
     }
     let run = ownerlint(&["--format", "short", "testdata/render/shop"], None);
     let found = lines(&run.stdout);
-    assert_eq!(found.len(), 2, "{}", run.stdout);
-    // The base's reference, which namePrefix did not rename, at the base's own line.
+    let expected = [
+        // prod: the base's reference, which namePrefix did not rename, at the base's line.
+        "testdata/render/shop/base/configmap.yaml:7:3: warning[owner-not-found]: ConfigMap shop/prod-web-settings → Deployment shop/web: kustomize renamed the owner to `prod-web` (namePrefix, nameSuffix) but not this reference",
+        // staging, of the same base without a prefix: the owner is in its own build. (Its
+        // Deployment shop/web is not prod's owner: each build is applied on its own.)
+        "testdata/render/shop/base/configmap.yaml:10:10: error[owner-created-with-fresh-uid]: ConfigMap shop/web-settings → Deployment shop/web:",
+        // staging's component adds a finalizer: in the component's patch.
+        "testdata/render/shop/components/keep-on-delete/foreground.yaml:6:5: warning[deletion-finalizer-in-manifest]: ConfigMap shop/web-settings carries the `foregroundDeletion` finalizer",
+        // prod's JSON 6902 patch adds an owner reference: in that patch.
+        "testdata/render/shop/overlays/prod/add-owner.yaml:4:5: warning[owner-not-found]: ConfigMap shop/prod-web-settings → StatefulSet shop/cache:",
+        // prod's strategic merge patch adds a finalizer: in that patch.
+        "testdata/render/shop/overlays/prod/finalizers.yaml:6:5: warning[deletion-finalizer-in-manifest]: Deployment shop/prod-web carries the `orphan` finalizer",
+    ];
+    assert_eq!(found.len(), expected.len(), "{}", run.stdout);
+    for (line, start) in found.iter().zip(expected) {
+        assert!(
+            line.starts_with(start),
+            "{line}\nexpected it to start with\n{start}"
+        );
+    }
+    let from =
+        |overlay: &str| format!("(from kustomize build testdata/render/shop/overlays/{overlay})");
+    assert!(found[0].ends_with(&from("prod")), "{}", found[0]);
+    assert!(found[1].ends_with(&from("staging")), "{}", found[1]);
+    // The base and the component are built as part of the overlays that use them, not alone.
     assert!(
-        found[0].starts_with(
-            "testdata/render/shop/base/configmap.yaml:7:3: warning[owner-not-found]: ConfigMap shop/prod-web-settings → Deployment shop/web: kustomize renamed the owner to `prod-web` (namePrefix, nameSuffix) but not this reference"
-        ),
-        "{}",
-        found[0]
-    );
-    assert!(
-        found[0].ends_with("(from kustomize build testdata/render/shop/overlays/prod)"),
-        "{}",
-        found[0]
-    );
-    // The finalizer the overlay's patch adds, in the patch.
-    assert!(
-        found[1].starts_with(
-            "testdata/render/shop/overlays/prod/finalizers.yaml:6:5: warning[deletion-finalizer-in-manifest]: Deployment shop/prod-web carries the `orphan` finalizer"
-        ),
-        "{}",
-        found[1]
-    );
-    // The base is built as part of the overlay that uses it, not again alone.
-    assert!(
-        run.stderr.contains("2 objects in 1 overlay:"),
+        run.stderr.contains("4 objects in 2 overlays:"),
         "{}",
         run.stderr
     );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+}
+
+#[test]
+#[cfg(unix)]
+fn an_overlay_named_through_a_symbolic_link_maps_to_the_files_beside_its_target() {
+    if kustomize().is_none() {
+        return;
+    }
+    let dir = copy_fixtures();
+    std::os::unix::fs::symlink(
+        dir.path().join("shop/overlays/prod"),
+        dir.path().join("prod-link"),
+    )
+    .expect("symlink");
+    let run = ownerlint_in(dir.path(), &["--format", "short", "prod-link"], None);
+    assert!(
+        run.stdout
+            .contains("\nshop/base/configmap.yaml:7:3: warning[owner-not-found]"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("prod-link/finalizers.yaml:6:5: warning[deletion-finalizer-in-manifest]"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("(rendered)"), "{}", run.stdout);
+}
+
+#[test]
+fn a_component_alone_builds_nothing() {
+    let run = ownerlint(
+        &[
+            "--format",
+            "short",
+            "testdata/render/shop/components/keep-on-delete",
+        ],
+        None,
+    );
+    assert_eq!(run.stdout, "");
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
@@ -113,7 +157,7 @@ fn a_chart_is_rendered_and_its_findings_land_on_template_lines() {
         None,
     );
     let found = lines(&run.stdout);
-    assert_eq!(found.len(), 3, "{}", run.stdout);
+    assert_eq!(found.len(), 5, "{}", run.stdout);
     // The subchart, whose directory (cache-dir) is not its name (cache).
     assert!(
         found[0].starts_with(
@@ -144,7 +188,7 @@ fn a_chart_is_rendered_and_its_findings_land_on_template_lines() {
         run.stdout
     );
     assert!(
-        run.stderr.contains("3 objects in 1 chart:"),
+        run.stderr.contains("5 objects in 1 chart:"),
         "{}",
         run.stderr
     );
@@ -246,6 +290,7 @@ fn without_the_tools_each_chart_and_overlay_is_one_warning_not_a_cascade() {
         [
             "testdata/render/chart/Chart.yaml:1:1: warning[render-failed]: helm is not on PATH, so this chart was not rendered and its objects were not checked (from helm template testdata/render/chart)",
             "testdata/render/shop/overlays/prod/kustomization.yaml:1:1: warning[render-failed]: neither kustomize nor kubectl is on PATH, so this kustomization was not built and its objects were not checked (from kustomize build testdata/render/shop/overlays/prod)",
+            "testdata/render/shop/overlays/staging/kustomization.yaml:1:1: warning[render-failed]: neither kustomize nor kubectl is on PATH, so this kustomization was not built and its objects were not checked (from kustomize build testdata/render/shop/overlays/staging)",
         ]
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -386,7 +431,19 @@ fn suppression_comments_in_templates_and_bases_apply_to_what_they_build() {
         "{}",
         run.stdout
     );
-    assert!(!run.stdout.contains("owner-not-found"), "{}", run.stdout);
+    assert!(
+        !run.stdout
+            .contains("shop/base/configmap.yaml:8:3: warning[owner-not-found]"),
+        "{}",
+        run.stdout
+    );
+    // The reference a patch adds is another place, not suppressed there.
+    assert!(
+        run.stdout
+            .contains("shop/overlays/prod/add-owner.yaml:4:5: warning[owner-not-found]"),
+        "{}",
+        run.stdout
+    );
     assert!(run.stderr.contains("2 suppressed"), "{}", run.stderr);
 }
 
@@ -504,6 +561,6 @@ fn helm_gets_the_options_and_none_of_the_shells_helm_settings() {
     let called = std::fs::read_to_string(&record).expect("the stand-in ran");
     assert_eq!(
         called,
-        "template shop testdata/render/chart --namespace payments --kube-version v1.30.0 --values a.yaml --set x=1\nHELM_NAMESPACE= KUBECONFIG=/dev/null\n"
+        "template --namespace payments --kube-version v1.30.0 --values a.yaml --set x=1 -- shop testdata/render/chart\nHELM_NAMESPACE= KUBECONFIG=/dev/null\n"
     );
 }

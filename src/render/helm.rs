@@ -43,12 +43,7 @@ pub(super) fn render(
         ));
     };
     let mut command = Command::new(helm);
-    command
-        .arg("template")
-        .arg(&options.release)
-        .arg(&target.dir)
-        .arg("--namespace")
-        .arg(namespace);
+    command.arg("template").arg("--namespace").arg(namespace);
     if let Some(version) = kube_version {
         command.arg("--kube-version").arg(version);
     }
@@ -58,6 +53,8 @@ pub(super) fn render(
     for set in &options.set {
         command.arg("--set").arg(set);
     }
+    // After `--`, a release name or a folder that starts with `-` is not taken for a flag.
+    command.arg("--").arg(&options.release).arg(&target.dir);
     // The output must not depend on the shell it runs in: helm reads the namespace and the
     // Kubernetes version from its environment and from the kubeconfig's current context.
     for (key, _) in std::env::vars_os() {
@@ -105,7 +102,12 @@ pub(super) fn render(
 fn chart_names(dir: &Path) -> HashMap<String, PathBuf> {
     let mut charts = HashMap::new();
     let mut stack = vec![(String::new(), dir.to_path_buf())];
+    // A folder reached twice (through a symbolic link) is read once.
+    let mut visited = std::collections::HashSet::new();
     while let Some((parent, dir)) = stack.pop() {
+        if !std::fs::canonicalize(&dir).is_ok_and(|real| visited.insert(real)) {
+            continue;
+        }
         let Some(name) = chart_field(&dir, "name") else {
             continue;
         };
@@ -121,10 +123,7 @@ fn chart_names(dir: &Path) -> HashMap<String, PathBuf> {
                 .filter(|p| p.is_dir())
                 .collect();
             subcharts.sort();
-            // Deep nesting in a hostile tree stops somewhere.
-            if path.matches("/charts/").count() < 16 {
-                stack.extend(subcharts.into_iter().map(|sub| (path.clone(), sub)));
-            }
+            stack.extend(subcharts.into_iter().map(|sub| (path.clone(), sub)));
         }
         charts.insert(path, dir);
     }
@@ -171,11 +170,23 @@ fn error_position(
     charts: &HashMap<String, PathBuf>,
     dir: &Path,
 ) -> Option<(PathBuf, (usize, usize))> {
-    let open = message.find(" at (")? + " at (".len();
-    let inside = &message[open..open + message[open..].find(')')?];
+    // `execution error at (shop/templates/db.yaml:4:11): …`, `parse error at (…:5): …`;
+    // helm 4's `Error: shop/templates/db.yaml:6:15` followed by `executing …`; and
+    // `YAML parse error on shop/templates/db.yaml: …`, whose line is in the rendered text.
+    let (place, whole_file) = if let Some(open) = message.find(" at (") {
+        let inside = &message[open + " at (".len()..];
+        (&inside[..inside.find(')')?], false)
+    } else if let Some(at) = message.find("YAML parse error on ") {
+        let rest = &message[at + "YAML parse error on ".len()..];
+        (&rest[..rest.find(": ")?], true)
+    } else {
+        let first = message.lines().next()?;
+        let first = first.strip_prefix("Error: ").unwrap_or(first);
+        (first.split_whitespace().next()?, false)
+    };
     // `file:line` or `file:line:column`.
     let mut numbers = Vec::new();
-    let mut origin = inside;
+    let mut origin = place;
     while numbers.len() < 2 {
         let Some((head, tail)) = origin.rsplit_once(':') else {
             break;
@@ -186,7 +197,10 @@ fn error_position(
         numbers.insert(0, number);
         origin = head;
     }
-    let line = *numbers.first()?;
+    if numbers.is_empty() && !whole_file {
+        return None;
+    }
+    let line = numbers.first().copied().unwrap_or(1);
     let column = numbers.get(1).copied().unwrap_or(1);
     let file = template_file(charts, dir, origin);
     file.is_file()
@@ -196,6 +210,38 @@ fn error_position(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn helm_errors_name_their_template() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render/chart");
+        let charts = HashMap::from([("shop".to_string(), dir.clone())]);
+        let at = |message: &str| error_position(message, &charts, &dir);
+        let file = dir.join("templates/configmap.yaml");
+        assert_eq!(
+            at("Error: execution error at (shop/templates/configmap.yaml:4:11): x is required"),
+            Some((file.clone(), (4, 11)))
+        );
+        assert_eq!(
+            at("Error: parse error at (shop/templates/configmap.yaml:5): unclosed action"),
+            Some((file.clone(), (5, 1)))
+        );
+        assert_eq!(
+            at(
+                "Error: shop/templates/configmap.yaml:6:15\n  executing \"x\" at <.Values.a.b>: nil pointer"
+            ),
+            Some((file.clone(), (6, 15)))
+        );
+        assert_eq!(
+            at(
+                "Error: YAML parse error on shop/templates/configmap.yaml: error converting YAML to JSON"
+            ),
+            Some((file, (1, 1)))
+        );
+        assert_eq!(
+            at("Error: open nosuch.yaml: no such file or directory"),
+            None
+        );
+    }
 
     #[test]
     fn sources_name_charts_by_their_names() {

@@ -9,9 +9,23 @@
 
 use std::process::Command;
 
+use std::path::{Path, PathBuf};
+
 use super::{Failure, Origins, Rendered, Target, on_path, relative, run_tool, tool_message};
 
 pub(super) fn render(target: &Target) -> Result<Rendered, Box<Failure>> {
+    // A component is built only as part of the overlays that use it (`components:`), never
+    // alone: there is nothing to build.
+    if is_component(&target.file) {
+        return Ok(Rendered {
+            target: target.clone(),
+            text: String::new(),
+            origins: Origins::Kustomize {
+                wrapper: PathBuf::new(),
+                dir: PathBuf::new(),
+            },
+        });
+    }
     let fail = |message: String, missing_tool| {
         Box::new(Failure {
             target: target.clone(),
@@ -69,6 +83,20 @@ pub(super) fn render(target: &Target) -> Result<Rendered, Box<Failure>> {
             wrapper: wrapper_dir,
             dir,
         },
+    })
+}
+
+/// Whether the kustomization file is a `kind: Component`.
+fn is_component(file: &Path) -> bool {
+    use crate::yaml;
+    let Ok(text) = std::fs::read_to_string(file) else {
+        return false;
+    };
+    yaml::split_documents(&text, 0).into_iter().any(|chunk| {
+        yaml::parse_document(&text, chunk, yaml::Limits::default())
+            .ok()
+            .and_then(|d| d.root)
+            .is_some_and(|root| root.get("kind").and_then(|k| k.as_str()) == Some("Component"))
     })
 }
 

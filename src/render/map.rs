@@ -3,19 +3,23 @@
 //! template named by `# Source:`, or the file in kustomize's `config.kubernetes.io/origin`),
 //! at the same field where that file writes it:
 //!
-//! - the object is found again in its file by kind and name (kustomize's `namePrefix` and
+//! - **kustomize**: the object is found again in its file by kind and name (`namePrefix` and
 //!   `nameSuffix` make the built name longer: the file's name is the longest one inside it),
-//!   and the field by its path from the document's root (`metadata.ownerReferences[0].uid`);
-//! - a field that the file does not write was set by a patch: the overlay's patches are
-//!   searched for the object and the field;
-//! - a template line that reads as the built line, indentation aside, is that line;
-//! - failing those, the nearest enclosing field the file writes, then the object, then the
-//!   file's first line.
+//!   and the field by its path from the document's root (`metadata.ownerReferences[0].uid`),
+//!   when the file writes the value that was built. A field the file does not write, or writes
+//!   with another value, was set by a patch: the patches of the overlay, of the overlays it
+//!   builds on and of its components are searched for it. A generated object points at its
+//!   generator's entry.
+//! - **helm**: in the template's document that made the object (the n-th of its kind), the one
+//!   line that reads as the built line, indentation aside; else the one line that writes the
+//!   field's key, or the nearest enclosing key.
+//! - Failing those, the nearest place known: the enclosing field, the object, the template's
+//!   document, the file; the label then says that the line is approximate.
 //!
 //! The finding keeps the build in its origin (`kustomize build overlays/prod`), and loses its
 //! fix: an edit to the built stream would change nothing on disk.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::{Origins, Rendered, Renders, Tool};
@@ -31,15 +35,38 @@ enum Step {
     Index(usize),
 }
 
-/// Where a label is in its document: the steps to it, and whether it is the key of the last.
+/// Where a label is in its document: the steps to it, whether it is the key of the last, and
+/// the scalar written there (when it is one).
 struct FieldPath {
     steps: Vec<Step>,
     on_key: bool,
+    value: Option<String>,
+    /// For a mapping (an owner reference), its scalar fields, sorted.
+    fields: Vec<(String, String)>,
+    /// For a scalar in a mapping, the scalar fields of that mapping, sorted.
+    siblings: Vec<(String, String)>,
+}
+
+impl FieldPath {
+    /// The last key on the path.
+    fn last_key(&self) -> Option<&str> {
+        self.steps.iter().rev().find_map(|s| match s {
+            Step::Key(k) => Some(k.as_str()),
+            Step::Index(_) => None,
+        })
+    }
+}
+
+/// A place in a source file, and whether it is the field itself or only near it.
+struct Place {
+    source: SourceId,
+    span: Span,
+    exact: bool,
 }
 
 /// Move the labels of findings in built streams to the files their objects came from; then
-/// suppression comments in those files apply to them. Returns how many such comments
-/// suppressed a finding.
+/// suppression comments in those files apply to them. Returns how many findings such comments
+/// suppressed.
 pub fn map_findings(outcome: &mut Outcome, renders: &Renders, suppress: bool) -> usize {
     if renders.built.is_empty() {
         return 0;
@@ -60,12 +87,15 @@ pub fn map_findings(outcome: &mut Outcome, renders: &Renders, suppress: bool) ->
         documents: HashMap::new(),
     };
     for finding in &mut outcome.findings {
-        let mut build = None;
+        // The finding is of the build its own label is in (a related label may be in another).
+        let build = std::iter::once(&finding.primary)
+            .chain(&finding.related)
+            .find_map(|label| built.get(&label.source))
+            .map(|rendered| rendered.target.describe());
         for label in std::iter::once(&mut finding.primary).chain(finding.related.iter_mut()) {
             if let Some(rendered) = built.get(&label.source) {
-                let source = &outcome.sources[label.source.0 as usize];
-                mapper.map(label, source, rendered);
-                build = Some(rendered.target.describe());
+                let stream = &outcome.sources[label.source.0 as usize];
+                mapper.map(label, stream, rendered);
             }
         }
         if let Some(build) = build {
@@ -103,43 +133,77 @@ struct Mapper {
     new_sources: Vec<Source>,
     /// Each file read, by path, as the source it became (`None`: unreadable).
     files: HashMap<PathBuf, Option<SourceId>>,
-    /// The documents of each source parsed so far, by where they start.
+    /// The documents of each source read so far: their spans and roots (`None`: not YAML).
     documents: HashMap<SourceId, Vec<(Span, Option<Node>)>>,
 }
 
 impl Mapper {
     fn map(&mut self, label: &mut Label, stream: &Source, rendered: &Rendered) {
-        let Some((document, comments)) = document_at(stream, label.span.start) else {
+        let place = self.place(label.span, stream, rendered).or_else(|| {
+            // Nothing better: the chart's `Chart.yaml` or the kustomization file.
+            let id = self.file(&rendered.target.file)?;
+            Some(Place {
+                source: id,
+                span: first_line(self.source(id)),
+                exact: false,
+            })
+        });
+        let Some(place) = place else {
             return;
         };
-        let path = field_path(&document, label.span);
-        let kind = document.get("kind").and_then(Node::as_str).unwrap_or("");
-        let name = document
+        label.source = place.source;
+        label.span = place.span;
+        if !place.exact {
+            label.message = format!(
+                "{} (in the build: the nearest place its source writes)",
+                label.message
+            );
+        }
+    }
+
+    fn place(&mut self, span: Span, stream: &Source, rendered: &Rendered) -> Option<Place> {
+        let text = stream.text.str(0..stream.text.len()).ok()?.into_owned();
+        let chunks = yaml::split_documents(&text, 0);
+        let index = chunks.iter().position(|c| {
+            c.span.start <= span.start && span.start < c.span.end.max(c.span.start + 1)
+        })?;
+        let document = yaml::parse_document(&text, chunks[index], yaml::Limits::default()).ok()?;
+        let root = document.root?;
+        let path = field_path(&root, span);
+        let kind = root.get("kind").and_then(Node::as_str).unwrap_or("");
+        let name = root
             .get("metadata")
             .and_then(|m| m.get("name"))
             .and_then(Node::as_str)
             .unwrap_or("");
-        let place = match rendered.target.tool {
+        match rendered.target.tool {
             Tool::Helm => {
-                let Some(origin) = comments.iter().find_map(|c| {
-                    c.trim()
-                        .strip_prefix("Source:")
-                        .map(|s| s.trim().to_string())
-                }) else {
-                    return;
+                let source_of = |comments: &[yaml::Comment]| {
+                    comments.iter().find_map(|c| {
+                        c.text
+                            .trim()
+                            .strip_prefix("Source:")
+                            .map(|s| s.trim().to_string())
+                    })
                 };
-                let file = rendered.origin_file(&origin);
-                let Some(id) = self.file(&file) else {
-                    return;
-                };
-                self.in_template(id, stream, label.span, kind, name, &path)
-                    .map(|span| (id, span))
+                let origin = source_of(&document.comments)?;
+                // The how-manieth object of its kind from this template it is.
+                let nth = chunks[..index]
+                    .iter()
+                    .filter(|chunk| {
+                        yaml::parse_document(&text, **chunk, yaml::Limits::default())
+                            .ok()
+                            .is_some_and(|d| {
+                                source_of(&d.comments).as_deref() == Some(origin.as_str())
+                                    && d.root.as_ref().and_then(|r| r.get("kind")?.as_str())
+                                        == Some(kind)
+                            })
+                    })
+                    .count();
+                let id = self.file(&rendered.origin_file(&origin))?;
+                self.in_template(id, stream, span, kind, nth, &path)
             }
-            Tool::Kustomize => self.in_kustomize_origin(&document, rendered, kind, name, &path),
-        };
-        if let Some((source, span)) = place {
-            label.source = source;
-            label.span = span;
+            Tool::Kustomize => self.in_kustomize_origin(&root, rendered, kind, name, &path),
         }
     }
 
@@ -162,22 +226,29 @@ impl Mapper {
         &self.new_sources[id.0 as usize - self.first_new]
     }
 
-    /// The documents of `id` that parse, with their spans.
+    /// The text of source `id`.
+    fn text(&self, id: SourceId) -> String {
+        let source = self.source(id);
+        source
+            .text
+            .str(0..source.text.len())
+            .map(|t| t.into_owned())
+            .unwrap_or_default()
+    }
+
+    /// The documents of `id`, with their spans and roots where they parse.
     fn documents(&mut self, id: SourceId) -> &[(Span, Option<Node>)] {
         if !self.documents.contains_key(&id) {
-            let text = self.source(id).text.str(0..self.source(id).text.len());
-            let parsed = match text {
-                Ok(text) => yaml::split_documents(&text, 0)
-                    .into_iter()
-                    .map(|chunk| {
-                        let root = yaml::parse_document(&text, chunk, yaml::Limits::default())
-                            .ok()
-                            .and_then(|d| d.root);
-                        (chunk.span, root)
-                    })
-                    .collect(),
-                Err(_) => Vec::new(),
-            };
+            let text = self.text(id);
+            let parsed = yaml::split_documents(&text, 0)
+                .into_iter()
+                .map(|chunk| {
+                    let root = yaml::parse_document(&text, chunk, yaml::Limits::default())
+                        .ok()
+                        .and_then(|d| d.root);
+                    (chunk.span, root)
+                })
+                .collect();
             self.documents.insert(id, parsed);
         }
         self.documents.get(&id).map_or(&[], Vec::as_slice)
@@ -186,13 +257,13 @@ impl Mapper {
     /// In the file of an object kustomize built: by its origin annotation.
     fn in_kustomize_origin(
         &mut self,
-        document: &Node,
+        root: &Node,
         rendered: &Rendered,
         kind: &str,
         name: &str,
         path: &FieldPath,
-    ) -> Option<(SourceId, Span)> {
-        let origin = document
+    ) -> Option<Place> {
+        let origin = root
             .get("metadata")?
             .get("annotations")?
             .get("config.kubernetes.io/origin")?
@@ -202,27 +273,37 @@ impl Mapper {
             let id = self.file(&rendered.origin_file(file))?;
             let found = self.field_in(id, kind, name, path);
             if let Some((span, true)) = found {
-                return Some((id, span));
+                return Some(Place {
+                    source: id,
+                    span,
+                    exact: true,
+                });
             }
-            // A field the file does not write came from a patch of the overlay.
-            if let Some(found) = self.in_patches(rendered, kind, name, path) {
-                return Some(found);
+            // A field the file does not write, or writes otherwise, came from a patch.
+            if let Some(place) = self.in_patches(rendered, kind, name, path) {
+                return Some(place);
             }
-            return Some((
-                id,
-                found.map_or_else(|| first_line(self.source(id)), |f| f.0),
-            ));
+            let span = found.map_or_else(|| first_line(self.source(id)), |(span, _)| span);
+            return Some(Place {
+                source: id,
+                span,
+                exact: false,
+            });
         }
         // A generated object: the generator's entry in its kustomization.
         let file = origin.get("configuredIn")?.as_str()?;
         let id = self.file(&rendered.origin_file(file))?;
         let span = self.generator_entry(id, name);
-        Some((id, span.unwrap_or_else(|| first_line(self.source(id)))))
+        Some(Place {
+            source: id,
+            exact: span.is_some(),
+            span: span.unwrap_or_else(|| first_line(self.source(id))),
+        })
     }
 
     /// The field at `path` of the object of `kind` whose name the built `name` holds, in
-    /// `id`: its span and whether the whole path was found (else the nearest enclosing field
-    /// the file writes, or the object's kind).
+    /// `id`: its span, and whether it is the field as built (the whole path there, with the
+    /// value built); else the nearest enclosing field the file writes, or the object's kind.
     fn field_in(
         &mut self,
         id: SourceId,
@@ -237,61 +318,115 @@ impl Mapper {
             .filter(|root| root.get("kind").and_then(Node::as_str) == Some(kind))
             .filter_map(|root| {
                 let own = root.get("metadata")?.get("name")?.as_str()?;
-                name.contains(own).then_some((own.len(), root))
+                (!own.is_empty() && name.contains(own)).then_some((own.len(), root))
             })
             .max_by_key(|(len, _)| *len)
             .map(|(_, root)| root)?;
         Some(follow(object, path))
     }
 
-    /// The field in one of the patches of the overlay that names the object.
+    /// The field in a patch of the overlay, of an overlay it builds on, or of a component:
+    /// where the patch names the object and writes the field with its built value; else the
+    /// one place in a patch that writes the field's key with that value (JSON 6902 patches,
+    /// which name objects by target, not in their text).
     fn in_patches(
         &mut self,
         rendered: &Rendered,
         kind: &str,
         name: &str,
         path: &FieldPath,
-    ) -> Option<(SourceId, Span)> {
+    ) -> Option<Place> {
         let Origins::Kustomize { .. } = rendered.origins else {
             return None;
         };
-        let kustomization = self.file(&rendered.target.file)?;
-        let dir = rendered.target.dir.clone();
-        let patches: Vec<PathBuf> = self
-            .documents(kustomization)
-            .iter()
-            .filter_map(|(_, root)| root.as_ref())
-            .flat_map(|root| {
-                let list = |key: &str| root.get(key).and_then(Node::as_seq).unwrap_or_default();
-                let named = list("patchesStrategicMerge")
-                    .iter()
-                    .filter_map(Node::as_str)
-                    .filter(|p| !p.contains('\n'))
-                    .map(str::to_string)
-                    .collect::<Vec<_>>();
-                let with_path = list("patches")
-                    .iter()
-                    .chain(list("patchesJson6902"))
-                    .filter_map(|p| p.get("path")?.as_str())
-                    .map(str::to_string)
-                    .collect::<Vec<_>>();
-                named.into_iter().chain(with_path)
-            })
-            .map(|p| super::lexical(&dir.join(p)))
-            .collect();
+        let patches = self.patch_files(&rendered.target.dir);
+        let mut loose = Vec::new();
         for patch in patches {
             let Some(id) = self.file(&patch) else {
                 continue;
             };
             if let Some((span, true)) = self.field_in(id, kind, name, path) {
-                return Some((id, span));
+                return Some(Place {
+                    source: id,
+                    span,
+                    exact: true,
+                });
+            }
+            for (_, root) in self.documents(id) {
+                let Some(root) = root else { continue };
+                match (path.last_key(), &path.value) {
+                    (Some(key), Some(value)) => {
+                        scalars_keyed(root, key, value, &path.siblings, &mut |span| {
+                            loose.push((id, span))
+                        });
+                    }
+                    // An entry a patch adds whole (`op: add`, `value: {…}`).
+                    _ if !path.fields.is_empty() => {
+                        mappings_like(root, &path.fields, &mut |span| loose.push((id, span)));
+                    }
+                    _ => {}
+                }
             }
         }
-        None
+        match loose.as_slice() {
+            [(id, span)] => Some(Place {
+                source: *id,
+                span: *span,
+                exact: true,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The patch files of the kustomization in `dir` and of those it builds on (`resources`,
+    /// `bases`, `components` that are folders), each once.
+    fn patch_files(&mut self, dir: &Path) -> Vec<PathBuf> {
+        let mut patches = Vec::new();
+        let mut queue = vec![dir.to_path_buf()];
+        let mut seen = HashSet::new();
+        while let Some(dir) = queue.pop() {
+            if !seen.insert(std::fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone())) {
+                continue;
+            }
+            let Some(file) = super::KUSTOMIZATION_FILES
+                .iter()
+                .map(|name| dir.join(name))
+                .find(|file| file.is_file())
+            else {
+                continue;
+            };
+            let Some(id) = self.file(&file) else {
+                continue;
+            };
+            for (_, root) in self.documents(id) {
+                let Some(root) = root else { continue };
+                let list = |key: &str| root.get(key).and_then(Node::as_seq).unwrap_or_default();
+                let named = list("patchesStrategicMerge")
+                    .iter()
+                    .filter_map(Node::as_str)
+                    .filter(|p| !p.contains('\n'));
+                let with_path = list("patches")
+                    .iter()
+                    .chain(list("patchesJson6902"))
+                    .filter_map(|p| p.get("path")?.as_str());
+                for patch in named.chain(with_path) {
+                    patches.push(super::lexical(&dir.join(patch)));
+                }
+                for key in ["resources", "bases", "components"] {
+                    for entry in list(key).iter().filter_map(Node::as_str) {
+                        let base = dir.join(entry);
+                        if base.is_dir() {
+                            queue.push(base);
+                        }
+                    }
+                }
+            }
+        }
+        patches
     }
 
     /// The `name` of the generator entry (`configMapGenerator`, `secretGenerator`) whose
-    /// name the built name starts with after any prefix.
+    /// name the built name holds.
     fn generator_entry(&mut self, id: SourceId, name: &str) -> Option<Span> {
         self.documents(id)
             .iter()
@@ -305,67 +440,124 @@ impl Mapper {
             .filter_map(|entry| {
                 let node = entry.get("name")?;
                 let own = node.as_str()?;
-                name.contains(own).then_some((own.len(), node.span))
+                (!own.is_empty() && name.contains(own)).then_some((own.len(), node.span))
             })
             .max_by_key(|(len, _)| *len)
             .map(|(_, span)| span)
     }
 
-    /// In a template: the one line that reads as the built line, indentation aside; else the
-    /// field by its path, when the template parses as YAML; else the template's one line that
-    /// writes the field's key; else its first line.
+    /// In a template, within the document that made the object (the `nth` of its `kind`,
+    /// when the template's documents can be told apart by their `kind:` lines): the one line
+    /// that reads as the built line, indentation aside; else the field by its path, when the
+    /// template parses as YAML; else the one line that writes the field's key, or the nearest
+    /// enclosing key; else the document's first line.
     fn in_template(
         &mut self,
         id: SourceId,
         stream: &Source,
         span: Span,
         kind: &str,
-        name: &str,
+        nth: usize,
         path: &FieldPath,
-    ) -> Option<Span> {
-        let template = self.source(id);
-        let text = template.text.str(0..template.text.len()).ok()?.into_owned();
-        if let Some(found) = same_line(&text, stream, span) {
-            return Some(found);
+    ) -> Option<Place> {
+        let text = self.text(id);
+        let region = template_document(&text, kind, nth);
+        let exact = |span| Place {
+            source: id,
+            span,
+            exact: true,
+        };
+        if let Some(found) = same_line(&text, region, stream, span) {
+            return Some(exact(found));
         }
-        if let Some((found, true)) = self.field_in(id, kind, name, path) {
-            return Some(found);
+        if let Some((found, true)) = self.field_in_region(id, region, kind, path) {
+            return Some(exact(found));
         }
-        let key = path.steps.iter().rev().find_map(|s| match s {
-            Step::Key(k) => Some(k.as_str()),
-            Step::Index(_) => None,
-        });
-        if let Some(key) = key {
+        let keys: Vec<&str> = path
+            .steps
+            .iter()
+            .rev()
+            .filter_map(|s| match s {
+                Step::Key(k) => Some(k.as_str()),
+                Step::Index(_) => None,
+            })
+            .collect();
+        for (i, key) in keys.iter().enumerate() {
             let prefix = format!("{key}:");
-            let mut lines = line_spans(&text).filter(|(_, line)| {
-                let t = line.trim_start().trim_start_matches("- ");
-                t.starts_with(&prefix)
-            });
+            let mut lines = line_spans(&text)
+                .filter(|(at, _)| region.start <= *at && *at < region.end)
+                .filter(|(_, line)| {
+                    line.trim_start()
+                        .trim_start_matches("- ")
+                        .starts_with(&prefix)
+                });
             if let (Some((at, line)), None) = (lines.next(), lines.next()) {
                 let indent = line.len() - line.trim_start().trim_start_matches("- ").len();
-                return Some(Span::new(at + indent, at + line.len()));
+                return Some(Place {
+                    source: id,
+                    span: Span::new(at + indent, at + line.len()),
+                    exact: i == 0,
+                });
             }
         }
-        Some(first_line(self.source(id)))
+        let first = line_spans(&text)
+            .find(|(at, line)| {
+                *at >= region.start && !line.trim().is_empty() && !line.starts_with("---")
+            })
+            .map_or(Span::new(region.start, region.start), |(at, line)| {
+                Span::new(at, at + line.len())
+            });
+        Some(Place {
+            source: id,
+            span: first,
+            exact: false,
+        })
+    }
+
+    /// [`Mapper::field_in`] for a template: the object of `kind` in the template's document
+    /// that `region` spans, when it parses as YAML.
+    fn field_in_region(
+        &mut self,
+        id: SourceId,
+        region: Span,
+        kind: &str,
+        path: &FieldPath,
+    ) -> Option<(Span, bool)> {
+        self.documents(id)
+            .iter()
+            .filter(|(span, _)| {
+                span.start < region.end && region.start < span.end.max(span.start + 1)
+            })
+            .filter_map(|(_, root)| root.as_ref())
+            .find(|root| root.get("kind").and_then(Node::as_str) == Some(kind))
+            .map(|root| follow(root, path))
     }
 }
 
-/// The document of `stream` that holds `at`: its root, and its comments' texts.
-fn document_at(stream: &Source, at: usize) -> Option<(Node, Vec<String>)> {
-    let text = stream.text.str(0..stream.text.len()).ok()?;
-    let chunk = yaml::split_documents(&text, 0)
-        .into_iter()
-        .find(|c| c.span.start <= at && at < c.span.end.max(c.span.start + 1))?;
-    let document = yaml::parse_document(&text, chunk, yaml::Limits::default()).ok()?;
-    let comments = document.comments.iter().map(|c| c.text.clone()).collect();
-    Some((document.root?, comments))
+/// The span of the `nth` document of `template` whose `kind:` line names `kind`, when there
+/// are that many; else the whole template.
+fn template_document(template: &str, kind: &str, nth: usize) -> Span {
+    let whole = Span::new(0, template.len());
+    let documents = yaml::split_documents(template, 0);
+    let of_kind: Vec<Span> = documents
+        .iter()
+        .map(|c| c.span)
+        .filter(|span| {
+            template[span.start..span.end].lines().any(|line| {
+                line.strip_prefix("kind:")
+                    .is_some_and(|k| k.trim().trim_matches(['"', '\'']) == kind)
+            })
+        })
+        .collect();
+    of_kind.get(nth).copied().unwrap_or(whole)
 }
 
-/// The steps from `root` to the innermost node that holds `span`.
+/// The steps from `root` to the innermost node that holds `span`, and the scalar there.
 fn field_path(root: &Node, span: Span) -> FieldPath {
     let holds = |node: &Node| node.span.start <= span.start && span.end <= node.span.end;
     let mut steps = Vec::new();
     let mut node = root;
+    let mut parent = root;
     loop {
         match &node.value {
             Value::Map(entries) => {
@@ -377,8 +569,12 @@ fn field_path(root: &Node, span: Span) -> FieldPath {
                     return FieldPath {
                         steps,
                         on_key: true,
+                        value: None,
+                        fields: Vec::new(),
+                        siblings: Vec::new(),
                     };
                 }
+                parent = node;
                 node = value;
             }
             Value::Seq(items) => {
@@ -386,19 +582,59 @@ fn field_path(root: &Node, span: Span) -> FieldPath {
                     break;
                 };
                 steps.push(Step::Index(i));
+                parent = node;
                 node = item;
             }
             Value::Scalar(_) => break,
         }
     }
+    let value = node.as_scalar().map(|s| s.text.clone());
     FieldPath {
         steps,
         on_key: false,
+        siblings: match value {
+            Some(_) => scalar_fields(parent),
+            None => Vec::new(),
+        },
+        value,
+        fields: scalar_fields(node),
     }
 }
 
-/// The node at `path` below `object` (its key, if the path ends on one), and whether the
-/// whole path was there; else the deepest field on the way, or the object's kind.
+/// The scalar fields of a mapping, sorted (none for any other node).
+fn scalar_fields(node: &Node) -> Vec<(String, String)> {
+    let mut fields: Vec<(String, String)> = node
+        .as_map()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|(k, v)| Some((k.as_str()?.to_string(), v.as_scalar()?.text.clone())))
+        .collect();
+    fields.sort();
+    fields
+}
+
+/// Each mapping below `node` (itself included) whose scalar fields are `fields`.
+fn mappings_like(node: &Node, fields: &[(String, String)], found: &mut dyn FnMut(Span)) {
+    match &node.value {
+        Value::Map(entries) => {
+            if scalar_fields(node) == fields {
+                found(node.span);
+            }
+            for (_, v) in entries {
+                mappings_like(v, fields, found);
+            }
+        }
+        Value::Seq(items) => {
+            for item in items {
+                mappings_like(item, fields, found);
+            }
+        }
+        Value::Scalar(_) => {}
+    }
+}
+
+/// The node at `path` below `object` (its key, if the path ends on one), and whether it is
+/// there with the value built; else the deepest field on the way, or the object's kind.
 fn follow(object: &Node, path: &FieldPath) -> (Span, bool) {
     let fallback = object
         .entry("kind")
@@ -427,12 +663,46 @@ fn follow(object: &Node, path: &FieldPath) -> (Span, bool) {
             }
         }
     }
-    (node.span, true)
+    match (&path.value, node.as_scalar()) {
+        (Some(built), Some(written)) if *built != written.text => (best, false),
+        _ => (node.span, true),
+    }
 }
 
-/// The one line of `template` that reads as the built line `span` starts on (indentation
-/// aside), with `span` moved there.
-fn same_line(template: &str, stream: &Source, span: Span) -> Option<Span> {
+/// Each scalar below `node` written under `key` with the text `value`, in a mapping whose
+/// scalar fields are `siblings` (when known: a patch writes the entry as it was built).
+fn scalars_keyed(
+    node: &Node,
+    key: &str,
+    value: &str,
+    siblings: &[(String, String)],
+    found: &mut dyn FnMut(Span),
+) {
+    match &node.value {
+        Value::Map(entries) => {
+            let alike = siblings.is_empty() || scalar_fields(node) == siblings;
+            for (k, v) in entries {
+                if alike
+                    && k.as_str() == Some(key)
+                    && v.as_scalar().is_some_and(|s| s.text == value)
+                {
+                    found(v.span);
+                }
+                scalars_keyed(v, key, value, siblings, found);
+            }
+        }
+        Value::Seq(items) => {
+            for item in items {
+                scalars_keyed(item, key, value, siblings, found);
+            }
+        }
+        Value::Scalar(_) => {}
+    }
+}
+
+/// The one line of `template` within `region` that reads as the built line `span` starts on
+/// (indentation aside), with `span` moved there.
+fn same_line(template: &str, region: Span, stream: &Source, span: Span) -> Option<Span> {
     let line_index = stream.line_index(span.start);
     let line_start = stream.line_start(line_index);
     let rendered = stream.line_text(line_index).into_owned();
@@ -440,7 +710,9 @@ fn same_line(template: &str, stream: &Source, span: Span) -> Option<Span> {
     if text.is_empty() {
         return None;
     }
-    let mut found = line_spans(template).filter(|(_, line)| line.trim() == text);
+    let mut found = line_spans(template)
+        .filter(|(at, _)| region.start <= *at && *at < region.end)
+        .filter(|(_, line)| line.trim() == text);
     let (at, line) = found.next()?;
     if found.next().is_some() {
         return None;

@@ -69,7 +69,10 @@ impl Target {
 
     /// How the build is shown: `helm template charts/shop`, `kustomize build overlays/prod`.
     pub fn describe(&self) -> String {
-        let dir = display_path(&self.dir);
+        let dir = match display_path(&self.dir) {
+            dir if dir.is_empty() => ".".to_string(),
+            dir => dir.trim_end_matches('/').to_string(),
+        };
         match self.tool {
             Tool::Helm => format!("helm template {dir}"),
             Tool::Kustomize => format!("kustomize build {dir}"),
@@ -79,7 +82,11 @@ impl Target {
     /// The name the built stream is reported under where a finding cannot be taken back to a
     /// file.
     pub fn stream_name(&self) -> String {
-        format!("{} (rendered)", display_path(&self.dir))
+        let dir = match display_path(&self.dir) {
+            dir if dir.is_empty() => ".".to_string(),
+            dir => dir.trim_end_matches('/').to_string(),
+        };
+        format!("{dir} (rendered)")
     }
 }
 
@@ -132,8 +139,23 @@ impl Rendered {
             Origins::Helm { charts } => helm::template_file(charts, &self.target.dir, origin),
             Origins::Kustomize { wrapper, dir } => {
                 let file = lexical(&wrapper.join(origin));
-                lexical(&self.target.dir.join(relative(dir, &file)))
+                self.shown(dir, &file)
             }
+        }
+    }
+}
+
+impl Rendered {
+    /// A file (absolute, real) as the user would name it: below the folder built, by the path
+    /// the folder was named with; elsewhere, relative to the working directory (a folder named
+    /// through a symbolic link is not where the files beside its target are).
+    pub fn shown(&self, real_dir: &Path, file: &Path) -> PathBuf {
+        if let Ok(inside) = file.strip_prefix(real_dir) {
+            return self.target.dir.join(inside);
+        }
+        match std::env::current_dir().and_then(std::fs::canonicalize) {
+            Ok(cwd) => relative(&cwd, file),
+            Err(_) => file.to_path_buf(),
         }
     }
 }
@@ -199,23 +221,36 @@ fn is_executable(path: &Path) -> bool {
 const BUILD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// Run a build to its end, or stop it after [`BUILD_TIMEOUT`] (an error of kind `TimedOut`).
-/// Its output is read as it comes, so that a full pipe never stops it.
+/// Its output is read as it comes, so that a full pipe never stops it; a process it started
+/// that keeps the output open after it ends is not waited for past the timeout either.
 fn run_tool(command: &mut std::process::Command) -> std::io::Result<std::process::Output> {
     use std::io::Read;
     use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let timed_out = |what: &str| {
+        std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            format!(
+                "{what} after {} seconds, and was stopped",
+                BUILD_TIMEOUT.as_secs()
+            ),
+        )
+    };
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()?;
     let reader = |pipe: Option<Box<dyn Read + Send>>| {
+        let (send, receive) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let mut bytes = Vec::new();
             if let Some(mut pipe) = pipe {
                 let _ = pipe.read_to_end(&mut bytes);
             }
-            bytes
-        })
+            let _ = send.send(bytes);
+        });
+        receive
     };
     let stdout = reader(
         child
@@ -229,28 +264,27 @@ fn run_tool(command: &mut std::process::Command) -> std::io::Result<std::process
             .take()
             .map(|p| Box::new(p) as Box<dyn Read + Send>),
     );
-    let started = std::time::Instant::now();
+    let deadline = Instant::now() + BUILD_TIMEOUT;
     let status = loop {
         if let Some(status) = child.try_wait()? {
             break status;
         }
-        if started.elapsed() > BUILD_TIMEOUT {
+        if Instant::now() > deadline {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::TimedOut,
-                format!(
-                    "it had not finished after {} seconds, and was stopped",
-                    BUILD_TIMEOUT.as_secs()
-                ),
-            ));
+            return Err(timed_out("it had not finished"));
         }
-        std::thread::sleep(std::time::Duration::from_millis(5));
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let left = || deadline.saturating_duration_since(Instant::now()) + Duration::from_secs(1);
+    let collect = |pipe: std::sync::mpsc::Receiver<Vec<u8>>| {
+        pipe.recv_timeout(left())
+            .map_err(|_| timed_out("its output was still open"))
     };
     Ok(std::process::Output {
         status,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
+        stdout: collect(stdout)?,
+        stderr: collect(stderr)?,
     })
 }
 
@@ -299,6 +333,8 @@ fn tool_message(stderr: &[u8]) -> String {
         // Deprecation notes that a successful build prints too.
         .filter(|line| !line.starts_with("# Warning:") && !line.starts_with("Warning:"))
         .filter(|line| !line.starts_with("Use --debug flag"))
+        // helm 4 logs the error once more as `level=ERROR msg=…`.
+        .filter(|line| !line.starts_with("level="))
         .collect();
     lines.join("\n")
 }

@@ -8,7 +8,7 @@
 //!                   "related": [ { "message", "path", "start", "end" } ] } ],
 //!   "errors": [ { "path", "message" } ],
 //!   "summary": { "files", "documents", "objects", "skipped_documents", "assertion_files",
-//!                "patch_files", "charts", "overlays", "errors", "warnings", "infos" } }
+//!                "patch_files", "charts", "overlays", "not_built", "errors", "warnings", "infos" } }
 //! ```
 //! Lines and columns start at 1; columns count Unicode scalar values; `end` is exclusive.
 
@@ -35,6 +35,7 @@ pub fn render(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> 
             "patch_files": outcome.stats.patch_files,
             "charts": outcome.stats.charts,
             "overlays": outcome.stats.overlays,
+            "not_built": outcome.stats.not_built,
             "errors": outcome.count(Severity::Error),
             "warnings": outcome.count(Severity::Warning),
             "infos": outcome.count(Severity::Info),

@@ -213,6 +213,9 @@ pub fn summary_line(outcome: &Outcome) -> String {
         None => String::new(),
     };
     let mut line = format!("ownerlint: {} in {read}", plural(s.objects, "object"));
+    if s.not_built > 0 {
+        line.push_str(&format!(" ({} not built)", s.not_built));
+    }
     let mut skipped = Vec::new();
     match s.skipped_documents {
         0 => {}

@@ -23,7 +23,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         // cross-namespace-owner and owner-uid-conflict explain these references better.
         let uid_held = reference
             .uid_str()
-            .is_some_and(|u| cx.index.by_uid(cx.objects, u).next().is_some());
+            .is_some_and(|u| cx.index.by_uid(cx.objects, id, u).next().is_some());
         if !elsewhere.is_empty() || uid_held {
             continue;
         }

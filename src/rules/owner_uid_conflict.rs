@@ -23,7 +23,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         let Some(uid) = reference.uid_str() else {
             continue;
         };
-        let Some(holder) = cx.index.by_uid(cx.objects, uid).next() else {
+        let Some(holder) = cx.index.by_uid(cx.objects, id, uid).next() else {
             continue;
         };
         let span = reference.uid.as_ref().map_or(reference.span, |u| u.span);

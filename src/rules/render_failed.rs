@@ -32,12 +32,20 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             finding.severity = Severity::Warning;
             finding
         } else {
+            let help = if message.contains("helm dependency build") {
+                let dir = build.strip_prefix("helm template ").unwrap_or(&build);
+                format!("its dependencies are not in charts/: run `helm dependency build {dir}` before linting (or lint with --no-render)")
+            } else if build.starts_with("helm") {
+                format!("run `{build}` to see the error, and fix the chart")
+            } else {
+                format!("run `{build}` to see the error, and fix the overlay")
+            };
             Finding::new(
                 &META,
                 Label::new(unread.source, *at, "the build stops here"),
                 format!("{message}; nothing it builds was checked"),
             )
-            .help(format!("run `{build}` to see the error, and fix the chart or overlay"))
+            .help(help)
         };
         finding.origin = unread.origin.clone();
         out.push(finding);

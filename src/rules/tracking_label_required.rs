@@ -73,11 +73,11 @@ fn check_object(
     let found = match namespace {
         Some(ns) => !cx
             .index
-            .lookup(cx.objects, group, &owner.kind, Some(ns), value)
+            .lookup(cx.objects, id, group, &owner.kind, Some(ns), value)
             .is_empty(),
         None => !cx
             .index
-            .lookup_any_namespace(cx.objects, group, &owner.kind, value)
+            .lookup_any_namespace(cx.objects, id, group, &owner.kind, value)
             .is_empty(),
     };
     if found {
