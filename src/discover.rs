@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
+use crate::render::lexical;
+
 /// How standard input is named in reports.
 pub const STDIN_NAME: &str = "<stdin>";
 
@@ -180,38 +182,12 @@ fn kustomize_patches(inputs: &[Input]) -> std::collections::HashSet<PathBuf> {
             let Some(root) = document.root else {
                 continue;
             };
-            let list = |key: &str| root.get(key).and_then(|l| l.as_seq()).unwrap_or_default();
-            // A strategic merge patch is a file name, or the patch itself (several lines).
-            let named = list("patchesStrategicMerge")
-                .iter()
-                .filter_map(|p| p.as_str())
-                .filter(|p| !p.contains('\n'));
-            let with_path = list("patches")
-                .iter()
-                .chain(list("patchesJson6902"))
-                .filter_map(|p| p.get("path")?.as_str());
-            for file in named.chain(with_path) {
+            for file in crate::render::kustomization_patches(&root) {
                 patches.insert(lexical(&dir.join(file)));
             }
         }
     }
     patches
-}
-
-/// `path` with `.` and `..` resolved by its text alone, for comparing paths found in one walk.
-fn lexical(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir if out.file_name().is_some() => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// The overlays that another overlay among `targets` builds on (`resources`, `bases`,

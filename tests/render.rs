@@ -52,6 +52,15 @@ fn kustomize() -> Option<PathBuf> {
     )
 }
 
+/// Write each `(path, text)` below `dir`, making folders as needed.
+fn write_files(dir: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+        std::fs::write(&path, text).expect("write");
+    }
+}
+
 /// The lines of `short` output, each cut after its rule id and message start.
 fn lines(stdout: &str) -> Vec<&str> {
     stdout.lines().collect()
@@ -240,25 +249,20 @@ fn a_build_that_fails_is_one_finding_with_the_tools_own_message() {
         return;
     };
     let dir = common::temp_dir("render-failed");
-    let chart = dir.path().join("db");
-    std::fs::create_dir_all(chart.join("templates")).expect("mkdir");
-    std::fs::write(
-        chart.join("Chart.yaml"),
-        "apiVersion: v2\nname: db\nversion: 0.1.0\n",
-    )
-    .expect("write");
-    std::fs::write(
-        chart.join("templates/cm.yaml"),
-        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\ndata:\n  host: {{ required \"dbHost is required\" .Values.dbHost }}\n",
-    )
-    .expect("write");
-    let overlay = dir.path().join("overlay");
-    std::fs::create_dir_all(&overlay).expect("mkdir");
-    std::fs::write(
-        overlay.join("kustomization.yaml"),
-        "resources:\n- missing.yaml\n",
-    )
-    .expect("write");
+    write_files(
+        dir.path(),
+        &[
+            (
+                "db/Chart.yaml",
+                "apiVersion: v2\nname: db\nversion: 0.1.0\n",
+            ),
+            (
+                "db/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\ndata:\n  host: {{ required \"dbHost is required\" .Values.dbHost }}\n",
+            ),
+            ("overlay/kustomization.yaml", "resources:\n- missing.yaml\n"),
+        ],
+    );
     let run = ownerlint_in(dir.path(), &["--format", "short", "."], None);
     let found = lines(&run.stdout);
     assert_eq!(found.len(), 2, "{}", run.stdout);
@@ -487,18 +491,19 @@ fn fixes_never_touch_what_a_chart_or_overlay_builds() {
 #[test]
 fn a_library_chart_renders_nothing_and_its_templates_are_not_read() {
     let dir = common::temp_dir("library-chart");
-    let chart = dir.path().join("common");
-    std::fs::create_dir_all(chart.join("templates")).expect("mkdir");
-    std::fs::write(
-        chart.join("Chart.yaml"),
-        "apiVersion: v2\nname: common\ntype: library\nversion: 0.1.0\n",
-    )
-    .expect("write");
-    std::fs::write(
-        chart.join("templates/_configmap.yaml"),
-        "{{- define \"common.configmap\" -}}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .name }}\n{{- end }}\n",
-    )
-    .expect("write");
+    write_files(
+        dir.path(),
+        &[
+            (
+                "common/Chart.yaml",
+                "apiVersion: v2\nname: common\ntype: library\nversion: 0.1.0\n",
+            ),
+            (
+                "common/templates/_configmap.yaml",
+                "{{- define \"common.configmap\" -}}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .name }}\n{{- end }}\n",
+            ),
+        ],
+    );
     // Whether or not helm is installed: a library chart is not something to install.
     let empty = common::temp_dir("no-tools");
     for path in [None, Some(empty.path())] {

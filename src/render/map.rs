@@ -400,18 +400,10 @@ impl Mapper {
             };
             for (_, root) in self.documents(id) {
                 let Some(root) = root else { continue };
-                let list = |key: &str| root.get(key).and_then(Node::as_seq).unwrap_or_default();
-                let named = list("patchesStrategicMerge")
-                    .iter()
-                    .filter_map(Node::as_str)
-                    .filter(|p| !p.contains('\n'));
-                let with_path = list("patches")
-                    .iter()
-                    .chain(list("patchesJson6902"))
-                    .filter_map(|p| p.get("path")?.as_str());
-                for patch in named.chain(with_path) {
+                for patch in super::kustomization_patches(root) {
                     patches.push(super::lexical(&dir.join(patch)));
                 }
+                let list = |key: &str| root.get(key).and_then(Node::as_seq).unwrap_or_default();
                 for key in ["resources", "bases", "components"] {
                     for entry in list(key).iter().filter_map(Node::as_str) {
                         let base = dir.join(entry);

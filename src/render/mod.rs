@@ -216,6 +216,22 @@ fn is_executable(path: &Path) -> bool {
     }
 }
 
+/// The patch files a kustomization names (`patches[].path`, `patchesStrategicMerge`,
+/// `patchesJson6902[].path`), as written: relative to its folder.
+pub fn kustomization_patches(root: &crate::yaml::Node) -> Vec<&str> {
+    let list = |key: &str| root.get(key).and_then(|l| l.as_seq()).unwrap_or_default();
+    // A strategic merge patch is a file name, or the patch itself (several lines).
+    let named = list("patchesStrategicMerge")
+        .iter()
+        .filter_map(|p| p.as_str())
+        .filter(|p| !p.contains('\n'));
+    let with_path = list("patches")
+        .iter()
+        .chain(list("patchesJson6902"))
+        .filter_map(|p| p.get("path")?.as_str());
+    named.chain(with_path).collect()
+}
+
 /// How long a build may take before it is stopped: a chart or overlay that fetches remote
 /// resources may wait on a network that never answers.
 const BUILD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
