@@ -175,13 +175,7 @@ fn kustomize_patches(inputs: &[Input]) -> std::collections::HashSet<PathBuf> {
             continue;
         };
         let dir = path.parent().unwrap_or(Path::new("."));
-        for chunk in yaml::split_documents(&text, 0) {
-            let Ok(document) = yaml::parse_document(&text, chunk, yaml::Limits::default()) else {
-                continue;
-            };
-            let Some(root) = document.root else {
-                continue;
-            };
+        for root in yaml::roots(&text) {
             for file in crate::render::kustomization_patches(&root) {
                 patches.insert(lexical(&dir.join(file)));
             }
@@ -202,18 +196,9 @@ fn kustomize_bases(targets: &[crate::render::Target]) -> std::collections::HashS
         let Ok(text) = std::fs::read_to_string(&target.file) else {
             continue;
         };
-        for chunk in yaml::split_documents(&text, 0) {
-            let Ok(document) = yaml::parse_document(&text, chunk, yaml::Limits::default()) else {
-                continue;
-            };
-            let Some(root) = document.root else {
-                continue;
-            };
-            for key in ["resources", "bases", "components"] {
-                let list = root.get(key).and_then(|l| l.as_seq()).unwrap_or_default();
-                for entry in list.iter().filter_map(|e| e.as_str()) {
-                    bases.insert(lexical(&target.dir.join(entry)));
-                }
+        for root in yaml::roots(&text) {
+            for entry in crate::render::kustomization_builds_on(&root) {
+                bases.insert(lexical(&target.dir.join(entry)));
             }
         }
     }
@@ -331,14 +316,8 @@ fn chainsaw_assertions(dir: &Path) -> Option<GlobSet> {
         .iter()
         .find_map(|name| std::fs::read_to_string(dir.join(name)).ok())?;
     let mut builder = GlobSetBuilder::new();
-    for chunk in yaml::split_documents(&text, 0) {
-        let Ok(document) = yaml::parse_document(&text, chunk, yaml::Limits::default()) else {
-            continue;
-        };
-        let steps = document
-            .root
-            .as_ref()
-            .and_then(|r| r.get("spec")?.get("steps")?.as_seq());
+    for root in yaml::roots(&text) {
+        let steps = root.get("spec").and_then(|s| s.get("steps")?.as_seq());
         for step in steps.unwrap_or_default() {
             for block in ["try", "catch", "finally"] {
                 for operation in step.get(block).and_then(|b| b.as_seq()).unwrap_or_default() {

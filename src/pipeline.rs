@@ -273,7 +273,6 @@ fn check_cached(
     outcome.stats.charts = tried(crate::render::Tool::Helm);
     outcome.stats.overlays = tried(crate::render::Tool::Kustomize);
     outcome.stats.not_built = renders.failures.len();
-    outcome.stats.files -= renders.built.len().min(outcome.stats.files);
     outcome.stats.suppressed +=
         crate::render::map::map_findings(&mut outcome, renders, !options.no_suppress);
     // Rules read positions from the files too.
@@ -346,7 +345,8 @@ fn load_all(
         // The source stays, so that the ids of the others do not move.
         all.outcome.errors.extend(error);
         let id = SourceId(all.outcome.sources.len() as u32);
-        if role == Role::Lint {
+        // What a chart or an overlay built is counted as the chart or overlay, not a file.
+        if role == Role::Lint && source.built_by.is_none() {
             all.outcome.stats.files += 1;
         }
         if let Some(at) = invalid_at {

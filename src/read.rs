@@ -134,13 +134,11 @@ fn render_all(
         .collect();
     for result in built {
         match result {
-            Ok(rendered) => {
+            Ok(mut rendered) => {
                 let name = rendered.target.stream_name();
-                inputs.push((
-                    name.clone(),
-                    Content::Bytes(rendered.text.clone().into_bytes()),
-                    Role::Lint,
-                ));
+                // The text is read from the input; the build keeps what maps findings back.
+                let text = std::mem::take(&mut rendered.text);
+                inputs.push((name.clone(), Content::Bytes(text.into_bytes()), Role::Lint));
                 renders.built.insert(name, rendered);
             }
             Err(failure) => renders.failures.push(*failure),

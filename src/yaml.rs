@@ -417,6 +417,15 @@ pub struct SyntaxError {
     pub hint: Option<&'static str>,
 }
 
+/// The root of each document of `text` that parses and has content (a small configuration
+/// file: a kustomization, a `Chart.yaml`, an annotation's YAML), in order.
+pub fn roots(text: &str) -> Vec<Node> {
+    split_documents(text, 0)
+        .into_iter()
+        .filter_map(|chunk| parse_document(text, chunk, Limits::default()).ok()?.root)
+        .collect()
+}
+
 /// Parse one chunk of `text` into a span tree. Offsets in the result are offsets in `text`.
 pub fn parse_document(text: &str, chunk: Chunk, limits: Limits) -> Result<Document, SyntaxError> {
     parse_at(

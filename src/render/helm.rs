@@ -134,9 +134,8 @@ fn chart_names(dir: &Path) -> HashMap<String, PathBuf> {
 fn chart_field(dir: &Path, field: &str) -> Option<String> {
     use crate::yaml;
     let text = std::fs::read_to_string(dir.join("Chart.yaml")).ok()?;
-    let chunk = *yaml::split_documents(&text, 0).first()?;
-    let document = yaml::parse_document(&text, chunk, yaml::Limits::default()).ok()?;
-    Some(document.root?.get(field)?.as_str()?.to_string())
+    let root = yaml::roots(&text).into_iter().next()?;
+    Some(root.get(field)?.as_str()?.to_string())
 }
 
 /// The file a `# Source:` path names: the longest chart name path it starts with, then the

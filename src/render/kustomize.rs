@@ -92,12 +92,9 @@ fn is_component(file: &Path) -> bool {
     let Ok(text) = std::fs::read_to_string(file) else {
         return false;
     };
-    yaml::split_documents(&text, 0).into_iter().any(|chunk| {
-        yaml::parse_document(&text, chunk, yaml::Limits::default())
-            .ok()
-            .and_then(|d| d.root)
-            .is_some_and(|root| root.get("kind").and_then(|k| k.as_str()) == Some("Component"))
-    })
+    yaml::roots(&text)
+        .iter()
+        .any(|root| root.get("kind").and_then(|k| k.as_str()) == Some("Component"))
 }
 
 /// kustomize's error without klog's dressing: `E1126 06:39:56.48 7549 run.go:72] "command

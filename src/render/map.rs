@@ -85,6 +85,7 @@ pub fn map_findings(outcome: &mut Outcome, renders: &Renders, suppress: bool) ->
         new_sources: Vec::new(),
         files: HashMap::new(),
         documents: HashMap::new(),
+        streams: HashMap::new(),
     };
     for finding in &mut outcome.findings {
         // The finding is of the build its own label is in (a related label may be in another).
@@ -135,19 +136,61 @@ struct Mapper {
     files: HashMap<PathBuf, Option<SourceId>>,
     /// The documents of each source read so far: their spans and roots (`None`: not YAML).
     documents: HashMap<SourceId, Vec<(Span, Option<Node>)>>,
+    /// The documents of each built stream, read once whatever number of labels it has.
+    streams: HashMap<SourceId, Vec<StreamDocument>>,
+}
+
+/// A document of a built stream.
+struct StreamDocument {
+    span: Span,
+    root: Option<Node>,
+    /// The template it came from (`# Source:`, helm only).
+    template: Option<String>,
+}
+
+impl StreamDocument {
+    fn kind(&self) -> Option<&str> {
+        self.root.as_ref()?.get("kind")?.as_str()
+    }
+}
+
+/// The documents of a built stream.
+fn stream_documents(stream: &Source) -> Vec<StreamDocument> {
+    let Ok(text) = stream.text.str(0..stream.text.len()) else {
+        return Vec::new();
+    };
+    yaml::split_documents(&text, 0)
+        .into_iter()
+        .map(|chunk| {
+            let document = yaml::parse_document(&text, chunk, yaml::Limits::default()).ok();
+            let template = document.as_ref().and_then(|d| {
+                d.comments.iter().find_map(|c| {
+                    let origin = c.text.trim().strip_prefix("Source:")?;
+                    Some(origin.trim().to_string())
+                })
+            });
+            StreamDocument {
+                span: chunk.span,
+                root: document.and_then(|d| d.root),
+                template,
+            }
+        })
+        .collect()
 }
 
 impl Mapper {
     fn map(&mut self, label: &mut Label, stream: &Source, rendered: &Rendered) {
-        let place = self.place(label.span, stream, rendered).or_else(|| {
-            // Nothing better: the chart's `Chart.yaml` or the kustomization file.
-            let id = self.file(&rendered.target.file)?;
-            Some(Place {
-                source: id,
-                span: first_line(self.source(id)),
-                exact: false,
-            })
-        });
+        let place = self
+            .place(label.source, label.span, stream, rendered)
+            .or_else(|| {
+                // Nothing better: the chart's `Chart.yaml` or the kustomization file.
+                let id = self.file(&rendered.target.file)?;
+                Some(Place {
+                    source: id,
+                    span: first_line(self.source(id)),
+                    exact: false,
+                })
+            });
         let Some(place) = place else {
             return;
         };
@@ -161,14 +204,28 @@ impl Mapper {
         }
     }
 
-    fn place(&mut self, span: Span, stream: &Source, rendered: &Rendered) -> Option<Place> {
-        let text = stream.text.str(0..stream.text.len()).ok()?.into_owned();
-        let chunks = yaml::split_documents(&text, 0);
-        let index = chunks.iter().position(|c| {
-            c.span.start <= span.start && span.start < c.span.end.max(c.span.start + 1)
+    fn place(
+        &mut self,
+        id: SourceId,
+        span: Span,
+        stream: &Source,
+        rendered: &Rendered,
+    ) -> Option<Place> {
+        let documents = self
+            .streams
+            .entry(id)
+            .or_insert_with(|| stream_documents(stream));
+        let index = documents.iter().position(|d| {
+            d.span.start <= span.start && span.start < d.span.end.max(d.span.start + 1)
         })?;
-        let document = yaml::parse_document(&text, chunks[index], yaml::Limits::default()).ok()?;
-        let root = document.root?;
+        let document = &documents[index];
+        let root = document.root.clone()?;
+        let template = document.template.clone();
+        // The how-manieth object of its kind from its template it is (helm).
+        let nth = documents[..index]
+            .iter()
+            .filter(|d| d.template == template && d.kind() == document.kind())
+            .count();
         let path = field_path(&root, span);
         let kind = root.get("kind").and_then(Node::as_str).unwrap_or("");
         let name = root
@@ -178,30 +235,8 @@ impl Mapper {
             .unwrap_or("");
         match rendered.target.tool {
             Tool::Helm => {
-                let source_of = |comments: &[yaml::Comment]| {
-                    comments.iter().find_map(|c| {
-                        c.text
-                            .trim()
-                            .strip_prefix("Source:")
-                            .map(|s| s.trim().to_string())
-                    })
-                };
-                let origin = source_of(&document.comments)?;
-                // The how-manieth object of its kind from this template it is.
-                let nth = chunks[..index]
-                    .iter()
-                    .filter(|chunk| {
-                        yaml::parse_document(&text, **chunk, yaml::Limits::default())
-                            .ok()
-                            .is_some_and(|d| {
-                                source_of(&d.comments).as_deref() == Some(origin.as_str())
-                                    && d.root.as_ref().and_then(|r| r.get("kind")?.as_str())
-                                        == Some(kind)
-                            })
-                    })
-                    .count();
-                let id = self.file(&rendered.origin_file(&origin))?;
-                self.in_template(id, stream, span, kind, nth, &path)
+                let file = self.file(&rendered.origin_file(&template?))?;
+                self.in_template(file, stream, span, kind, nth, &path)
             }
             Tool::Kustomize => self.in_kustomize_origin(&root, rendered, kind, name, &path),
         }
@@ -268,7 +303,7 @@ impl Mapper {
             .get("annotations")?
             .get("config.kubernetes.io/origin")?
             .as_str()?;
-        let origin = parse_one(origin)?;
+        let origin = yaml::roots(origin).into_iter().next()?;
         if let Some(file) = origin.get("path").and_then(Node::as_str) {
             let id = self.file(&rendered.origin_file(file))?;
             let found = self.field_in(id, kind, name, path);
@@ -403,13 +438,10 @@ impl Mapper {
                 for patch in super::kustomization_patches(root) {
                     patches.push(super::lexical(&dir.join(patch)));
                 }
-                let list = |key: &str| root.get(key).and_then(Node::as_seq).unwrap_or_default();
-                for key in ["resources", "bases", "components"] {
-                    for entry in list(key).iter().filter_map(Node::as_str) {
-                        let base = dir.join(entry);
-                        if base.is_dir() {
-                            queue.push(base);
-                        }
+                for entry in super::kustomization_builds_on(root) {
+                    let base = dir.join(entry);
+                    if base.is_dir() {
+                        queue.push(base);
                     }
                 }
             }
@@ -736,12 +768,4 @@ fn first_line(source: &Source) -> Span {
         .str(0..source.text.len().min(4096))
         .map_or(0, |t| t.find('\n').unwrap_or(t.len()));
     Span::new(0, len)
-}
-
-/// The one document of `text` (an annotation's YAML).
-fn parse_one(text: &str) -> Option<Node> {
-    let chunk = *yaml::split_documents(text, 0).first()?;
-    yaml::parse_document(text, chunk, yaml::Limits::default())
-        .ok()?
-        .root
 }

@@ -67,12 +67,18 @@ impl Target {
         })
     }
 
-    /// How the build is shown: `helm template charts/shop`, `kustomize build overlays/prod`.
-    pub fn describe(&self) -> String {
-        let dir = match display_path(&self.dir) {
+    /// The folder as shown: as named, without `./` or a trailing `/` (`.` for the working
+    /// directory).
+    fn shown_dir(&self) -> String {
+        match display_path(&self.dir) {
             dir if dir.is_empty() => ".".to_string(),
             dir => dir.trim_end_matches('/').to_string(),
-        };
+        }
+    }
+
+    /// How the build is shown: `helm template charts/shop`, `kustomize build overlays/prod`.
+    pub fn describe(&self) -> String {
+        let dir = self.shown_dir();
         match self.tool {
             Tool::Helm => format!("helm template {dir}"),
             Tool::Kustomize => format!("kustomize build {dir}"),
@@ -82,11 +88,7 @@ impl Target {
     /// The name the built stream is reported under where a finding cannot be taken back to a
     /// file.
     pub fn stream_name(&self) -> String {
-        let dir = match display_path(&self.dir) {
-            dir if dir.is_empty() => ".".to_string(),
-            dir => dir.trim_end_matches('/').to_string(),
-        };
-        format!("{dir} (rendered)")
+        format!("{} (rendered)", self.shown_dir())
     }
 }
 
@@ -115,6 +117,7 @@ impl Default for RenderOptions {
 #[derive(Clone, Debug)]
 pub struct Rendered {
     pub target: Target,
+    /// What the tool printed (taken by the reading stage, which lints it as an input).
     pub text: String,
     pub origins: Origins,
 }
@@ -143,13 +146,11 @@ impl Rendered {
             }
         }
     }
-}
 
-impl Rendered {
     /// A file (absolute, real) as the user would name it: below the folder built, by the path
     /// the folder was named with; elsewhere, relative to the working directory (a folder named
     /// through a symbolic link is not where the files beside its target are).
-    pub fn shown(&self, real_dir: &Path, file: &Path) -> PathBuf {
+    fn shown(&self, real_dir: &Path, file: &Path) -> PathBuf {
         if let Ok(inside) = file.strip_prefix(real_dir) {
             return self.target.dir.join(inside);
         }
@@ -230,6 +231,17 @@ pub fn kustomization_patches(root: &crate::yaml::Node) -> Vec<&str> {
         .chain(list("patchesJson6902"))
         .filter_map(|p| p.get("path")?.as_str());
     named.chain(with_path).collect()
+}
+
+/// What a kustomization builds on, as written (relative to its folder): its `resources`,
+/// `bases` and `components`.
+pub fn kustomization_builds_on(root: &crate::yaml::Node) -> Vec<&str> {
+    ["resources", "bases", "components"]
+        .into_iter()
+        .filter_map(|key| root.get(key)?.as_seq())
+        .flatten()
+        .filter_map(|entry| entry.as_str())
+        .collect()
 }
 
 /// How long a build may take before it is stopped: a chart or overlay that fetches remote
