@@ -100,6 +100,12 @@ pub struct Stats {
     pub overlays: usize,
     /// Charts and overlays that could not be built (each a `render-failed` finding).
     pub not_built: usize,
+    /// Charts and overlays met and built only as part of another (subcharts, bases).
+    pub part_builds: usize,
+    /// Charts and overlays met and not built at all (a component no overlay here uses).
+    pub skipped_builds: usize,
+    /// Files that the builds read (templates, resources, patches, values): not linted alone.
+    pub build_files: usize,
     /// Findings hidden because a baseline records them.
     pub baselined: usize,
     /// Findings hidden by suppression comments and annotations.
@@ -118,7 +124,41 @@ pub struct Outcome {
     pub findings: Vec<Finding>,
     /// Inputs that could not be read: the run exits with 2.
     pub errors: Vec<InputError>,
+    /// Folders below the inputs that a walk could not enter: reported, not failing the run.
+    pub skipped_paths: Vec<InputError>,
+    /// Every chart and overlay met, and what became of it.
+    pub builds: Vec<Build>,
+    /// The inputs linted on their own (not through a build), by name, in input order.
+    pub linted_alone: Vec<String>,
+    /// The files the builds read (templates, resources, patches, values), by name: not
+    /// linted on their own.
+    pub build_files: Vec<String>,
     pub stats: Stats,
+}
+
+/// A chart or an overlay met among the inputs, and what became of it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Build {
+    /// `helm` or `kustomize`.
+    pub tool: &'static str,
+    /// Its folder, as named or found.
+    pub path: String,
+    /// The build as a command: `helm template charts/shop`.
+    pub command: String,
+    pub status: BuildStatus,
+    /// Objects it built (0 unless built).
+    pub objects: usize,
+    /// Why it was not built, or what failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BuildStatus {
+    Built,
+    Failed,
+    Skipped,
 }
 
 impl Outcome {

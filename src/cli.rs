@@ -99,8 +99,7 @@ pub enum PreviewFormat {
 /// What to read, and how: shared by linting, `tree`, `delete-preview` and `config`.
 #[derive(Args, Debug)]
 pub struct InputArgs {
-    /// Files and directories to read; `-` reads standard input
-    #[arg(default_value = ".")]
+    /// Files and directories to read [default: .]; `-` reads standard input
     pub paths: Vec<PathBuf>,
     /// Configuration file [default: the nearest .ownerlint.yaml upwards, up to the repository root]
     #[arg(long, value_name = "FILE")]
@@ -270,6 +269,10 @@ pub struct LintArgs {
     /// With --fix, list each fix applied
     #[arg(long, help_heading = "Fixes", requires = "fix")]
     pub show_fixes: bool,
+    /// List what was checked: each chart and overlay met (built, failed or skipped, and why)
+    /// and each file linted on its own (on standard error)
+    #[arg(long)]
+    pub show_inputs: bool,
 }
 
 fn parse_report(text: &str) -> Result<(Format, PathBuf), String> {
@@ -430,9 +433,13 @@ fn options(input: InputArgs) -> Result<crate::analysis::Options, Vec<ConfigError
         values: input.values.clone(),
         set: input.set.clone(),
     });
+    let paths = match input.paths.is_empty() {
+        true => vec![PathBuf::from(".")],
+        false => input.paths,
+    };
     Ok(crate::analysis::Options {
         render,
-        ..effective.into_options(input.paths, input.project, limits)
+        ..effective.into_options(paths, input.project, limits)
     })
 }
 
@@ -539,6 +546,13 @@ fn written(result: std::io::Result<()>, code: i32) -> i32 {
 }
 
 fn lint(args: LintArgs) -> i32 {
+    // `cat x.yaml | ownerlint` lints `.`, as ruff and yamllint do; the piped text is not taken
+    // for a file silently, and the user is told how to lint it.
+    if args.input.paths.is_empty() && stdin_has_data() {
+        note!(
+            "ownerlint: standard input was not read: with no path, ownerlint lints the current folder; name standard input `-` to lint what is piped in (`… | ownerlint -`)"
+        );
+    }
     let options = match options(args.input) {
         Ok(options) => crate::analysis::Options {
             no_suppress: args.no_suppress,
@@ -686,6 +700,14 @@ fn lint(args: LintArgs) -> i32 {
     }
     for error in &fixed.errors {
         note!("ownerlint: {error}");
+    }
+    for skipped in &outcome.skipped_paths {
+        note!("ownerlint: warning: {}: {}", skipped.path, skipped.message);
+    }
+    if args.show_inputs {
+        for line in report::inputs_lines(&outcome) {
+            note!("{line}");
+        }
     }
     let stats = &outcome.stats;
     let read_nothing = stats.files + stats.charts + stats.overlays == 0;
@@ -876,4 +898,39 @@ fn github_blob_url() -> Option<String> {
         var("GITHUB_REPOSITORY")?,
         var("GITHUB_SHA")?
     ))
+}
+
+/// Whether standard input is a pipe or a file with data ready to read now (not a terminal, not
+/// `/dev/null`, not a pipe nobody writes to).
+fn stdin_has_data() -> bool {
+    #[cfg(unix)]
+    {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::FileTypeExt;
+        let stdin = std::io::stdin();
+        let Ok(metadata) = std::fs::metadata("/dev/stdin") else {
+            return false;
+        };
+        let kind = metadata.file_type();
+        if kind.is_file() {
+            return metadata.len() > 0;
+        }
+        // A terminal, `/dev/null` and other devices are not input someone meant to give.
+        if !(kind.is_fifo() || kind.is_socket()) || stdin.is_terminal() {
+            return false;
+        }
+        let fd = stdin.as_fd();
+        let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+        let now = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        poll(&mut fds, Some(&now)).is_ok_and(|ready| ready > 0)
+            && fds[0].revents().contains(PollFlags::IN)
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
 }

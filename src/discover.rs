@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-use crate::render::lexical;
+use crate::render::{Consumed, Target, lexical};
 
 /// How standard input is named in reports.
 pub const STDIN_NAME: &str = "<stdin>";
@@ -51,7 +51,23 @@ pub struct Discovered {
     /// merges into others, never applied as they are, so not linted.
     pub patches: Vec<PathBuf>,
     /// Helm charts and Kustomize overlays to build and lint as built (when rendering is on).
-    pub renders: Vec<crate::render::Target>,
+    pub renders: Vec<Target>,
+    /// Charts and overlays met and not built on their own, and why.
+    pub skipped: Vec<Skipped>,
+    /// Files a build reads (templates, resources, patches, values): counted, not linted alone.
+    pub build_files: Vec<PathBuf>,
+    /// Folders a walk could not enter (a symbolic-link loop, no permission): reported, but not
+    /// an error of the run, since the user did not name them.
+    pub skipped_paths: Vec<InputError>,
+}
+
+/// A chart or an overlay met and not built on its own.
+#[derive(Clone, Debug)]
+pub struct Skipped {
+    pub target: Target,
+    pub reason: String,
+    /// Built as part of another build (a subchart, a base): what it builds is checked.
+    pub part_of_another: bool,
 }
 
 /// File-name patterns that select files inside walked directories.
@@ -101,27 +117,28 @@ fn build(globs: &[String]) -> Result<GlobSet, globset::Error> {
     builder.build()
 }
 
-/// The inputs that `paths` name. With `render`, a chart or an overlay (a directory named, met
-/// by a walk, or holding a file named) is to be built instead of read file by file.
+/// The inputs that `paths` name. With `render`, every chart and overlay met (a directory
+/// named, or one a walk passes through, however deep) is to be built, except one that another
+/// build reads (a subchart, an overlay's base); every file that no build reads is linted on
+/// its own, and a file named on the command line is always linted: through the build that
+/// reads it, or alone.
 pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool) -> Discovered {
-    use crate::render::Target;
     let mut found = Discovered::default();
     let mut tests = TestAssertions::default();
+    // Files in the order met, walked or named: the first name of a file is the one shown.
+    let mut files = Vec::new();
+    let mut named = Vec::new();
+    let mut targets = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
-            found.inputs.push(Input::Stdin);
-        } else if let Some(target) = render.then(|| Target::of_dir(path)).flatten() {
-            found.renders.push(target);
+            files.push(None);
         } else if path.is_dir() {
-            walk(path, filter, &mut tests, &mut found, render);
+            let mut walked = Vec::new();
+            walk(path, filter, &mut walked, &mut targets, &mut found, render);
+            files.extend(walked.into_iter().map(Some));
         } else if path.exists() {
-            if let Some(target) = render.then(|| Target::holding(path)).flatten() {
-                found.renders.push(target);
-            } else if tests.is_assertion(path) {
-                found.assertions.push(path.clone());
-            } else {
-                found.inputs.push(Input::File(path.clone()));
-            }
+            named.push(path.clone());
+            files.push(Some(path.clone()));
         } else {
             found.errors.push(InputError {
                 path: display_path(path),
@@ -129,15 +146,28 @@ pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool) -> Discovered 
             });
         }
     }
+    let builds = if render {
+        plan_builds(targets, &named, &mut found)
+    } else {
+        Vec::new()
+    };
+    let read_by_build = |path: &Path| builds.iter().any(|(_, consumed)| consumed.contains(path));
+    for path in files {
+        let Some(path) = path else {
+            found.inputs.push(Input::Stdin);
+            continue;
+        };
+        if read_by_build(&path) {
+            found.build_files.push(path);
+        } else if tests.is_assertion(&path) {
+            found.assertions.push(path);
+        } else {
+            found.inputs.push(Input::File(path));
+        }
+    }
+    found.renders = builds.into_iter().map(|(target, _)| target).collect();
     let mut seen = std::collections::HashSet::new();
     found.inputs.retain(|i| seen.insert(i.clone()));
-    // One chart or overlay named twice (`./x` and `/abs/x`, or through a link) is built once.
-    let mut seen = std::collections::HashSet::new();
-    found
-        .renders
-        .retain(|t| seen.insert(std::fs::canonicalize(&t.dir).unwrap_or_else(|_| lexical(&t.dir))));
-    let bases = kustomize_bases(&found.renders);
-    found.renders.retain(|t| !bases.contains(&lexical(&t.dir)));
     let patches = kustomize_patches(&found.inputs);
     if !patches.is_empty() {
         let (patch_files, inputs) = std::mem::take(&mut found.inputs)
@@ -155,6 +185,81 @@ pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool) -> Discovered 
     found
 }
 
+/// Which of the charts and overlays met are built, each with the files it reads: all but
+/// those another one reads (a subchart is built by its parent, a base by the overlays among
+/// the inputs that build on it; two that read each other are both built, and the tool says
+/// what is wrong). A file named on the command line that no build reads but a chart or overlay
+/// above it does is built through the outermost such one. What is not built is recorded in
+/// `found.skipped`, with the reason.
+fn plan_builds(
+    mut targets: Vec<Target>,
+    named: &[PathBuf],
+    found: &mut Discovered,
+) -> Vec<(Target, Consumed)> {
+    for file in named {
+        if let Some(target) = building(file) {
+            targets.push(target);
+        }
+    }
+    // One chart or overlay named twice (`./x` and `/abs/x`, or through a link) is built once.
+    let mut seen = std::collections::HashSet::new();
+    targets
+        .retain(|t| seen.insert(std::fs::canonicalize(&t.dir).unwrap_or_else(|_| lexical(&t.dir))));
+    let consumed: Vec<Consumed> = targets.iter().map(Target::consumed).collect();
+    let mut builds = Vec::new();
+    for (i, target) in targets.iter().enumerate() {
+        let reader = (0..targets.len()).find(|&j| {
+            j != i && consumed[j].contains(&target.file) && !consumed[i].contains(&targets[j].file)
+        });
+        match reader {
+            Some(j) => found.skipped.push(Skipped {
+                target: target.clone(),
+                reason: format!("built as part of `{}`", targets[j].describe()),
+                part_of_another: true,
+            }),
+            None if target.is_component() => found.skipped.push(Skipped {
+                target: target.clone(),
+                reason: "a kustomize Component, built only through the overlays that use it, and none among the inputs does"
+                    .to_string(),
+                part_of_another: false,
+            }),
+            None => builds.push((target.clone(), consumed[i].clone())),
+        }
+    }
+    builds
+}
+
+/// The chart or overlay that builds `file`: the nearest folder above it (within the path as
+/// written, and the working directory) that is a chart or an overlay reading it, then the
+/// outermost one above that reads that one in turn (the parent of a subchart).
+fn building(file: &Path) -> Option<Target> {
+    let above = |path: &Path| -> Vec<Target> {
+        path.ancestors()
+            .skip(1)
+            .filter_map(|dir| {
+                Target::of_dir(if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                })
+            })
+            .collect()
+    };
+    let mut target = above(file)
+        .into_iter()
+        .find(|target| target.consumed().contains(file))?;
+    loop {
+        let outer = above(&target.dir)
+            .into_iter()
+            .find(|outer| outer.consumed().contains(&target.file))
+            .or_else(|| target.parent_chart());
+        match outer {
+            Some(outer) if lexical(&outer.dir) != lexical(&target.dir) => target = outer,
+            _ => return Some(target),
+        }
+    }
+}
+
 /// The patch files that the kustomizations among `inputs` name (`patches[].path`,
 /// `patchesStrategicMerge`, `patchesJson6902[].path`), as lexical paths.
 fn kustomize_patches(inputs: &[Input]) -> std::collections::HashSet<PathBuf> {
@@ -162,16 +267,16 @@ fn kustomize_patches(inputs: &[Input]) -> std::collections::HashSet<PathBuf> {
     let mut patches = std::collections::HashSet::new();
     let kustomizations = inputs.iter().filter_map(|input| match input {
         Input::File(path)
-            if path.file_name().is_some_and(|n| {
-                n == "kustomization.yaml" || n == "kustomization.yml" || n == "Kustomization"
-            }) =>
+            if path
+                .file_name()
+                .is_some_and(|n| crate::render::KUSTOMIZATION_FILES.iter().any(|k| n == *k)) =>
         {
             Some(path)
         }
         _ => None,
     });
     for path in kustomizations {
-        let Ok(text) = std::fs::read_to_string(path) else {
+        let Ok(text) = crate::read::small_file(path) else {
             continue;
         };
         let dir = path.parent().unwrap_or(Path::new("."));
@@ -184,83 +289,73 @@ fn kustomize_patches(inputs: &[Input]) -> std::collections::HashSet<PathBuf> {
     patches
 }
 
-/// The overlays that another overlay among `targets` builds on (`resources`, `bases`,
-/// `components`): they are linted as part of it, not again alone.
-fn kustomize_bases(targets: &[crate::render::Target]) -> std::collections::HashSet<PathBuf> {
-    use crate::yaml;
-    let mut bases = std::collections::HashSet::new();
-    for target in targets {
-        if target.tool != crate::render::Tool::Kustomize {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(&target.file) else {
-            continue;
-        };
-        for root in yaml::roots(&text) {
-            for entry in crate::render::kustomization_builds_on(&root) {
-                bases.insert(lexical(&target.dir.join(entry)));
-            }
-        }
-    }
-    bases
-}
-
+/// Walk `root`: the files the filter takes go to `files`, the charts and overlays met (the
+/// root included) to `targets` when rendering. A folder the walk cannot enter (a symbolic
+/// link that loops back, a folder it may not read) is reported once as skipped, which does
+/// not by itself fail the run: the user named `root`, not it.
 fn walk(
     root: &Path,
     filter: &Filter,
-    tests: &mut TestAssertions,
+    files: &mut Vec<PathBuf>,
+    targets: &mut Vec<Target>,
     found: &mut Discovered,
     render: bool,
 ) {
-    use std::sync::{Arc, Mutex};
-    // A chart or an overlay met on the way is built, and its files are not walked.
-    let targets = Arc::new(Mutex::new(Vec::new()));
-    let met = Arc::clone(&targets);
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(true)
         // Entries of one directory differ only in their names: comparing those bytes gives the
         // order comparing whole paths does, without splitting each path into components.
         .sort_by_file_name(|a, b| a.cmp(b))
-        .filter_entry(move |entry| {
-            if !render || !entry.file_type().is_some_and(|t| t.is_dir()) {
-                return true;
-            }
-            match crate::render::Target::of_dir(entry.path()) {
-                Some(target) => {
-                    if let Ok(mut met) = met.lock() {
-                        met.push(target);
-                    }
-                    false
-                }
-                None => true,
-            }
-        })
         .build();
     for entry in walker {
         match entry {
             Ok(entry) => {
+                let path = entry.path();
+                if entry.file_type().is_some_and(|t| t.is_dir()) {
+                    if let Some(target) = render.then(|| Target::of_dir(path)).flatten() {
+                        targets.push(target);
+                    }
+                    continue;
+                }
                 if !entry.file_type().is_some_and(|t| t.is_file()) {
                     continue;
                 }
-                let path = entry.path();
                 let relative = path.strip_prefix(root).unwrap_or(path);
-                if !filter.accepts(relative) {
-                    continue;
-                }
-                if tests.is_assertion(path) {
-                    found.assertions.push(path.to_path_buf());
-                } else {
-                    found.inputs.push(Input::File(path.to_path_buf()));
+                if filter.accepts(relative) {
+                    files.push(path.to_path_buf());
                 }
             }
-            Err(err) => found.errors.push(InputError {
-                path: display_path(root),
-                message: err.to_string(),
+            Err(err) => found.skipped_paths.push(InputError {
+                path: walk_error_path(&err).unwrap_or_else(|| display_path(root)),
+                message: walk_error_message(&err),
             }),
         }
     }
-    if let Ok(mut met) = targets.lock() {
-        found.renders.append(&mut met);
+}
+
+/// The path a walk error is about.
+fn walk_error_path(err: &ignore::Error) -> Option<String> {
+    match err {
+        ignore::Error::WithPath { path, .. } => Some(display_path(path)),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            walk_error_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(display_path(child)),
+        _ => None,
+    }
+}
+
+/// A walk error said plainly, without the path it is reported at.
+fn walk_error_message(err: &ignore::Error) -> String {
+    match err {
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => walk_error_message(err),
+        ignore::Error::Loop { ancestor, .. } => format!(
+            "a symbolic link back to {}, which is already walked: not followed",
+            display_path(ancestor)
+        ),
+        other => format!("{other}: skipped"),
     }
 }
 

@@ -52,10 +52,20 @@ pub fn analyze_with(
             *content = Content::Bytes(text.clone().into_bytes());
         }
     }
+    let linted_alone: Vec<String> = read
+        .inputs
+        .iter()
+        .filter(|(name, _, role)| *role == Role::Lint && !read.renders.built.contains_key(name))
+        .map(|(name, _, _)| name.clone())
+        .collect();
     let mut analysis = check_cached(read.inputs, options, None, &read.renders);
+    analysis.outcome.linted_alone = linted_alone;
     analysis.outcome.errors.extend(read.errors);
     analysis.outcome.stats.assertion_files = read.assertion_files;
     analysis.outcome.stats.patch_files = read.patch_files;
+    analysis.outcome.stats.build_files = read.build_files.len();
+    analysis.outcome.build_files = read.build_files;
+    analysis.outcome.skipped_paths = read.skipped_paths;
     analysis.outcome.stats.elapsed = started.elapsed();
     analysis
 }
@@ -273,6 +283,10 @@ fn check_cached(
     outcome.stats.charts = tried(crate::render::Tool::Helm);
     outcome.stats.overlays = tried(crate::render::Tool::Kustomize);
     outcome.stats.not_built = renders.failures.len();
+    let part = renders.skipped.iter().filter(|s| s.part_of_another).count();
+    outcome.stats.part_builds = part;
+    outcome.stats.skipped_builds = renders.skipped.len() - part;
+    outcome.builds = build_reports(renders, &loaded.objects, &outcome.sources);
     outcome.stats.suppressed +=
         crate::render::map::map_findings(&mut outcome, renders, !options.no_suppress);
     // Rules read positions from the files too.
@@ -287,6 +301,53 @@ fn check_cached(
         resolutions,
         complete: options.complete,
     }
+}
+
+/// Every chart and overlay met, in the order of their folders: built (with how many objects),
+/// failed (with the tool's message), or skipped (with the reason).
+fn build_reports(
+    renders: &Renders,
+    objects: &[Object],
+    sources: &[Source],
+) -> Vec<crate::analysis::Build> {
+    use crate::analysis::{Build, BuildStatus};
+    use crate::render::{Target, Tool};
+    let report = |target: &Target, status, objects, reason| Build {
+        tool: match target.tool {
+            Tool::Helm => "helm",
+            Tool::Kustomize => "kustomize",
+        },
+        path: target.shown_dir(),
+        command: target.describe(),
+        status,
+        objects,
+        reason,
+    };
+    let mut per_stream: std::collections::HashMap<&str, usize> = Default::default();
+    for object in objects {
+        let name = sources[object.source.0 as usize].name.as_str();
+        if renders.built.contains_key(name) {
+            *per_stream.entry(name).or_default() += 1;
+        }
+    }
+    let mut builds: Vec<Build> = renders
+        .built
+        .iter()
+        .map(|(name, rendered)| {
+            let objects = per_stream.get(name.as_str()).copied().unwrap_or(0);
+            report(&rendered.target, BuildStatus::Built, objects, None)
+        })
+        .chain(renders.failures.iter().map(|failure| {
+            let reason = Some(failure.message.clone());
+            report(&failure.target, BuildStatus::Failed, 0, reason)
+        }))
+        .chain(renders.skipped.iter().map(|skipped| {
+            let reason = Some(skipped.reason.clone());
+            report(&skipped.target, BuildStatus::Skipped, 0, reason)
+        }))
+        .collect();
+    builds.sort_by(|a, b| a.path.cmp(&b.path).then(a.tool.cmp(b.tool)));
+    builds
 }
 
 /// What loading every input gave.

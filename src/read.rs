@@ -24,7 +24,12 @@ pub(crate) struct Read {
     pub errors: Vec<InputError>,
     pub assertion_files: usize,
     pub patch_files: usize,
-    /// The charts and overlays built, each read as an input under its stream's name.
+    /// Files the builds read, not linted alone.
+    pub build_files: Vec<String>,
+    /// Folders a walk could not enter.
+    pub skipped_paths: Vec<InputError>,
+    /// The charts and overlays built, each read as an input under its stream's name, and
+    /// those met and not built.
     pub renders: crate::render::Renders,
 }
 
@@ -34,6 +39,9 @@ pub(crate) fn read(options: &Options, filter: &Filter, stdin: &mut dyn std::io::
     let mut inputs: Vec<(Input, Role)> = Vec::new();
     let mut assertion_files = 0;
     let mut patch_files = 0;
+    let mut build_files = Vec::new();
+    let mut skipped_paths = Vec::new();
+    let mut skipped = Vec::new();
     let mut targets = Vec::new();
     for (paths, role) in [
         (&options.paths, Role::Lint),
@@ -46,8 +54,11 @@ pub(crate) fn read(options: &Options, filter: &Filter, stdin: &mut dyn std::io::
         if role == Role::Lint {
             assertion_files += found.assertions.len();
             patch_files += found.patches.len();
+            build_files.extend(found.build_files.iter().map(|p| discover::display_path(p)));
             targets.append(&mut found.renders);
+            skipped.append(&mut found.skipped);
         }
+        skipped_paths.append(&mut found.skipped_paths);
         errors.extend(found.errors);
         inputs.extend(found.inputs.into_iter().map(|i| (i, role)));
     }
@@ -97,12 +108,15 @@ pub(crate) fn read(options: &Options, filter: &Filter, stdin: &mut dyn std::io::
             }),
         }
     }
-    let renders = render_all(&targets, options, &mut read);
+    let mut renders = render_all(&targets, options, &mut read);
+    renders.skipped = skipped;
     Read {
         inputs: read,
         errors,
         assertion_files,
         patch_files,
+        build_files,
+        skipped_paths,
         renders,
     }
 }
@@ -141,7 +155,18 @@ fn render_all(
                 inputs.push((name.clone(), Content::Bytes(text.into_bytes()), Role::Lint));
                 renders.built.insert(name, rendered);
             }
-            Err(failure) => renders.failures.push(*failure),
+            Err(mut failure) => {
+                // The tool's message on one line: a finding is one line in `short` and
+                // `github`, and one entry of `--show-inputs`.
+                failure.message = failure
+                    .message
+                    .lines()
+                    .map(str::trim)
+                    .filter(|line| !line.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                renders.failures.push(*failure);
+            }
         }
     }
     renders
@@ -282,4 +307,33 @@ pub fn changed_inputs(sources: &[Source], errors: &[InputError]) -> Vec<InputErr
         .filter(|s| s.text.changed() && !errors.iter().any(|e| e.path == s.name))
         .map(changed)
         .collect()
+}
+
+/// The most that ownerlint reads of a file it reads for itself (a kustomization, a
+/// `Chart.yaml`, an ignore file): far more than any real one holds.
+pub(crate) const SMALL_FILE_LIMIT: u64 = 16 << 20;
+
+/// A file that ownerlint reads for itself, as text: only a regular file (a named pipe would
+/// block, a device never end), and at most [`SMALL_FILE_LIMIT`] bytes of it.
+pub(crate) fn small_file(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !metadata.is_file() {
+        return Err(format!(
+            "not a regular file ({}), so it was not read",
+            describe_file_type(metadata.file_type())
+        ));
+    }
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(SMALL_FILE_LIMIT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > SMALL_FILE_LIMIT {
+        return Err(format!(
+            "larger than {} MiB, so it was not read",
+            SMALL_FILE_LIMIT >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
 }

@@ -411,6 +411,9 @@ fn the_action_annotates_summarises_writes_sarif_and_sets_outputs() {
         ("warnings", "1"),
         ("infos", "4"),
         ("findings", "8"),
+        // No chart or overlay in this repository: none built, none left unbuilt.
+        ("built", "0"),
+        ("not-built", "0"),
         ("sarif", "ownerlint.sarif"),
         ("exit-code", "1"),
     ];
@@ -477,7 +480,15 @@ fn the_action_annotates_summarises_writes_sarif_and_sets_outputs() {
         true,
     );
     assert_eq!(fourth.output("exit-code"), "2", "{}", fourth.report());
-    for name in ["errors", "warnings", "infos", "findings", "sarif"] {
+    for name in [
+        "errors",
+        "warnings",
+        "infos",
+        "findings",
+        "built",
+        "not-built",
+        "sarif",
+    ] {
         assert_eq!(fourth.output(name), "", "{name}: {}", fourth.report());
     }
     assert!(!workspace.join("ownerlint.sarif").exists());

@@ -153,6 +153,65 @@ fn an_unreadable_path_exits_2_after_linting_the_rest() {
 }
 
 #[test]
+fn input_given_on_standard_input_without_a_dash_is_not_ignored_silently() {
+    let tmp = common::temp_dir("cli-stdin-no-dash");
+    let dir = tmp.path();
+    let piped = dir.join("piped.txt");
+    std::fs::write(&piped, DANGLING).unwrap();
+    let run = |args: &[&str], stdin: Stdio| {
+        Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+            .args(args)
+            .current_dir(dir)
+            .stdin(stdin)
+            .output()
+            .expect("the binary runs")
+    };
+    let note = "ownerlint: standard input was not read: with no path, ownerlint lints the current folder; name standard input `-` to lint what is piped in (`… | ownerlint -`)";
+    let out = run(&[], Stdio::from(std::fs::File::open(&piped).unwrap()));
+    assert!(stderr(&out).contains(note), "{}", stderr(&out));
+    // With `-`, it is read; with nothing on standard input, nothing is said of it.
+    let out = run(&["-"], Stdio::from(std::fs::File::open(&piped).unwrap()));
+    assert!(!stderr(&out).contains(note), "{}", stderr(&out));
+    assert!(stdout(&out).contains("owner-not-found"), "{}", stdout(&out));
+    let out = run(&[], Stdio::null());
+    assert!(!stderr(&out).contains(note), "{}", stderr(&out));
+}
+
+#[test]
+#[cfg(unix)]
+fn a_symbolic_link_loop_below_an_input_is_reported_once_and_does_not_fail_the_run() {
+    let tmp = common::temp_dir("cli-loop");
+    let dir = tmp.path();
+    std::fs::create_dir(dir.join("examples")).unwrap();
+    std::fs::write(dir.join("examples/dangling.yaml"), DANGLING).unwrap();
+    std::os::unix::fs::symlink("..", dir.join("examples/loop")).unwrap();
+    let out = ownerlint_in(dir, &["--format", "short", "."], None, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("warning[owner-not-found]"));
+    let warnings: Vec<String> = stderr(&out)
+        .lines()
+        .filter(|l| l.starts_with("ownerlint: warning:"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "ownerlint: warning: examples/loop: a symbolic link back to ., which is already walked: not followed"
+        ],
+        "{}",
+        stderr(&out)
+    );
+    // In JSON too, apart from the errors that fail a run.
+    let out = ownerlint_in(dir, &["--format", "json", "."], None, &[]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["errors"], serde_json::json!([]));
+    assert_eq!(
+        json["skipped_paths"][0]["path"],
+        serde_json::json!("examples/loop")
+    );
+}
+
+#[test]
 fn json_output_is_versioned_and_exact() {
     let out = ownerlint(&["--format", "json", "-"], Some(DANGLING), &[]);
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");

@@ -38,11 +38,22 @@ fn every_corpus_file_loads_on_its_own() {
     }
 }
 
+/// Each project linted as a user lints it (`ownerlint PROJECT`: charts and overlays built with
+/// helm and kubectl), with what became of each chart and overlay.
 #[test]
 fn findings_per_project() {
     let Some(corpus) = common::corpus_dir() else {
         return;
     };
+    if common::require_tool("helm", "install helm to build the corpus's charts").is_none()
+        || common::require_tool("kubectl", "install kubectl to build the corpus's overlays")
+            .is_none()
+    {
+        return;
+    }
+    let real_prefix = std::fs::canonicalize(&corpus)
+        .map(|real| format!("{}/", real.display()))
+        .unwrap_or_default();
     let mut projects: Vec<_> = std::fs::read_dir(&corpus)
         .expect("corpus is readable")
         .filter_map(Result::ok)
@@ -55,6 +66,7 @@ fn findings_per_project() {
     for project in projects {
         let options = Options {
             paths: vec![project.clone()],
+            render: Some(ownerlint::render::RenderOptions::default()),
             ..Options::default()
         };
         let outcome = ownerlint::lint(&options, &mut std::io::empty());
@@ -65,14 +77,46 @@ fn findings_per_project() {
             outcome.errors
         );
         report.push_str(&format!(
-            "## {} ({} objects in {} files)\n",
+            "## {} ({} objects in {} files, {} charts and overlays)\n",
             project.file_name().unwrap_or_default().to_string_lossy(),
             outcome.stats.objects,
-            outcome.stats.files
+            outcome.stats.files,
+            outcome.builds.len()
         ));
-        report.push_str(&common::render(&outcome, Format::Short).replace(&prefix, ""));
+        for build in &outcome.builds {
+            let status = serde_json::to_value(build.status).unwrap_or_default();
+            report.push_str(&format!(
+                "  {} {}: {} objects{}\n",
+                build.command,
+                status.as_str().unwrap_or_default(),
+                build.objects,
+                build
+                    .reason
+                    .as_ref()
+                    .map(|r| format!(" ({r})"))
+                    .unwrap_or_default()
+            ));
+        }
+        report.push_str(&common::render(&outcome, Format::Short));
     }
+    let report = report.replace(&prefix, "").replace(&real_prefix, "");
     insta::assert_snapshot!("corpus_findings", report);
+}
+
+/// Every file that `--no-render` reads an object from is, as built, linted on its own or read
+/// by a chart or overlay that was built or reported as not built.
+#[test]
+fn every_corpus_input_is_accounted_for() {
+    let Some(corpus) = common::corpus_dir() else {
+        return;
+    };
+    if common::require_tool("helm", "install helm to build the corpus's charts").is_none()
+        || common::require_tool("kubectl", "install kubectl to build the corpus's overlays")
+            .is_none()
+    {
+        return;
+    }
+    assert_eq!(common::unaccounted_inputs(&corpus), Vec::<String>::new());
 }
 
 fn collect(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {

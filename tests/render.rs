@@ -99,7 +99,8 @@ fn overlays_are_built_and_their_findings_land_in_the_base_the_patches_and_the_co
     assert!(found[1].ends_with(&from("staging")), "{}", found[1]);
     // The base and the component are built as part of the overlays that use them, not alone.
     assert!(
-        run.stderr.contains("4 objects in 2 overlays:"),
+        run.stderr
+            .contains("4 objects in 2 overlays (2 more built as part of these):"),
         "{}",
         run.stderr
     );
@@ -196,8 +197,10 @@ fn a_chart_is_rendered_and_its_findings_land_on_template_lines() {
         "{}",
         run.stdout
     );
+    // The subchart is built as part of its parent, not alone.
     assert!(
-        run.stderr.contains("5 objects in 1 chart:"),
+        run.stderr
+            .contains("5 objects in 1 chart (1 more built as part of these):"),
         "{}",
         run.stderr
     );
@@ -282,7 +285,7 @@ fn a_build_that_fails_is_one_finding_with_the_tools_own_message() {
 }
 
 #[test]
-fn without_the_tools_each_chart_and_overlay_is_one_warning_not_a_cascade() {
+fn without_the_tools_each_chart_and_overlay_is_one_error_and_the_run_fails() {
     // A PATH with neither helm nor kubectl nor kustomize.
     let empty = common::temp_dir("no-tools");
     let run = ownerlint(
@@ -292,12 +295,44 @@ fn without_the_tools_each_chart_and_overlay_is_one_warning_not_a_cascade() {
     assert_eq!(
         lines(&run.stdout),
         [
-            "testdata/render/chart/Chart.yaml:1:1: warning[render-failed]: helm is not on PATH, so this chart was not rendered and its objects were not checked (from helm template testdata/render/chart)",
-            "testdata/render/shop/overlays/prod/kustomization.yaml:1:1: warning[render-failed]: neither kustomize nor kubectl is on PATH, so this kustomization was not built and its objects were not checked (from kustomize build testdata/render/shop/overlays/prod)",
-            "testdata/render/shop/overlays/staging/kustomization.yaml:1:1: warning[render-failed]: neither kustomize nor kubectl is on PATH, so this kustomization was not built and its objects were not checked (from kustomize build testdata/render/shop/overlays/staging)",
+            "testdata/render/chart/Chart.yaml:1:1: error[render-failed]: helm is not on PATH, so this chart was not rendered and its objects were not checked (from helm template testdata/render/chart)",
+            "testdata/render/shop/overlays/prod/kustomization.yaml:1:1: error[render-failed]: neither kustomize nor kubectl is on PATH, so this kustomization was not built and its objects were not checked (from kustomize build testdata/render/shop/overlays/prod)",
+            "testdata/render/shop/overlays/staging/kustomization.yaml:1:1: error[render-failed]: neither kustomize nor kubectl is on PATH, so this kustomization was not built and its objects were not checked (from kustomize build testdata/render/shop/overlays/staging)",
         ]
     );
+    // Nothing was checked of them: the run fails, and the summary names what went unbuilt.
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "(3 not built: helm template testdata/render/chart, kustomize build testdata/render/shop/overlays/prod, kustomize build testdata/render/shop/overlays/staging;"
+        ),
+        "{}",
+        run.stderr
+    );
+    // Where the tools are missing on purpose, the level is the user's to lower.
+    let config = common::temp_dir("no-tools-config");
+    std::fs::write(
+        config.path().join(".ownerlint.yaml"),
+        "rules:\n  render-failed: warning\n",
+    )
+    .expect("write the configuration");
+    let config_file = config.path().join(".ownerlint.yaml");
+    let run = ownerlint(
+        &[
+            "--format",
+            "short",
+            "--config",
+            &config_file.to_string_lossy(),
+            "testdata/render",
+        ],
+        Some(empty.path()),
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("warning[render-failed]"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -562,10 +597,211 @@ fn helm_gets_the_options_and_none_of_the_shells_helm_settings() {
         .expect("ownerlint runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("1 object in 1 chart:"), "{stderr}");
+    assert!(
+        stderr.contains("1 object in 1 chart (1 more built as part of these):"),
+        "{stderr}"
+    );
     let called = std::fs::read_to_string(&record).expect("the stand-in ran");
     assert_eq!(
         called,
-        "template --namespace payments --kube-version v1.30.0 --values a.yaml --set x=1 -- shop testdata/render/chart\nHELM_NAMESPACE= KUBECONFIG=/dev/null\n"
+        "template --include-crds --namespace payments --kube-version v1.30.0 --values a.yaml --set x=1 -- shop testdata/render/chart\nHELM_NAMESPACE= KUBECONFIG=/dev/null\n"
+    );
+}
+
+#[test]
+fn every_input_is_accounted_for_in_testdata_and_the_examples() {
+    if helm().is_none() || kustomize().is_none() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for dir in ["testdata", "examples"] {
+        assert_eq!(
+            common::unaccounted_inputs(&root.join(dir)),
+            Vec::<String>::new(),
+            "{dir}"
+        );
+    }
+}
+
+const STRAY_CONFIGMAP: &str = "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: example
+  namespace: shop
+  ownerReferences:
+  - apiVersion: apps/v1
+    kind: Deployment
+    name: gone
+    uid: 0b9c1c4e-2d3f-4a5b-8c6d-7e8f9a0b1c2d
+";
+
+#[test]
+fn nested_overlays_and_manifests_beside_a_kustomization_are_checked_too() {
+    if kustomize().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("accounted");
+    let pod = |name: &str| {
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: shop\n")
+    };
+    write_files(
+        dir.path(),
+        &[
+            ("app/kustomization.yaml", "resources:\n- settings.yaml\n"),
+            ("app/settings.yaml", &pod("settings")),
+            // Beside the kustomization, and not among its resources.
+            ("app/example.yaml", STRAY_CONFIGMAP),
+            // Overlays below it: a base, a variant that builds on it, and one of its own.
+            ("app/base/kustomization.yaml", "resources:\n- web.yaml\n"),
+            ("app/base/web.yaml", &pod("web")),
+            (
+                "app/variants/prod/kustomization.yaml",
+                "resources:\n- ../../base\nnamePrefix: prod-\n",
+            ),
+            (
+                "app/tests/smoke/kustomization.yaml",
+                "resources:\n- job.yaml\n",
+            ),
+            ("app/tests/smoke/job.yaml", &pod("smoke")),
+        ],
+    );
+    let run = ownerlint_in(
+        dir.path(),
+        &["--format", "short", "--show-inputs", "app"],
+        None,
+    );
+    assert_eq!(
+        lines(&run.stdout),
+        [
+            "app/example.yaml:7:3: warning[owner-not-found]: ConfigMap shop/example → Deployment shop/gone: Deployment shop/gone is not in the input; unless it already exists in the cluster with uid `0b9c1c4e-2d3f-4a5b-8c6d-7e8f9a0b1c2d`, the garbage collector deletes ConfigMap shop/example (no other owner keeps it)"
+        ],
+        "{}",
+        run.stderr
+    );
+    let shown: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(
+        shown[..6],
+        [
+            "kustomize build app: built, 1 object",
+            "kustomize build app/base: skipped: built as part of `kustomize build app/variants/prod`",
+            "kustomize build app/tests/smoke: built, 1 object",
+            "kustomize build app/variants/prod: built, 1 object",
+            "app/example.yaml: linted on its own",
+            "ownerlint: 7 files read by the builds above, not linted on their own",
+        ],
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(
+            "ownerlint: 4 objects in 1 file and 3 overlays (1 more built as part of these):"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        common::unaccounted_inputs(&dir.path().join("app")),
+        Vec::<String>::new()
+    );
+    // A file named inside an overlay that does not build it is linted on its own.
+    let run = ownerlint_in(
+        &dir.path().join("app"),
+        &["--format", "short", "example.yaml"],
+        None,
+    );
+    assert!(
+        run.stdout
+            .starts_with("example.yaml:7:3: warning[owner-not-found]"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(run.stderr.contains("1 object in 1 file:"), "{}", run.stderr);
+}
+
+#[test]
+fn a_file_of_a_subchart_builds_the_chart_that_holds_it() {
+    if helm().is_none() {
+        return;
+    }
+    let run = ownerlint(
+        &[
+            "--format",
+            "short",
+            "testdata/render/chart/charts/cache-dir/templates/cache.yaml",
+        ],
+        None,
+    );
+    assert!(
+        run.stdout.starts_with(
+            "testdata/render/chart/charts/cache-dir/templates/cache.yaml:6:17: error[owner-api-unserved]"
+        ) && run.stdout.trim_end().ends_with("(from helm template testdata/render/chart)"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(!run.stdout.contains("render-failed"), "{}", run.stdout);
+}
+
+#[test]
+fn a_charts_crds_are_part_of_its_build() {
+    if helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("chart-crds");
+    write_files(
+        dir.path(),
+        &[
+            (
+                "widgets/Chart.yaml",
+                "apiVersion: v2\nname: widgets\nversion: 0.1.0\n",
+            ),
+            (
+                "widgets/crds/widget.yaml",
+                "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Cluster
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+",
+            ),
+            (
+                "widgets/templates/settings.yaml",
+                "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  ownerReferences:
+  - apiVersion: example.com/v1
+    kind: Widget
+    name: main
+    uid: 0b9c1c4e-2d3f-4a5b-8c6d-7e8f9a0b1c2d
+",
+            ),
+        ],
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "widgets"], None);
+    // The chart's own CRD says Widget is cluster-scoped: the scope checks run, and the kind
+    // is not "unknown".
+    assert!(!run.stdout.contains("owner-kind-unknown"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(
+            "widgets/templates/settings.yaml:6:3: warning[owner-not-found]: ConfigMap default/settings → Widget main:"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("2 objects in 1 chart:"),
+        "{}",
+        run.stderr
     );
 }

@@ -43,7 +43,13 @@ pub(super) fn render(
         ));
     };
     let mut command = Command::new(helm);
-    command.arg("template").arg("--namespace").arg(namespace);
+    // A chart's `crds/` are part of what it installs (`helm install` applies them first): its
+    // own kinds are known, and the CRDs are checked too.
+    command
+        .arg("template")
+        .arg("--include-crds")
+        .arg("--namespace")
+        .arg(namespace);
     if let Some(version) = kube_version {
         command.arg("--kube-version").arg(version);
     }

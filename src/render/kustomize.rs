@@ -87,9 +87,9 @@ pub(super) fn render(target: &Target) -> Result<Rendered, Box<Failure>> {
 }
 
 /// Whether the kustomization file is a `kind: Component`.
-fn is_component(file: &Path) -> bool {
+pub(super) fn is_component(file: &Path) -> bool {
     use crate::yaml;
-    let Ok(text) = std::fs::read_to_string(file) else {
+    let Ok(text) = crate::read::small_file(file) else {
         return false;
     };
     yaml::roots(&text)

@@ -3,9 +3,12 @@
 //! what is linted is what a cluster would get. Each build is a stream of its own; [`map`] takes
 //! each finding in it back to the file, and where it can the line, that the object came from.
 
+mod consumed;
 mod helm;
 mod kustomize;
 pub mod map;
+
+pub use consumed::Consumed;
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -55,21 +58,33 @@ impl Target {
             })
     }
 
-    /// The chart or overlay that holds `file`: the nearest directory above it, within the
-    /// path as written (and the working directory), that is one.
-    pub fn holding(file: &Path) -> Option<Target> {
-        file.ancestors().skip(1).find_map(|dir| {
-            Target::of_dir(if dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                dir
-            })
-        })
+    /// Whether this is a kustomize `Component`, which is built only as part of the overlays
+    /// that use it.
+    pub fn is_component(&self) -> bool {
+        self.tool == Tool::Kustomize && kustomize::is_component(&self.file)
+    }
+
+    /// The chart this chart is a subchart of (`PARENT/charts/THIS`), if it is one: a subchart
+    /// takes its parent's values and helpers, and is built only through it.
+    pub fn parent_chart(&self) -> Option<Target> {
+        if self.tool != Tool::Helm {
+            return None;
+        }
+        let real = std::fs::canonicalize(&self.dir).ok()?;
+        if real.parent()?.file_name()? != "charts" {
+            return None;
+        }
+        let parent = match lexical(&self.dir.join("../..")) {
+            dir if dir.as_os_str().is_empty() => PathBuf::from("."),
+            dir => dir,
+        };
+        let parent = Target::of_dir(&parent)?;
+        (parent.tool == Tool::Helm).then_some(parent)
     }
 
     /// The folder as shown: as named, without `./` or a trailing `/` (`.` for the working
     /// directory).
-    fn shown_dir(&self) -> String {
+    pub fn shown_dir(&self) -> String {
         match display_path(&self.dir) {
             dir if dir.is_empty() => ".".to_string(),
             dir => dir.trim_end_matches('/').to_string(),
@@ -193,6 +208,8 @@ pub fn render(
 pub struct Renders {
     pub built: HashMap<String, Rendered>,
     pub failures: Vec<Failure>,
+    /// Met, and not built on their own.
+    pub skipped: Vec<crate::discover::Skipped>,
 }
 
 /// The first of `names` found on `PATH`.

@@ -7,8 +7,13 @@
 //!                   "object": {"apiVersion","kind","namespace","name"},
 //!                   "related": [ { "message", "path", "start", "end" } ] } ],
 //!   "errors": [ { "path", "message" } ],
+//!   "skipped_paths": [ { "path", "message" } ],
+//!   "builds": [ { "tool", "path", "command", "status": "built"|"failed"|"skipped",
+//!                 "objects", "reason" } ],
 //!   "summary": { "files", "documents", "objects", "skipped_documents", "assertion_files",
-//!                "patch_files", "charts", "overlays", "not_built", "errors", "warnings", "infos" } }
+//!                "patch_files", "charts", "overlays", "built", "not_built", "part_builds",
+//!                "skipped_builds",
+//!                "build_files", "errors", "warnings", "infos", "suppressed", "baselined" } }
 //! ```
 //! Lines and columns start at 1; columns count Unicode scalar values; `end` is exclusive.
 
@@ -26,6 +31,8 @@ pub fn render(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> 
         "version": SCHEMA_VERSION,
         "findings": findings.iter().map(|f| finding(outcome, f)).collect::<Vec<_>>(),
         "errors": outcome.errors.iter().map(|e| json!({"path": e.path, "message": e.message})).collect::<Vec<_>>(),
+        "skipped_paths": outcome.skipped_paths.iter().map(|e| json!({"path": e.path, "message": e.message})).collect::<Vec<_>>(),
+        "builds": outcome.builds,
         "summary": {
             "files": outcome.stats.files,
             "documents": outcome.stats.documents,
@@ -35,7 +42,11 @@ pub fn render(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> 
             "patch_files": outcome.stats.patch_files,
             "charts": outcome.stats.charts,
             "overlays": outcome.stats.overlays,
+            "built": (outcome.stats.charts + outcome.stats.overlays).saturating_sub(outcome.stats.not_built),
             "not_built": outcome.stats.not_built,
+            "part_builds": outcome.stats.part_builds,
+            "skipped_builds": outcome.stats.skipped_builds,
+            "build_files": outcome.stats.build_files,
             "errors": outcome.count(Severity::Error),
             "warnings": outcome.count(Severity::Warning),
             "infos": outcome.count(Severity::Info),

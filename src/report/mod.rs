@@ -194,6 +194,37 @@ pub fn fixable_line(outcome: &Outcome) -> Option<String> {
     })
 }
 
+/// What `--show-inputs` prints: each chart and overlay met and what became of it, then each
+/// file linted on its own.
+pub fn inputs_lines(outcome: &Outcome) -> Vec<String> {
+    use crate::analysis::BuildStatus;
+    let mut lines = Vec::new();
+    for build in &outcome.builds {
+        let what = match (build.status, &build.reason) {
+            (BuildStatus::Built, _) => format!("built, {}", plural(build.objects, "object")),
+            (BuildStatus::Failed, Some(reason)) => format!("not built: {reason}"),
+            (BuildStatus::Skipped, Some(reason)) => format!("skipped: {reason}"),
+            (status, None) => format!("{status:?}").to_lowercase(),
+        };
+        lines.push(format!("{}: {what}", build.command));
+    }
+    for file in &outcome.linted_alone {
+        lines.push(format!("{file}: linted on its own"));
+    }
+    if outcome.stats.build_files > 0 {
+        lines.push(format!(
+            "ownerlint: {} read by the builds above, not linted on {}",
+            plural(outcome.stats.build_files, "file"),
+            if outcome.stats.build_files == 1 {
+                "its own"
+            } else {
+                "their own"
+            }
+        ));
+    }
+    lines
+}
+
 /// The one-line summary printed on stderr.
 pub fn summary_line(outcome: &Outcome) -> String {
     let s = &outcome.stats;
@@ -213,8 +244,37 @@ pub fn summary_line(outcome: &Outcome) -> String {
         None => String::new(),
     };
     let mut line = format!("ownerlint: {} in {read}", plural(s.objects, "object"));
+    let mut builds = Vec::new();
     if s.not_built > 0 {
-        line.push_str(&format!(" ({} not built)", s.not_built));
+        // What was not checked is named, so that nobody reads a passing run as a full one.
+        let failed: Vec<&str> = outcome
+            .builds
+            .iter()
+            .filter(|b| b.status == crate::analysis::BuildStatus::Failed)
+            .map(|b| b.command.as_str())
+            .collect();
+        let mut named = failed
+            .iter()
+            .take(3)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
+        if failed.len() > 3 {
+            named.push_str(&format!(" and {} more", failed.len() - 3));
+        }
+        builds.push(format!("{} not built: {named}", s.not_built));
+    }
+    if s.part_builds > 0 {
+        builds.push(format!("{} more built as part of these", s.part_builds));
+    }
+    if s.skipped_builds > 0 {
+        builds.push(format!(
+            "{} skipped, --show-inputs says why",
+            s.skipped_builds
+        ));
+    }
+    if !builds.is_empty() {
+        line.push_str(&format!(" ({})", builds.join("; ")));
     }
     let mut skipped = Vec::new();
     match s.skipped_documents {

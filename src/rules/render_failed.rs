@@ -1,17 +1,17 @@
 //! `render-failed`: a Helm chart or a Kustomize overlay among the inputs could not be built, so
 //! nothing in it was checked. The tool's own message is the finding's, at the place it names
 //! (a template's line and column for helm), else at the chart's `Chart.yaml` or the
-//! kustomization file. A tool that is not installed is a warning: nothing is wrong with the
-//! chart or overlay, but it was not checked either.
+//! kustomization file. A tool that is not installed is an error too: nothing is wrong with
+//! the chart or overlay, but it was not checked, and a run that checked less than it was given
+//! must not pass (the level is configurable like any rule's).
 
 use super::Context;
-use crate::finding::{Finding, Label, Severity};
+use crate::finding::{Finding, Label};
 use crate::load::Why;
 
 super::declare_rule! {
     id: "render-failed",
     severity: Error,
-    severity_varies: "warning when helm or kustomize is not installed",
     summary: "A Helm chart or Kustomize overlay could not be built, so its objects were not checked",
 }
 
@@ -26,11 +26,10 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             continue;
         };
         let build = unread.origin.clone().unwrap_or_default();
+
         let mut finding = if *missing_tool {
-            let mut finding = Finding::new(&META, Label::new(unread.source, *at, "not built"), message.clone())
-                .help("install helm (charts) or kubectl or kustomize (overlays), or pass --no-render to lint the files as they are");
-            finding.severity = Severity::Warning;
-            finding
+            Finding::new(&META, Label::new(unread.source, *at, "not built"), message.clone())
+                .help("install helm (charts) or kubectl or kustomize (overlays); or pass --no-render to lint the files as they are; or, to let the run pass without them, set `render-failed: warning` under `rules:` in .ownerlint.yaml")
         } else {
             let help = if message.contains("helm dependency build") {
                 let dir = build.strip_prefix("helm template ").unwrap_or(&build);

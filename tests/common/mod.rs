@@ -212,19 +212,35 @@ fn is_executable(path: &std::path::Path) -> bool {
     }
 }
 
-/// Path to the shared corpus of real manifests, when it is present. In CI (`CI=true`) it must be:
-/// a corpus test that cannot run there fails rather than passing without its subject. Elsewhere
-/// its absence is said through [`skip`].
+/// Path to the shared corpus of real manifests, when it is present. In CI (`CI=true`) it must
+/// be, unless `.ci/run` found none beside the clone and said so (`OWNERLINT_SHARED=absent`: a
+/// contributor's clone has no `../shared`).
 #[track_caller]
 pub fn corpus_dir() -> Option<std::path::PathBuf> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    shared_dir("corpus", "the shared corpus of real manifests")
+}
+
+/// `../shared/SUB` beside the checkout (real data from others that the project does not ship),
+/// when it is present; see [`corpus_dir`].
+#[track_caller]
+pub fn shared_dir(sub: &str, what: &str) -> Option<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(sub);
     if dir.is_dir() {
         return Some(dir);
     }
-    skip(&format!(
-        "{} is missing (the shared corpus of real manifests, beside the checkout)",
-        dir.display()
-    ));
+    let reason = format!("{} is missing ({what}, beside the checkout)", dir.display());
+    if std::env::var("OWNERLINT_SHARED").is_ok_and(|v| v == "absent") {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "skipped: {} did not run: {reason}, as .ci/run said",
+            std::thread::current().name().unwrap_or("a test")
+        );
+        return None;
+    }
+    skip(&reason);
     None
 }
 
@@ -249,4 +265,51 @@ pub fn sarif_schema_errors(sarif: &serde_json::Value) -> Vec<String> {
         .iter_errors(sarif)
         .map(|e| format!("{} at {}", e, e.instance_path()))
         .collect()
+}
+
+/// Every file that `--no-render` reads an object from is, with the builds, either linted on
+/// its own or read by a chart or overlay that was built (or failed to build, which is
+/// reported): no input goes unaccounted for. Returns what went unaccounted.
+pub fn unaccounted_inputs(dir: &std::path::Path) -> Vec<String> {
+    use std::collections::HashSet;
+    let plain = ownerlint::analyze(
+        &Options {
+            paths: vec![dir.to_path_buf()],
+            ..Options::default()
+        },
+        &mut std::io::empty(),
+    );
+    let with_objects: HashSet<String> = plain
+        .objects
+        .iter()
+        .map(|object| plain.outcome.source(object.source).name.clone())
+        .collect();
+    let built = ownerlint::lint(
+        &Options {
+            paths: vec![dir.to_path_buf()],
+            render: Some(ownerlint::render::RenderOptions::default()),
+            ..Options::default()
+        },
+        &mut std::io::empty(),
+    );
+    let accounted: HashSet<&String> = built
+        .linted_alone
+        .iter()
+        .chain(&built.build_files)
+        .collect();
+    let mut missing: Vec<String> = with_objects
+        .into_iter()
+        .filter(|file| !accounted.contains(file))
+        .collect();
+    // Nor is any file both linted on its own and read by a build.
+    let alone: HashSet<&String> = built.linted_alone.iter().collect();
+    missing.extend(
+        built
+            .build_files
+            .iter()
+            .filter(|file| alone.contains(file))
+            .map(|file| format!("{file} (linted twice)")),
+    );
+    missing.sort();
+    missing
 }
