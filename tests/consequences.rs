@@ -158,3 +158,248 @@ fn a_capture_whose_uid_was_left_out_is_still_a_snapshot() {
         "{short}"
     );
 }
+
+fn lint_with_fixes(text: &str) -> ownerlint::Outcome {
+    common::lint("doc.yaml", text, &Options::default())
+}
+
+#[test]
+fn an_orphan_finalizer_holds_only_for_deletes_that_name_no_policy() {
+    let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n  finalizers:\n  - orphan\n";
+    let outcome = lint_with_fixes(text);
+    let short = common::render(&outcome, Format::Short);
+    assert!(
+        short.contains("every later delete that names no propagationPolicy (API clients, controllers, the garbage collector) an orphaning delete"),
+        "{short}"
+    );
+    // `kubectl delete` sends `propagationPolicy: Background`, which replaces the finalizer.
+    assert!(
+        short.contains("`kubectl delete` names one on every delete (`Background` unless `--cascade` says otherwise), which replaces the finalizer"),
+        "{short}"
+    );
+    let fix = outcome.findings[0].fix.as_ref().expect("a fix");
+    assert_eq!(fix.applicability, ownerlint::finding::Applicability::Unsafe);
+    assert_eq!(
+        fix.message,
+        "remove the `orphan` finalizer (deletes that name no propagation policy then delete its dependents)"
+    );
+}
+
+fn controlled_by(kind_line: &str, dependent: &str, controller: bool) -> String {
+    let flag = if controller {
+        "    controller: true\n"
+    } else {
+        ""
+    };
+    format!(
+        "{dependent}\n  ownerReferences:\n  - apiVersion: apps/v1\n    {kind_line}\n    name: web\n    uid: 4e3d2c1b-0a9f-4e8d-b7c6-5a4f3e2d1c0b\n{flag}"
+    )
+}
+
+const POD_HEAD: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-1\n  namespace: shop\n  uid: 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+
+#[test]
+fn a_lower_case_controller_reference_is_not_counted_by_its_controller() {
+    let text = format!(
+        "{REPLICA_SET}---\n{}",
+        controlled_by("kind: replicaset", POD_HEAD, true)
+    );
+    let outcome = lint_with_fixes(&text);
+    let short = common::render(&outcome, Format::Short);
+    assert_eq!(short.lines().count(), 1, "{short}");
+    assert!(
+        short.contains("error[owner-kind-lowercase]: Pod shop/web-1 → replicaset shop/web: kind `replicaset` is `ReplicaSet` in lower case; the garbage collector maps it like `ReplicaSet`, but the ReplicaSet controller finds its Pods by the exact kind of their controller reference, so it does not count Pod shop/web-1 as one of its own: it runs its Pods as if this one were not there (another beside it), and never removes it itself (scaling down leaves it running)"),
+        "{short}"
+    );
+    // The right fix, but the controller then counts the Pod: not a no-op.
+    let fix = outcome.findings[0].fix.as_ref().expect("a fix");
+    assert_eq!(fix.applicability, ownerlint::finding::Applicability::Unsafe);
+}
+
+#[test]
+fn a_lower_case_kind_no_controller_reads_is_a_spelling() {
+    // Not the controller reference: the ReplicaSet controller never looks at it.
+    let text = format!(
+        "{REPLICA_SET}---\n{}",
+        controlled_by("kind: replicaset", POD_HEAD, false)
+    );
+    let outcome = lint_with_fixes(&text);
+    let short = common::render(&outcome, Format::Short);
+    assert!(short.contains("warning[owner-kind-lowercase]"), "{short}");
+    assert!(
+        short
+            .contains("Kubernetes maps it like `ReplicaSet`, but tools that compare kinds exactly"),
+        "{short}"
+    );
+    let fix = outcome.findings[0].fix.as_ref().expect("a fix");
+    assert_eq!(fix.applicability, ownerlint::finding::Applicability::Safe);
+    // A controller reference from what the ReplicaSet does not control (a ConfigMap).
+    let config_map = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\n  namespace: shop\n  uid: 5b6a4978-8a9b-4c1d-8e3f-4a5b1f2e3d4c";
+    let text = format!(
+        "{REPLICA_SET}---\n{}",
+        controlled_by("kind: replicaset", config_map, true)
+    );
+    let short = lint(&text);
+    assert!(short.contains("warning[owner-kind-lowercase]"), "{short}");
+}
+
+#[test]
+fn every_workload_controller_compares_the_kind_of_its_controller_reference() {
+    let owner = |api: &str, kind: &str| {
+        format!(
+            "apiVersion: {api}\nkind: {kind}\nmetadata:\n  name: web\n  namespace: shop\n  uid: 4e3d2c1b-0a9f-4e8d-b7c6-5a4f3e2d1c0b\n"
+        )
+    };
+    let replica_set_head = "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: web-1\n  namespace: shop\n  uid: 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+    let job_head = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: web-1\n  namespace: shop\n  uid: 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+    for (api, kind, dependent, says) in [
+        (
+            "apps/v1",
+            "ReplicaSet",
+            POD_HEAD,
+            "does not count Pod shop/web-1",
+        ),
+        (
+            "v1",
+            "ReplicationController",
+            POD_HEAD,
+            "does not count Pod shop/web-1",
+        ),
+        ("batch/v1", "Job", POD_HEAD, "does not count Pod shop/web-1"),
+        (
+            "apps/v1",
+            "DaemonSet",
+            POD_HEAD,
+            "does not count Pod shop/web-1",
+        ),
+        (
+            "apps/v1",
+            "StatefulSet",
+            POD_HEAD,
+            "does not count Pod shop/web-1",
+        ),
+        (
+            "apps/v1",
+            "Deployment",
+            replica_set_head,
+            "does not hear of changes to ReplicaSet shop/web-1",
+        ),
+        (
+            "batch/v1",
+            "CronJob",
+            job_head,
+            "does not hear of changes to Job shop/web-1",
+        ),
+    ] {
+        let reference = controlled_by(&format!("kind: {}", kind.to_lowercase()), dependent, true)
+            .replace(
+                "apiVersion: apps/v1\n    kind",
+                &format!("apiVersion: {api}\n    kind"),
+            );
+        let text = format!("{}---\n{reference}", owner(api, kind));
+        let short = lint(&text);
+        assert!(
+            short.contains("error[owner-kind-lowercase]") && short.contains(says),
+            "{kind}: {short}"
+        );
+    }
+}
+
+#[test]
+fn a_cycle_closed_by_a_stale_uid_is_collected_not_a_cycle() {
+    let config_map = |uid_of_secret: &str| {
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: primary\n  namespace: shop\n  uid: 1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e\n  ownerReferences:\n  - apiVersion: v1\n    kind: Secret\n    name: primary-credentials\n    uid: {uid_of_secret}\n"
+        )
+    };
+    let secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: primary-credentials\n  namespace: shop\n  uid: 2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f\n  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: primary\n    uid: 1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e\n";
+    // Resolved by uid both ways: a cycle the collector never collects.
+    let short = lint(&format!(
+        "{}---\n{secret}",
+        config_map("2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f")
+    ));
+    assert!(short.contains("warning[ownership-cycle]"), "{short}");
+    // Closed by a uid that is not the Secret's: the collector deletes the ConfigMap at once,
+    // then the Secret; only the mismatch is reported.
+    let short = lint(&format!(
+        "{}---\n{secret}",
+        config_map("9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a")
+    ));
+    assert!(!short.contains("ownership-cycle"), "{short}");
+    assert!(short.contains("error[owner-uid-mismatch]"), "{short}");
+}
+
+#[test]
+fn a_repeated_key_is_applied_with_its_last_value() {
+    let text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: first\n  name: second\n  namespace: shop\n";
+    let short = common::lint_short_both_ways("doc.yaml", text);
+    assert_eq!(
+        short,
+        "doc.yaml:5:3: warning[duplicate-key]: `name` is written twice in metadata of ConfigMap shop/second: kubectl applies the last value, `second`, without a word, and ignores the first (ownerlint reads it the same way)\n"
+    );
+}
+
+#[test]
+fn quoted_validation_texts_are_those_of_kubernetes_1_36() {
+    let pod = |entry: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: worker\n  namespace: jobs\n  ownerReferences:\n  - apiVersion: v1\n{entry}"
+        )
+    };
+    let short = lint(&pod("    kind: Namespace\n    name: jobs\n    uid: \"\"\n"));
+    assert!(
+        short.contains(
+            "uid is empty (`metadata.ownerReferences.uid: Invalid value: \"\": must not be empty`)"
+        ),
+        "{short}"
+    );
+    let short = lint(&pod(
+        "    kind: Namespace\n    uid: 7d2b0f0e-6f55-4c43-9a0b-2b1d3c4e5f60\n",
+    ));
+    assert!(
+        short.contains(
+            "has no name (`metadata.ownerReferences.name: Invalid value: \"\": must not be empty`)"
+        ),
+        "{short}"
+    );
+    let short = lint(
+        &pod(
+            "    kind: Namespace\n    name: jobs\n    uid: 7d2b0f0e-6f55-4c43-9a0b-2b1d3c4e5f60\n",
+        )
+        .replace("apiVersion: v1\n    kind", "apiVersion: apps/\n    kind"),
+    );
+    assert!(
+        short.contains("(`metadata.ownerReferences.apiVersion: Invalid value: \"apps/\": version must not be empty`)"),
+        "{short}"
+    );
+    // The qualified-name check has no index in its path; the built-in-kind check has one.
+    let config_map = |finalizer: &str| {
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\n  finalizers:\n  - kubernetes\n  - {finalizer}\n"
+        )
+    };
+    let short = lint(&config_map("example.com/a/b"));
+    assert!(
+        short.contains("(`metadata.finalizers: Invalid value: \"example.com/a/b\"`)"),
+        "{short}"
+    );
+    let short = lint(&config_map("my-cleanup"));
+    assert!(
+        short.contains("(`metadata.finalizers[1]: Invalid value: \"my-cleanup\": name is neither a standard finalizer name nor is it fully qualified`)"),
+        "{short}"
+    );
+}
+
+#[test]
+fn an_object_captured_terminating_without_a_finalizer_stays_until_deleted_by_hand() {
+    let text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: dts\n  uid: 6f1c2a9e-2f59-4c2b-9a51-3d8f7c1e0b42\n  resourceVersion: \"4821\"\n  deletionTimestamp: \"2024-05-02T10:11:12Z\"\n";
+    let short = lint(text);
+    assert!(
+        short.contains("info[deletion-timestamp-in-manifest]: ConfigMap dts/settings was captured while being deleted (2024-05-02T10:11:12Z): no finalizer holds it, so a delete through the API would have removed it at once; still there, its deletionTimestamp was set another way (server-side apply keeps one written in a manifest), and nothing acts on it: it stays Terminating until it is deleted by hand"),
+        "{short}"
+    );
+    assert!(
+        !short.contains("as soon as the deletion completes"),
+        "{short}"
+    );
+}
