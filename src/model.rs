@@ -152,6 +152,23 @@ fn mistyped_fields(node: &Node, metadata: Option<&Node>) -> Box<[MistypedField]>
                 check_string_type(value, || format!("metadata.{key}"), &mut out);
             }
         }
+        // A null name is no name: unless `generateName` makes one up, the object is refused.
+        if let Some((key, value)) = metadata.entry("name")
+            && value.is_null()
+            && metadata
+                .get("generateName")
+                .is_none_or(|g| g.is_null() || g.as_str() == Some(""))
+        {
+            out.push(MistypedField {
+                path: "metadata.name".to_string(),
+                span: if value.span.is_empty() {
+                    key.span
+                } else {
+                    value.span
+                },
+                found: "null".to_string(),
+            });
+        }
         for (key, value) in metadata
             .get("labels")
             .and_then(Node::as_map)

@@ -403,3 +403,52 @@ fn an_object_captured_terminating_without_a_finalizer_stays_until_deleted_by_han
         "{short}"
     );
 }
+
+#[test]
+fn what_kubectl_refuses_before_decoding_is_reported() {
+    // A document with apiVersion and kind is an object, whatever their values.
+    let short = common::lint_short_both_ways(
+        "doc.yaml",
+        "apiVersion: 1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\n",
+    );
+    assert_eq!(
+        short,
+        "doc.yaml:1:13: error[field-type-invalid]: apiVersion must be a string, found the number 1: kubectl refuses ConfigMap shop/settings (`error validating data: apiVersion isn't string type`) and applies none of it\n"
+    );
+    let short = common::lint_short_both_ways(
+        "doc.yaml",
+        "apiVersion: v1\nkind: 1\nmetadata:\n  name: settings\n  namespace: shop\n",
+    );
+    assert!(
+        short.starts_with("doc.yaml:2:7: error[field-type-invalid]: kind must be a string, found the number 1: kubectl refuses")
+            && short.contains("(`error validating data: kind isn't string type`)"),
+        "{short}"
+    );
+    for name in ["null", "", "~"] {
+        let short = common::lint_short_both_ways(
+            "doc.yaml",
+            &format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: shop\n"
+            ),
+        );
+        assert!(
+            short.starts_with("doc.yaml:4:")
+                && short.contains("error[field-type-invalid]: metadata.name is null: the API server refuses ConfigMap shop/(unnamed) (`metadata.name: Required value: name or generateName is required`; `kubectl apply` says `resource name may not be empty`)"),
+            "{name}: {short}"
+        );
+    }
+    // `generateName` makes a name up.
+    let short = common::lint_short_both_ways(
+        "doc.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  generateName: settings-\n  name: null\n  namespace: shop\n",
+    );
+    assert_eq!(short, "");
+    // Without values, apiVersion and kind do not make an object (a values file, a template).
+    let outcome = common::lint(
+        "doc.yaml",
+        "apiVersion:\nkind:\nmetadata:\n  name: 1\n",
+        &Options::default(),
+    );
+    assert!(outcome.findings.is_empty());
+    assert_eq!(outcome.stats.skipped_documents, 1);
+}
