@@ -452,3 +452,69 @@ fn what_kubectl_refuses_before_decoding_is_reported() {
     assert!(outcome.findings.is_empty());
     assert_eq!(outcome.stats.skipped_documents, 1);
 }
+
+#[test]
+fn a_cluster_info_dump_is_never_complete() {
+    // `kubectl cluster-info dump --output-directory`: typed Lists, one per kind and namespace.
+    let pods = r#"{
+    "kind": "PodList",
+    "apiVersion": "v1",
+    "metadata": {"resourceVersion": "900"},
+    "items": [
+        {"metadata": {"name": "db-0", "namespace": "shop", "uid": "7a1b2c3d-0000-4000-8000-000000000002", "resourceVersion": "801",
+            "ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "db", "uid": "7a1b2c3d-0000-4000-8000-000000000003", "controller": true}]}},
+        {"metadata": {"name": "web-5d8f7-x2k9p", "namespace": "shop", "uid": "7a1b2c3d-0000-4000-8000-000000000004", "resourceVersion": "802",
+            "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-5d8f7", "uid": "7a1b2c3d-0000-4000-8000-000000000005", "controller": true}]}}
+    ]
+}
+"#;
+    let replica_sets = r#"{"kind": "ReplicaSetList", "apiVersion": "apps/v1", "metadata": {"resourceVersion": "900"}, "items": []}
+"#;
+    let nodes = r#"{"kind": "NodeList", "apiVersion": "v1", "metadata": {"resourceVersion": "900"}, "items": [{"metadata": {"name": "node-1", "uid": "7a1b2c3d-0000-4000-8000-000000000001", "resourceVersion": "880"}}]}
+"#;
+    let texts = || {
+        vec![
+            ("nodes.json".to_string(), nodes.to_string()),
+            ("shop/pods.json".to_string(), pods.to_string()),
+            (
+                "shop/replicasets.json".to_string(),
+                replica_sets.to_string(),
+            ),
+        ]
+    };
+    let complete = Options {
+        complete: true,
+        ..Options::default()
+    };
+    let outcome = ownerlint::lint_texts(texts(), &complete);
+    let short = common::render(&outcome, Format::Short);
+    assert_eq!(
+        short,
+        "shop/pods.json:7:33: info[owner-not-found]: Pod shop/db-0 → StatefulSet shop/db: StatefulSet shop/db is not in this `kubectl cluster-info dump`, which holds no StatefulSets; if it is gone from the cluster too, the garbage collector deletes Pod shop/db-0 (no other owner keeps it)\n\
+         shop/pods.json:9:33: error[owner-not-found]: Pod shop/web-5d8f7-x2k9p → ReplicaSet shop/web-5d8f7: ReplicaSet shop/web-5d8f7 does not exist in this input, which is complete: the garbage collector deletes Pod shop/web-5d8f7-x2k9p (no other owner keeps it)\n"
+    );
+    let summary = ownerlint::report::summary_line(&outcome);
+    assert!(
+        summary.contains("--complete: this is a `kubectl cluster-info dump`, which holds only Pods, ReplicaSets, Deployments, DaemonSets, ReplicationControllers, Services, Events and Nodes"),
+        "{summary}"
+    );
+    // Without --complete nothing changes; with any other kind, the input may be complete.
+    let short = common::render(
+        &ownerlint::lint_texts(texts(), &Options::default()),
+        Format::Short,
+    );
+    assert_eq!(short.matches("info[owner-not-found]").count(), 2, "{short}");
+    let mut with_config_map = texts();
+    with_config_map.push((
+        "shop/kube-root-ca.yaml".to_string(),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-root-ca.crt\n  namespace: shop\n  uid: 7a1b2c3d-0000-4000-8000-000000000006\n".to_string(),
+    ));
+    let outcome = ownerlint::lint_texts(with_config_map, &complete);
+    let short = common::render(&outcome, Format::Short);
+    assert_eq!(
+        short.matches("error[owner-not-found]").count(),
+        2,
+        "{short}"
+    );
+    assert!(!ownerlint::report::summary_line(&outcome).contains("cluster-info"));
+}
