@@ -518,3 +518,17 @@ fn a_cluster_info_dump_is_never_complete() {
     );
     assert!(!ownerlint::report::summary_line(&outcome).contains("cluster-info"));
 }
+
+#[test]
+fn a_resource_version_makes_an_apply_over_the_live_object_fail() {
+    let options = Options {
+        mode: ownerlint::load::ModeChoice::Apply,
+        ..Options::default()
+    };
+    let text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\n  resourceVersion: \"48213\"\n";
+    let short = common::render(&common::lint("doc.yaml", text, &options), Format::Short);
+    assert!(
+        short.contains("which kubectl drops first, and over the live object every apply (server-side too) or replace fails (`409 … the object has been modified`) once the object has changed since it was copied"),
+        "{short}"
+    );
+}
