@@ -498,6 +498,23 @@ fn a_cluster_info_dump_is_never_complete() {
         summary.contains("--complete: this is a `kubectl cluster-info dump`, which holds only Pods, ReplicaSets, Deployments, DaemonSets, ReplicationControllers, Services, Events and Nodes"),
         "{summary}"
     );
+    // `tree` and `delete-preview` count the same owners as gone: the ReplicaSet, not the
+    // StatefulSet.
+    let analysis = ownerlint::analyze_texts(texts(), &complete);
+    let graph = ownerlint::graph::Graph::build(&analysis, true);
+    let mut dangling: Vec<(String, bool)> = graph
+        .edges
+        .iter()
+        .map(|e| (analysis.describe(e.dependent), e.dangling))
+        .collect();
+    dangling.sort();
+    assert_eq!(
+        dangling,
+        [
+            ("Pod shop/db-0".to_string(), false),
+            ("Pod shop/web-5d8f7-x2k9p".to_string(), true)
+        ]
+    );
     // Without --complete nothing changes; with any other kind, the input may be complete.
     let short = common::render(
         &ownerlint::lint_texts(texts(), &Options::default()),
