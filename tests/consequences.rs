@@ -549,3 +549,60 @@ fn a_resource_version_makes_an_apply_over_the_live_object_fail() {
         "{short}"
     );
 }
+
+#[test]
+fn quoted_texts_of_the_rule_documents_examples_are_those_of_kubernetes_1_36() {
+    for (id, quoted) in [
+        (
+            "banned-owner",
+            "(`/v1, Kind=Event is disallowed from being an owner`)",
+        ),
+        (
+            "multiple-controllers",
+            "(`Only one reference can have Controller set to true. Found \"true\" in references for ReplicaSet/web and StatefulSet/web`)",
+        ),
+        (
+            "duplicate-owner-ref",
+            "`duplicate UID(s) observed: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d`",
+        ),
+        (
+            "duplicate-owner-ref",
+            "(`duplicate entries for key [uid=…]`)",
+        ),
+        (
+            "finalizer-unqualified",
+            "(`metadata.finalizers[0]: Invalid value: \"cleanup\": name is neither a standard finalizer name nor is it fully qualified`)",
+        ),
+        (
+            "owner-ref-invalid",
+            "(`metadata.ownerReferences.uid: Invalid value: \"\": must not be empty`)",
+        ),
+        (
+            "finalizer-invalid",
+            "(`metadata.finalizers: Invalid value: \"example.com/cleanup/now\"`)",
+        ),
+        (
+            "cluster-scoped-dependent",
+            "(it logs `item is cluster-scoped, but refers to a namespaced owner`)",
+        ),
+        (
+            "system-fields-in-manifest",
+            "(`resourceVersion should not be set on objects to be created`)",
+        ),
+        (
+            "system-fields-in-manifest",
+            "(`metadata.managedFields must be nil`)",
+        ),
+    ] {
+        let doc = ownerlint::rules::RULES
+            .iter()
+            .find(|r| r.meta.id == id)
+            .expect("the rule")
+            .meta
+            .doc;
+        let example = common::example(doc, "## Failing example").expect("its example");
+        let outcome = common::lint("doc.yaml", &example, &common::doc_options(doc));
+        let short = common::render(&outcome, Format::Short);
+        assert!(short.contains(quoted), "{id}: {short}");
+    }
+}
