@@ -41,7 +41,7 @@ fn an_all_lower_case_kind_resolves_like_the_canonical_one() {
     assert_eq!(short.lines().count(), 1, "{short}");
     assert!(
         short.contains(
-            "kind `replicaset` is `ReplicaSet` in lower case; Kubernetes maps it like `ReplicaSet`"
+            "kind `replicaset` is `ReplicaSet` in lower case; the garbage collector maps it like `ReplicaSet` and no workload controller reads this reference, but tools that compare kinds exactly"
         ),
         "{short}"
     );
@@ -228,7 +228,7 @@ fn a_lower_case_kind_no_controller_reads_is_a_spelling() {
     assert!(short.contains("warning[owner-kind-lowercase]"), "{short}");
     assert!(
         short
-            .contains("Kubernetes maps it like `ReplicaSet`, but tools that compare kinds exactly"),
+            .contains("the garbage collector maps it like `ReplicaSet` and no workload controller reads this reference, but tools"),
         "{short}"
     );
     let fix = outcome.findings[0].fix.as_ref().expect("a fix");

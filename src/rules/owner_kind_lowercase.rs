@@ -62,7 +62,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             })
             .flatten();
         let consequence = if event {
-            "Kubernetes maps it like `Event`: the API server's ban on core Events as owners compares the kind exactly, so this reference passes it, yet it points at a core Event; the garbage collector deletes the dependent when that Event is deleted, and Events are deleted when they expire".to_string()
+            "the garbage collector maps it like `Event`, and the API server's ban on core Events as owners compares the kind exactly, so this reference passes it, yet it points at a core Event; the garbage collector deletes the dependent when that Event is deleted, and Events are deleted when they expire".to_string()
         } else if let Some((_, owner, _, dep_kind, effect)) = controlled {
             let dependent = cx.describe(id);
             match effect {
@@ -75,7 +75,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             }
         } else {
             format!(
-                "Kubernetes maps it like `{right}`, but tools that compare kinds exactly (kubectl plugins that draw ownership, admission policies, scripts) do not see this owner"
+                "the garbage collector maps it like `{right}` and no workload controller reads this reference, but tools that compare kinds exactly (kubectl plugins that draw ownership, admission policies, scripts) do not see this owner"
             )
         };
         let mut finding = cx
