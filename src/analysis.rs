@@ -112,6 +112,10 @@ pub struct Stats {
     pub suppressed: usize,
     /// Findings `--fix` fixed.
     pub fixed: usize,
+    /// `--complete` was given, but the input is a `kubectl cluster-info dump`, which holds only
+    /// some kinds: only owners of those are known not to exist.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub partial_dump: bool,
     #[serde(skip)]
     pub elapsed: Duration,
 }

@@ -69,6 +69,8 @@ const fn any(path: &'static [&'static str]) -> Field {
 pub const API_VERSION: Field = any(&["apiVersion"]);
 pub const KIND: Field = any(&["kind"]);
 pub const NAME: Field = any(&["metadata", "name"]);
+/// With a `generateName`, the API server makes the name up: no `name` is needed.
+pub const GENERATE_NAME: Field = any(&["metadata", "generateName"]);
 pub const NAMESPACE: Field = any(&["metadata", "namespace"]);
 pub const UID: Field = any(&["metadata", "uid"]);
 pub const OWNER_REFERENCES: Field = any(&["metadata", "ownerReferences"]);

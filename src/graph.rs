@@ -154,9 +154,15 @@ impl Graph {
                     graph.placeholders.push(placeholder);
                     graph.placeholder_dependents.push(Vec::new());
                 }
+                // A `kubectl cluster-info dump` is complete only for the kinds it holds.
+                let complete_here = complete
+                    && (!analysis.outcome.stats.partial_dump
+                        || crate::rules::CLUSTER_INFO_DUMP.iter().any(|&(g, k)| {
+                            g == resolution.group && Some(k) == reference.kind_str()
+                        }));
                 let uncertain = reason == Unresolved::NotFound
                     && object.mode == crate::model::Mode::Snapshot
-                    && !complete;
+                    && !complete_here;
                 graph.add(Edge {
                     dependent,
                     owner: Node::Placeholder(id),

@@ -152,6 +152,23 @@ fn mistyped_fields(node: &Node, metadata: Option<&Node>) -> Box<[MistypedField]>
                 check_string_type(value, || format!("metadata.{key}"), &mut out);
             }
         }
+        // A null name is no name: unless `generateName` makes one up, the object is refused.
+        if let Some((key, value)) = metadata.entry("name")
+            && value.is_null()
+            && metadata
+                .get("generateName")
+                .is_none_or(|g| g.is_null() || g.as_str() == Some(""))
+        {
+            out.push(MistypedField {
+                path: "metadata.name".to_string(),
+                span: if value.span.is_empty() {
+                    key.span
+                } else {
+                    value.span
+                },
+                found: "null".to_string(),
+            });
+        }
         for (key, value) in metadata
             .get("labels")
             .and_then(Node::as_map)
@@ -164,13 +181,17 @@ fn mistyped_fields(node: &Node, metadata: Option<&Node>) -> Box<[MistypedField]>
     out.into_boxed_slice()
 }
 
-/// A key written twice in one mapping: kubectl rejects the document (`key "x" already set in
-/// map`); the last value is the one read.
+/// A key written twice in one mapping: kubectl applies the last value without a word, and so
+/// does ownerlint.
 #[derive(Clone, Debug)]
 pub struct DuplicateKey {
     pub key: String,
     pub first: Span,
     pub again: Span,
+    /// How many times the key is written in the mapping.
+    pub times: usize,
+    /// The last value written, when it is a scalar: the one applied.
+    pub applied: Option<String>,
 }
 
 /// Keys of `map` (among `keys`, or all when `keys` is empty) that appear more than once.
@@ -184,14 +205,18 @@ fn duplicate_keys(map: &Node, keys: &[&str]) -> Vec<DuplicateKey> {
         if !keys.is_empty() && !keys.contains(&name) {
             continue;
         }
-        if let Some((first, _)) = entries[..i]
-            .iter()
-            .find(|(k, _)| k.as_scalar().is_some_and(|s| s.text == name))
-        {
+        let same = |(k, _): &&(Node, Node)| k.as_scalar().is_some_and(|s| s.text == name);
+        if let Some((first, _)) = entries[..i].iter().find(same) {
+            let applied = entries
+                .iter()
+                .rfind(same)
+                .and_then(|(_, v)| v.as_scalar().map(|s| s.text.clone()));
             out.push(DuplicateKey {
                 key: name.to_string(),
                 first: first.span,
                 again: key.span,
+                times: entries.iter().filter(same).count(),
+                applied,
             });
         }
     }

@@ -215,8 +215,12 @@ fn check_cached(
     let resolutions = resolve::resolve_all(&loaded.objects, &index, &catalog);
     let ownership = resolve::Ownership::new(&resolutions);
     let mut outcome = loaded.outcome;
+    let partial_dump = (options.complete && rules::is_cluster_info_dump(&loaded.objects, &index))
+        .then_some(rules::CLUSTER_INFO_DUMP);
+    outcome.stats.partial_dump = partial_dump.is_some();
     let check_options = rules::CheckOptions {
         complete: options.complete,
+        partial_dump,
         policies: options.policies.clone(),
     };
     let cx = rules::Context {

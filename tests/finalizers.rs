@@ -182,7 +182,9 @@ metadata:
     let found = findings(text, &Options::default());
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(
-        found[0].2.ends_with("(in this input: Pod shop/web-1)"),
+        found[0]
+            .2
+            .contains("stay instead of being deleted with it (in this input: Pod shop/web-1);"),
         "{}",
         found[0].2
     );

@@ -860,9 +860,8 @@ fn expand_list(
         })
     });
     for item in items {
-        let has_kind = item.get("kind").and_then(Node::as_str).is_some() || item_kind.is_some();
-        let has_api =
-            item.get("apiVersion").and_then(Node::as_str).is_some() || item_api_version.is_some();
+        let has_kind = has_value(item, "kind") || item_kind.is_some();
+        let has_api = has_value(item, "apiVersion") || item_api_version.is_some();
         if item.as_map().is_some() && has_kind && has_api {
             out.push(Object::from_node(
                 item,
@@ -877,11 +876,16 @@ fn expand_list(
 }
 
 /// A Kubernetes object: a mapping with apiVersion and kind, that is not a strategic merge
-/// patch (`$patch: delete` and the like, in a kustomize patch file).
+/// patch (`$patch: delete` and the like, in a kustomize patch file). Whatever their values
+/// (`apiVersion: 1` is an object kubectl refuses, which `field-type-invalid` reports), as long
+/// as they are set.
 fn is_object(node: &Node) -> bool {
-    node.get("apiVersion").and_then(Node::as_str).is_some()
-        && node.get("kind").and_then(Node::as_str).is_some()
-        && node.get("$patch").is_none()
+    has_value(node, "apiVersion") && has_value(node, "kind") && node.get("$patch").is_none()
+}
+
+/// Whether `key` is set in `node` to something other than null.
+fn has_value(node: &Node, key: &str) -> bool {
+    node.get(key).is_some_and(|v| !v.is_null())
 }
 
 fn unrendered_template(id: SourceId, text: &Text, at: usize) -> Unread {

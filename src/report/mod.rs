@@ -316,5 +316,8 @@ pub fn summary_line(outcome: &Outcome) -> String {
         line.push_str(&format!(", {} in the baseline not shown", s.baselined));
     }
     line.push_str(&format!(" ({:.2}s)", s.elapsed.as_secs_f64()));
+    if s.partial_dump {
+        line.push_str("\nownerlint: --complete: this is a `kubectl cluster-info dump`, which holds only Pods, ReplicaSets, Deployments, DaemonSets, ReplicationControllers, Services, Events and Nodes; an owner of another kind that is not in it is only not in this dump");
+    }
     line
 }

@@ -24,7 +24,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 reference.head,
                 format!("{kind} is namespaced"),
                 format!(
-                    "{} → {kind} {}: {} is cluster-scoped and {kind} is namespaced; the garbage collector refuses this reference (`cluster-scoped objects cannot refer to namespaced owners`) and never collects {}",
+                    "{} → {kind} {}: {} is cluster-scoped and {kind} is namespaced; the garbage collector refuses this reference (it logs `item is cluster-scoped, but refers to a namespaced owner`) and never collects {}",
                     cx.describe(id),
                     reference.name_str().unwrap_or("?"),
                     cx.describe(id),

@@ -21,14 +21,16 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             continue;
         }
         for (_, name, span) in object.finalizers.names() {
-            let (effect, cascade) = match name {
+            let (effect, cascade, without) = match name {
                 "orphan" => (
                     "an orphaning delete, so its dependents lose this owner and stay instead of being deleted with it",
                     "orphan",
+                    "deletes that name no propagation policy then delete its dependents",
                 ),
                 "foregroundDeletion" => (
                     "a foreground delete, so the object stays Terminating until every dependent with `blockOwnerDeletion: true` is deleted",
                     "foreground",
+                    "deletes that name no propagation policy then no longer wait for its blocking dependents",
                 ),
                 _ => continue,
             };
@@ -49,7 +51,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     span,
                     format!("`{name}` is set by the API server on delete"),
                     format!(
-                        "{} carries the `{name}` finalizer, which the API server adds on a delete request: in a manifest it makes every later delete without a propagationPolicy (the garbage collector's too) {effect}{named}",
+                        "{} carries the `{name}` finalizer, which the API server adds on a delete request: in a manifest it makes every later delete that names no propagationPolicy (API clients, controllers, the garbage collector) {effect}{named}; `kubectl delete` names one on every delete (`Background` unless `--cascade` says otherwise), which replaces the finalizer",
                         cx.describe(id)
                     ),
                 )
@@ -62,7 +64,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 id,
                 span,
                 Applicability::Unsafe,
-                format!("remove the `{name}` finalizer"),
+                format!("remove the `{name}` finalizer ({without})"),
             ) {
                 finding = finding.fix(fix);
             }

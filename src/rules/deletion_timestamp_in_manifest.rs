@@ -92,7 +92,7 @@ fn what_it_waits_for(object: &Object) -> String {
             "the kubelet removes it once its containers have stopped, within its grace period"
                 .into()
         }
-        [] => "it is removed as soon as the deletion completes".into(),
+        [] => "no finalizer holds it, so a delete through the API would have removed it at once; still there, its deletionTimestamp was set another way (server-side apply keeps one written in a manifest), and nothing acts on it: it stays Terminating until it is deleted by hand".into(),
         names => format!(
             "it stays until the controllers behind its finalizers ({}) remove them; a finalizer that no controller removes keeps it Terminating for ever",
             names.join(", ")

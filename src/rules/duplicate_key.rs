@@ -1,6 +1,6 @@
 //! `duplicate-key`: an ownership field written twice in one mapping (in `metadata`, or in an
-//! owner reference). kubectl refuses the document; a reader that keeps the last value (as
-//! ownerlint does, to go on checking) sees something the author may not have meant.
+//! owner reference). kubectl applies the last value without a word (and ownerlint reads it the
+//! same way); a reader of the file may well mean the first.
 
 use super::Context;
 use crate::finding::{Finding, Label};
@@ -8,8 +8,8 @@ use crate::model::DuplicateKey;
 
 super::declare_rule! {
     id: "duplicate-key",
-    severity: Error,
-    summary: "An ownership field written twice in one mapping, which kubectl refuses",
+    severity: Warning,
+    summary: "An ownership field written twice in one mapping, of which kubectl silently applies the last",
     reads: [LABELS, FINALIZERS],
 }
 
@@ -35,9 +35,14 @@ fn push(
     place: &str,
 ) {
     let object = cx.object(id);
-    let line = cx.sources[object.source.0 as usize]
-        .line_col(d.again.start)
-        .line;
+    let (times, ignored) = match d.times {
+        2 => ("twice".to_string(), "the first"),
+        n => (format!("{n} times"), "the others"),
+    };
+    let applied = match &d.applied {
+        Some(value) => format!("the last value, `{value}`"),
+        None => "the last value".to_string(),
+    };
     out.push(
         cx.finding(
             &META,
@@ -45,13 +50,12 @@ fn push(
             d.again,
             format!("`{}` again", d.key),
             format!(
-                "`{}` is written twice in {place} of {}: kubectl refuses the document (`line {line}: key \"{}\" already set in map`); ownerlint read the second value",
+                "`{}` is written {times} in {place} of {}: kubectl applies {applied}, without a word, and ignores {ignored} (ownerlint reads it the same way)",
                 d.key,
                 cx.describe(id),
-                d.key
             ),
         )
         .related(Label::new(object.source, d.first, "first written here"))
-        .help("keep one of the two, the one you mean"),
+        .help("keep one, the value you mean"),
     );
 }

@@ -109,7 +109,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             }
             Finalizers::List(items) => items,
         };
-        for (i, item) in items.iter().enumerate() {
+        for item in items {
             let (text, problem) = match &item.value {
                 FieldValue::Str(s) => (s.as_str(), qualified_name_problem(s)),
                 // Go decodes a JSON null into an empty string.
@@ -126,12 +126,12 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             let Some(problem) = problem else { continue };
             let message = if text.is_empty() {
                 format!(
-                    "a finalizer of {} is empty: the API server rejects the object (`metadata.finalizers[{i}]: Invalid value: \"\"`)",
+                    "a finalizer of {} is empty: the API server rejects the object (`metadata.finalizers: Invalid value: \"\"`)",
                     cx.describe(id)
                 )
             } else {
                 format!(
-                    "finalizer \"{text}\" of {} is not a qualified name ({problem}): the API server rejects the object (`metadata.finalizers[{i}]: Invalid value: \"{text}\"`)",
+                    "finalizer \"{text}\" of {} is not a qualified name ({problem}): the API server rejects the object (`metadata.finalizers: Invalid value: \"{text}\"`)",
                     cx.describe(id)
                 )
             };

@@ -166,6 +166,9 @@ pub(crate) use declare_rule;
 pub struct CheckOptions {
     /// The input is the whole cluster (or release): an owner that is not found does not exist.
     pub complete: bool,
+    /// With `complete`, the input is a `kubectl cluster-info dump`, which holds only these
+    /// kinds (group, kind): only an owner of one of them is known not to exist.
+    pub partial_dump: Option<&'static [(&'static str, &'static str)]>,
     /// Ownership policies (`required-owner`, `tracking-label-required`).
     pub policies: crate::policy::Policies,
 }
@@ -183,6 +186,45 @@ pub struct Context<'a> {
     /// What the loader could not read as objects.
     pub unread: &'a [crate::load::Unread],
     pub options: &'a CheckOptions,
+}
+
+impl CheckOptions {
+    /// Whether an owner of this group and kind that is not in the input does not exist.
+    pub fn complete_for(&self, group: &str, kind: &str) -> bool {
+        self.complete
+            && self
+                .partial_dump
+                .is_none_or(|kinds| kinds.iter().any(|&(g, k)| g == group && k == kind))
+    }
+}
+
+/// What `kubectl cluster-info dump` writes, by group and kind: Nodes, and of each namespace
+/// its Events, ReplicationControllers, Services, DaemonSets, Deployments, ReplicaSets and Pods
+/// (`dumpClusterInfo` in `k8s.io/kubectl/pkg/cmd/clusterinfo/clusterinfo_dump.go`), and nothing
+/// else: no StatefulSets, Jobs, CronJobs, ConfigMaps, Secrets or ControllerRevisions.
+pub const CLUSTER_INFO_DUMP: &[(&str, &str)] = &[
+    ("", "Node"),
+    ("", "Event"),
+    ("", "ReplicationController"),
+    ("", "Service"),
+    ("apps", "DaemonSet"),
+    ("apps", "Deployment"),
+    ("apps", "ReplicaSet"),
+    ("", "Pod"),
+];
+
+/// Whether `objects` can only be a `kubectl cluster-info dump`: captured from a cluster, and
+/// holding no kind that dump leaves out. A cluster always has more (a ServiceAccount and the
+/// `kube-root-ca.crt` ConfigMap in every namespace), so such an input is never complete.
+pub fn is_cluster_info_dump(objects: &[Object], index: &Index) -> bool {
+    !objects.is_empty()
+        && objects.iter().enumerate().all(|(i, object)| {
+            let group = index.facts(ObjId(i as u32)).group.as_deref();
+            object.mode == crate::model::Mode::Snapshot
+                && CLUSTER_INFO_DUMP
+                    .iter()
+                    .any(|&(g, k)| Some(g) == group && k == object.kind_str())
+        })
 }
 
 impl<'a> Context<'a> {

@@ -30,7 +30,10 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         let owner = cx.describe_owner(id, reference, resolution);
         let consequence = cx.dangling_consequence(id, index);
         let renamed = renamed_by_kustomize(cx, object, reference);
-        let (severity, message) = if let (Some(renamed), false) = (renamed, cx.options.complete) {
+        let complete = cx
+            .options
+            .complete_for(&resolution.group, reference.kind_str().unwrap_or(""));
+        let (severity, message) = if let (Some(renamed), false) = (renamed, complete) {
             (
                 Severity::Warning,
                 format!(
@@ -39,12 +42,21 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     reference.uid_str().unwrap_or("?")
                 ),
             )
-        } else if cx.options.complete {
+        } else if complete {
             (
                 META.complete_severity.unwrap_or(Severity::Error),
                 format!(
                     "{}: {owner} does not exist in this input, which is complete: {consequence}",
                     cx.arrow(id, reference, resolution)
+                ),
+            )
+        } else if cx.options.complete {
+            (
+                Severity::Info,
+                format!(
+                    "{}: {owner} is not in this `kubectl cluster-info dump`, which holds no {}; if it is gone from the cluster too, {consequence}",
+                    cx.arrow(id, reference, resolution),
+                    plural_kind(reference.kind_str().unwrap_or("?"))
                 ),
             )
         } else if object.mode == Mode::Snapshot {
@@ -99,4 +111,17 @@ fn renamed_by_kustomize<'a>(
         .filter(|o| o.namespace.as_ref().map(|n| n.value.as_str()) == namespace)
         .filter_map(|o| o.name.as_ref().map(|n| n.value.as_str()))
         .find(|candidate| *candidate != name && candidate.contains(name))
+}
+
+/// "StatefulSets", "Ingresses", "NetworkPolicies": a kind as a sentence counts it.
+fn plural_kind(kind: &str) -> String {
+    if let Some(stem) = kind.strip_suffix('y')
+        && !stem.ends_with(['a', 'e', 'o', 'u'])
+    {
+        format!("{stem}ies")
+    } else if kind.ends_with('s') || kind.ends_with('x') || kind.ends_with("ch") {
+        format!("{kind}es")
+    } else {
+        format!("{kind}s")
+    }
 }

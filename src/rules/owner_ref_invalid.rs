@@ -58,7 +58,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                         reference.head,
                         &format!("no {key}"),
                         format!(
-                            "this ownerReferences entry has no {key} ({key} must not be empty)"
+                            "this ownerReferences entry has no {key} (`metadata.ownerReferences.{key}: Invalid value: \"\": must not be empty`)"
                         ),
                         required_help(key),
                     ),
@@ -69,7 +69,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 None => problem(
                     reference.head,
                     "no apiVersion",
-                    "this ownerReferences entry has no apiVersion (version must not be empty)"
+                    "this ownerReferences entry has no apiVersion (`metadata.ownerReferences.apiVersion: Invalid value: \"\": version must not be empty`)"
                         .into(),
                     required_help("apiVersion"),
                 ),
@@ -78,7 +78,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                         f.span,
                         "not group/version",
                         format!(
-                            "apiVersion \"{s}\" is not `<group>/<version>` or `<version>` (version must not be empty)"
+                            "apiVersion \"{s}\" is not `<group>/<version>` or `<version>` (`metadata.ownerReferences.apiVersion: Invalid value: \"{s}\": version must not be empty`)"
                         ),
                         "use the owner's apiVersion as written in its manifest, e.g. `apps/v1` or `v1`",
                     ),
@@ -110,7 +110,10 @@ fn check_string(field: &Field, key: &str, problem: &mut impl FnMut(Span, &str, S
         FieldValue::Str(_) | FieldValue::Null => problem(
             field.span,
             "empty",
-            format!("{key} is empty ({key} must not be empty)"),
+            format!(
+                "{key} is empty (`metadata.ownerReferences.{key}: Invalid value: \"\": {}must not be empty`)",
+                if key == "apiVersion" { "version " } else { "" }
+            ),
             required_help(key),
         ),
         other => problem(

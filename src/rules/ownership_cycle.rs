@@ -1,9 +1,11 @@
 //! `ownership-cycle`: an object owns itself, directly or through a chain of owners. Every member
-//! of a cycle always has a live owner, so the garbage collector never collects any of them.
+//! of a cycle always has a live owner, so the garbage collector never collects any of them. Only
+//! references that resolve by uid count: one whose uid is not its owner's is dangling.
 
 use super::Context;
 use crate::finding::Finding;
 use crate::index::ObjId;
+use crate::resolve::RefResolution;
 
 super::declare_rule! {
     id: "ownership-cycle",
@@ -12,8 +14,24 @@ super::declare_rule! {
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    // Edges run from a dependent to each owner its references resolve to by kind, scope and name.
-    let edges = cx.ownership.owners();
+    // Edges run from a dependent to each owner its references resolve to by kind, scope, name
+    // and uid. A reference whose uid is not its owner's is dangling to the garbage collector,
+    // which deletes that member (or removes the entry, beside a solid owner): no cycle holds
+    // through it.
+    let edges: Vec<Vec<ObjId>> = cx
+        .resolutions
+        .iter()
+        .map(|refs| {
+            let mut owners: Vec<ObjId> = refs
+                .iter()
+                .filter(|r| r.is_solid())
+                .filter_map(RefResolution::owner)
+                .collect();
+            owners.dedup();
+            owners
+        })
+        .collect();
+    let edges = edges.as_slice();
     for component in strongly_connected(edges) {
         let first = component[0];
         let self_loop = edges[first.index()].contains(&first);
@@ -40,7 +58,10 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             .owner_refs()
             .iter()
             .enumerate()
-            .find(|(i, _)| cx.resolutions[start.index()][*i].owner() == Some(next))
+            .find(|(i, _)| {
+                let resolution = &cx.resolutions[start.index()][*i];
+                resolution.is_solid() && resolution.owner() == Some(next)
+            })
         else {
             continue;
         };

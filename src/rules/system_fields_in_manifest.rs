@@ -1,6 +1,6 @@
 //! `system-fields-in-manifest`: a manifest to apply carries the fields only the API server
 //! sets (`uid`, `resourceVersion`, `managedFields`, …): it is a copy of a live object, and
-//! applying it does not do what it seems to (SEMANTICS §1.5, §2.3; OBSERVED A.3).
+//! applying it does not do what it seems to.
 
 use super::Context;
 use crate::finding::{Applicability, Finding};
@@ -40,7 +40,7 @@ const CONSEQUENCES: [(&str, &str); 3] = [
     ),
     (
         "resourceVersion",
-        "the API refuses to create an object with a resourceVersion (`resourceVersion should not be set on objects to be created`), which kubectl drops first",
+        "the API refuses to create an object with a resourceVersion (`resourceVersion should not be set on objects to be created`), which kubectl drops first, and over the live object every apply (server-side too) or replace fails (`409 … the object has been modified`) once the object has changed since it was copied",
     ),
 ];
 

@@ -244,6 +244,22 @@ pub fn shared_dir(sub: &str, what: &str) -> Option<std::path::PathBuf> {
     None
 }
 
+/// Path to the shared dump of a real Kubernetes 1.36 cluster (`all.yaml`, a `kubectl get -A -o
+/// yaml` List, and `bundle/`, one `kubectl get -o json` file per namespace), when it is present.
+/// Like [`corpus_dir`]: required under `CI=true`, said through [`skip`] elsewhere.
+#[track_caller]
+pub fn cluster_dump_dir() -> Option<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/k8s/cluster-dump");
+    if dir.join("all.yaml").is_file() && dir.join("bundle").is_dir() {
+        return Some(dir);
+    }
+    skip(&format!(
+        "{} is missing (the dump of a real cluster, beside the checkout)",
+        dir.display()
+    ));
+    None
+}
+
 /// What the official SARIF 2.1.0 schema (`tests/schemas/`) finds wrong in `sarif`, formats
 /// checked.
 pub fn sarif_schema_errors(sarif: &serde_json::Value) -> Vec<String> {
