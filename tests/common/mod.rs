@@ -249,15 +249,7 @@ pub fn shared_dir(sub: &str, what: &str) -> Option<std::path::PathBuf> {
 /// Like [`corpus_dir`]: required under `CI=true`, said through [`skip`] elsewhere.
 #[track_caller]
 pub fn cluster_dump_dir() -> Option<std::path::PathBuf> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/k8s/cluster-dump");
-    if dir.join("all.yaml").is_file() && dir.join("bundle").is_dir() {
-        return Some(dir);
-    }
-    skip(&format!(
-        "{} is missing (the dump of a real cluster, beside the checkout)",
-        dir.display()
-    ));
-    None
+    shared_dir("k8s/cluster-dump", "the dump of a real cluster")
 }
 
 /// What the official SARIF 2.1.0 schema (`tests/schemas/`) finds wrong in `sarif`, formats
