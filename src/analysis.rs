@@ -23,6 +23,11 @@ pub struct Options {
     pub paths: Vec<PathBuf>,
     pub include: Vec<String>,
     pub exclude: Vec<String>,
+    /// The folder `include` globs are relative to: the configuration file's, when they come
+    /// from it; else (`None`) the working directory, where the command line was typed.
+    pub include_base: Option<PathBuf>,
+    /// The same for `exclude`.
+    pub exclude_base: Option<PathBuf>,
     /// The namespace of namespaced objects that name none (`kubectl -n`).
     pub namespace: String,
     pub mode: ModeChoice,
@@ -63,6 +68,8 @@ impl Default for Options {
             paths: vec![PathBuf::from(".")],
             include: Vec::new(),
             exclude: Vec::new(),
+            include_base: None,
+            exclude_base: None,
             namespace: "default".to_string(),
             mode: ModeChoice::Auto,
             complete: false,

@@ -72,40 +72,69 @@ pub struct Skipped {
 
 /// File-name patterns that select files inside walked directories.
 pub struct Filter {
-    include: Option<GlobSet>,
-    exclude: GlobSet,
+    include: Option<Globs>,
+    exclude: Option<Globs>,
+    /// The working directory, which relative paths are in.
+    cwd: PathBuf,
+}
+
+/// Globs and the folder they are relative to.
+struct Globs {
+    set: GlobSet,
+    base: PathBuf,
 }
 
 const EXTENSIONS: [&str; 3] = ["yaml", "yml", "json"];
 
 impl Filter {
-    /// Globs without a `/` match a file name anywhere; globs with one match the path below the
-    /// walked directory.
-    pub fn new(include: &[String], exclude: &[String]) -> Result<Filter, globset::Error> {
+    /// Globs without a `/` match a file name anywhere; globs with one match the path below
+    /// their base: the folder of the configuration file they come from, or the working
+    /// directory for those of the command line (`None`). So a glob means the same whichever
+    /// folder is named to walk.
+    pub fn new(
+        include: &[String],
+        exclude: &[String],
+        include_base: Option<&Path>,
+        exclude_base: Option<&Path>,
+    ) -> Result<Filter, globset::Error> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let globs =
+            |globs: &[String], base: Option<&Path>| -> Result<Option<Globs>, globset::Error> {
+                if globs.is_empty() {
+                    return Ok(None);
+                }
+                let base = lexical(&cwd.join(base.unwrap_or(Path::new(""))));
+                Ok(Some(Globs {
+                    set: build(globs)?,
+                    base,
+                }))
+            };
         Ok(Filter {
-            include: if include.is_empty() {
-                None
-            } else {
-                Some(build(include)?)
-            },
-            exclude: build(exclude)?,
+            include: globs(include, include_base)?,
+            exclude: globs(exclude, exclude_base)?,
+            cwd: cwd.clone(),
         })
     }
 
-    /// Whether a file at `relative` (to the folder walked) is linted: a YAML or JSON file the
+    /// Whether the file at `path` (as a walk found it) is linted: a YAML or JSON file the
     /// include globs take (if any) and the exclude globs do not.
-    pub fn accepts(&self, relative: &Path) -> bool {
-        let has_extension = relative
+    pub fn accepts(&self, path: &Path) -> bool {
+        let has_extension = path
             .extension()
             .and_then(|e| e.to_str())
             .is_some_and(|e| EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
-        let matches = |set: &GlobSet| {
-            set.is_match(relative)
-                || relative
+        if !has_extension {
+            return false;
+        }
+        let absolute = lexical(&self.cwd.join(path));
+        let matches = |globs: &Globs| {
+            let relative = absolute.strip_prefix(&globs.base).unwrap_or(&absolute);
+            globs.set.is_match(relative)
+                || path
                     .file_name()
-                    .is_some_and(|n| set.is_match(Path::new(n)))
+                    .is_some_and(|n| globs.set.is_match(Path::new(n)))
         };
-        has_extension && self.include.as_ref().is_none_or(&matches) && !matches(&self.exclude)
+        self.include.as_ref().is_none_or(matches) && !self.exclude.as_ref().is_some_and(matches)
     }
 }
 
@@ -320,8 +349,7 @@ fn walk(
                 if !entry.file_type().is_some_and(|t| t.is_file()) {
                     continue;
                 }
-                let relative = path.strip_prefix(root).unwrap_or(path);
-                if filter.accepts(relative) {
+                if filter.accepts(path) {
                     files.push(path.to_path_buf());
                 }
             }

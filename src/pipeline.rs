@@ -35,7 +35,12 @@ pub fn analyze_with(
     texts: &std::collections::HashMap<String, String>,
 ) -> Analysis {
     let started = Instant::now();
-    let filter = match Filter::new(&options.include, &options.exclude) {
+    let filter = match Filter::new(
+        &options.include,
+        &options.exclude,
+        options.include_base.as_deref(),
+        options.exclude_base.as_deref(),
+    ) {
         Ok(filter) => filter,
         Err(err) => {
             let mut analysis = check(Vec::new(), options);
@@ -78,7 +83,12 @@ pub fn analyze_workspace(
     cache: &mut LoadCache,
 ) -> Analysis {
     let started = Instant::now();
-    let filter = match Filter::new(&options.include, &options.exclude) {
+    let filter = match Filter::new(
+        &options.include,
+        &options.exclude,
+        options.include_base.as_deref(),
+        options.exclude_base.as_deref(),
+    ) {
         Ok(filter) => filter,
         Err(err) => {
             let mut analysis = check(Vec::new(), options);
@@ -110,7 +120,7 @@ pub fn analyze_workspace(
                         true => path.file_name().map_or(relative, std::path::Path::new),
                         false => relative,
                     };
-                    filter.accepts(relative)
+                    filter.accepts(path)
                         && !relative
                             .components()
                             .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))

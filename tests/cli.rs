@@ -279,41 +279,62 @@ fn quiet_hides_info() {
 fn include_and_exclude_select_walked_files() {
     let tmp = common::temp_dir("cli-globs");
     let dir = tmp.path();
-    std::fs::create_dir_all(dir.join("templates")).unwrap();
+    std::fs::create_dir_all(dir.join("deploy/templates")).unwrap();
     std::fs::write(
-        dir.join("templates/cm.yaml"),
+        dir.join("deploy/templates/cm.yaml"),
         DANGLING.replace("name: cache", "name: one"),
     )
     .unwrap();
     std::fs::write(
-        dir.join("cm.yml"),
+        dir.join("deploy/cm.yml"),
         DANGLING.replace("name: cache", "name: two"),
     )
     .unwrap();
     std::fs::write(
-        dir.join("notes.txt"),
+        dir.join("deploy/notes.txt"),
         DANGLING.replace("name: cache", "name: three"),
     )
     .unwrap();
-    let d = dir.to_str().unwrap();
-    let all = stdout(&ownerlint(&["--format", "short", d], None, &[]));
+    let lint = |args: &[&str]| stdout(&ownerlint_in(dir, args, None, &[]));
+    let all = lint(&["--format", "short", "deploy"]);
     assert_eq!(all.lines().count(), 2, "{all}");
-    let excluded = stdout(&ownerlint(
-        &["--format", "short", "--exclude", "templates/**", d],
-        None,
-        &[],
-    ));
+    // A glob with a `/` is relative to where the command is typed, whichever folder is named.
+    for named in ["deploy", ".", "deploy/templates"] {
+        let included = lint(&["--format", "short", "--include", "deploy/**/*.yaml", named]);
+        assert_eq!(included.lines().count(), 1, "{named}: {included}");
+        assert!(included.contains("deploy/templates/cm.yaml"), "{included}");
+    }
+    let excluded = lint(&[
+        "--format",
+        "short",
+        "--exclude",
+        "deploy/templates/**",
+        "deploy",
+    ]);
     assert_eq!(excluded.lines().count(), 1, "{excluded}");
-    assert!(excluded.contains("cm.yml"));
-    let included = stdout(&ownerlint(
-        &["--format", "short", "--include", "*.yaml", d],
-        None,
-        &[],
-    ));
+    assert!(excluded.contains("deploy/cm.yml"), "{excluded}");
+    // A glob without one matches file names anywhere.
+    let included = lint(&["--format", "short", "--include", "*.yaml", "deploy"]);
     assert!(
-        included.contains("templates/cm.yaml") && !included.contains("cm.yml:"),
+        included.contains("deploy/templates/cm.yaml") && !included.contains("cm.yml:"),
         "{included}"
     );
+    // Globs in a configuration file are relative to its folder, wherever ownerlint runs.
+    std::fs::write(
+        dir.join(".ownerlint.yaml"),
+        "exclude: [\"deploy/templates/**\"]\n",
+    )
+    .unwrap();
+    let config = dir.join(".ownerlint.yaml");
+    let config = config.to_str().unwrap();
+    let from_inside = stdout(&ownerlint_in(
+        &dir.join("deploy"),
+        &["--format", "short", "--config", config, "."],
+        None,
+        &[],
+    ));
+    assert_eq!(from_inside.lines().count(), 1, "{from_inside}");
+    assert!(from_inside.starts_with("cm.yml:"), "{from_inside}");
 }
 
 #[test]

@@ -64,7 +64,7 @@ fn differential(corpus: Option<&Path>) {
     let (files, streams) = match corpus {
         Some(corpus) => {
             // The files ownerlint finds in the corpus (its YAML and JSON files).
-            let filter = Filter::new(&[], &[]).expect("no patterns");
+            let filter = Filter::new(&[], &[], None, None).expect("no patterns");
             let found = discover::discover(&[corpus.to_path_buf()], &filter, false);
             let files: Vec<PathBuf> = found
                 .inputs

@@ -214,8 +214,19 @@ impl Effective {
         project: Vec<PathBuf>,
         limits: crate::yaml::Limits,
     ) -> crate::analysis::Options {
+        // Globs from the configuration file are relative to its folder, wherever ownerlint runs.
+        let config_dir = self.file.as_deref().map(|file| match file.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+            _ => PathBuf::from("."),
+        });
+        let base = |origin: &Origin| match origin {
+            Origin::File(..) => config_dir.clone(),
+            _ => None,
+        };
         crate::analysis::Options {
             paths,
+            include_base: base(&self.include.origin),
+            exclude_base: base(&self.exclude.origin),
             include: self.include.value,
             exclude: self.exclude.value,
             namespace: self.namespace.value,
