@@ -86,6 +86,13 @@ struct Globs {
 
 const EXTENSIONS: [&str; 3] = ["yaml", "yml", "json"];
 
+/// Whether `path` is named as a manifest is: `.yaml`, `.yml` or `.json`, in any case.
+pub fn has_manifest_extension(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+}
+
 impl Filter {
     /// Globs without a `/` match a file name anywhere; globs with one match the path below
     /// their base: the folder of the configuration file they come from, or the working
@@ -119,11 +126,7 @@ impl Filter {
     /// Whether the file at `path` (as a walk found it) is linted: a YAML or JSON file the
     /// include globs take (if any) and the exclude globs do not.
     pub fn accepts(&self, path: &Path) -> bool {
-        let has_extension = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
-        if !has_extension {
+        if !has_manifest_extension(path) {
             return false;
         }
         let absolute = lexical(&self.cwd.join(path));

@@ -70,7 +70,9 @@ pub fn analyze_with(
     analysis.outcome.stats.patch_files = read.patch_files;
     analysis.outcome.stats.build_files = read.build_files.len();
     analysis.outcome.build_files = read.build_files;
+    let found_in_check = std::mem::take(&mut analysis.outcome.skipped_paths);
     analysis.outcome.skipped_paths = read.skipped_paths;
+    analysis.outcome.skipped_paths.extend(found_in_check);
     analysis.outcome.stats.elapsed = started.elapsed();
     analysis
 }
@@ -301,6 +303,7 @@ fn check_cached(
     outcome.stats.part_builds = part;
     outcome.stats.skipped_builds = renders.skipped.len() - part;
     outcome.builds = build_reports(renders, &loaded.objects, &outcome.sources);
+    skip_named_files_that_are_not_manifests(&mut outcome, &loaded.objects);
     outcome.stats.suppressed +=
         crate::render::map::map_findings(&mut outcome, renders, !options.no_suppress);
     // Rules read positions from the files too.
@@ -314,6 +317,41 @@ fn check_cached(
         catalog,
         resolutions,
         complete: options.complete,
+    }
+}
+
+/// A file named on the command line without a `.yaml`, `.yml` or `.json` name (a README, a
+/// `Cargo.toml`) is linted only when it holds a Kubernetes object: otherwise it is no
+/// manifest, and what reading it as YAML found (a syntax error, a template, a comment that
+/// looks like a suppression) is said as one line that it was skipped, not as findings.
+fn skip_named_files_that_are_not_manifests(outcome: &mut Outcome, objects: &[Object]) {
+    let with_objects: HashSet<SourceId> = objects.iter().map(|o| o.source).collect();
+    let not_manifests: HashSet<SourceId> = outcome
+        .sources
+        .iter()
+        .enumerate()
+        .map(|(i, source)| (SourceId(i as u32), source))
+        .filter(|(id, source)| {
+            source.built_by.is_none()
+                && source.name != crate::discover::STDIN_NAME
+                && !with_objects.contains(id)
+                && !crate::discover::has_manifest_extension(std::path::Path::new(&source.name))
+        })
+        .map(|(id, _)| id)
+        .collect();
+    if not_manifests.is_empty() {
+        return;
+    }
+    outcome
+        .findings
+        .retain(|f| !not_manifests.contains(&f.primary.source));
+    let mut skipped: Vec<SourceId> = not_manifests.into_iter().collect();
+    skipped.sort();
+    for id in skipped {
+        outcome.skipped_paths.push(InputError {
+            path: outcome.sources[id.0 as usize].name.clone(),
+            message: "not a manifest (no .yaml, .yml or .json name, and no Kubernetes object in it), so it was not linted".into(),
+        });
     }
 }
 

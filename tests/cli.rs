@@ -153,6 +153,48 @@ fn an_unreadable_path_exits_2_after_linting_the_rest() {
 }
 
 #[test]
+fn a_named_file_that_is_not_a_manifest_is_said_to_be_skipped() {
+    let tmp = common::temp_dir("cli-not-manifest");
+    let dir = tmp.path();
+    std::fs::write(
+        dir.join("README.md"),
+        "# Deploy\n\n```yaml\nname: {{ .Values.name }}  # ownerlint: ignore[owner-not-found]\n```\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("Cargo.toml"), "[package]\nname = \"x\"\n").unwrap();
+    std::fs::write(dir.join("manifest.txt"), DANGLING).unwrap();
+    let out = ownerlint_in(
+        dir,
+        &[
+            "--format",
+            "short",
+            "README.md",
+            "Cargo.toml",
+            "manifest.txt",
+        ],
+        None,
+        &[],
+    );
+    // What holds an object is linted whatever its name; the others are skipped, and said so.
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let found = stdout(&out);
+    assert_eq!(found.lines().count(), 1, "{found}");
+    assert!(
+        found.starts_with("manifest.txt:7:3: warning[owner-not-found]"),
+        "{found}"
+    );
+    for name in ["README.md", "Cargo.toml"] {
+        assert!(
+            stderr(&out).contains(&format!(
+                "ownerlint: warning: {name}: not a manifest (no .yaml, .yml or .json name, and no Kubernetes object in it), so it was not linted"
+            )),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
 fn input_given_on_standard_input_without_a_dash_is_not_ignored_silently() {
     let tmp = common::temp_dir("cli-stdin-no-dash");
     let dir = tmp.path();
