@@ -66,6 +66,9 @@ pub struct Label {
     pub source: SourceId,
     pub span: Span,
     pub message: String,
+    /// The span is only near what the label is about: a finding of a build taken back to the
+    /// nearest place its source file writes (the enclosing key, the object, the file).
+    pub approximate: bool,
 }
 
 impl Label {
@@ -74,6 +77,7 @@ impl Label {
             source,
             span,
             message: message.into(),
+            approximate: false,
         }
     }
 }

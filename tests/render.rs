@@ -361,6 +361,112 @@ fn github_and_sarif_annotate_the_source_files() {
 }
 
 #[test]
+fn an_approximate_position_says_so_in_every_format() {
+    if helm().is_none() {
+        return;
+    }
+    // The owner reference comes from a helper: the template writes no line of it, so the
+    // finding goes to the nearest key the template writes (`metadata:`). The reference that
+    // `exact.yaml` writes itself is found exactly.
+    let dir = common::temp_dir("approximate");
+    write_files(
+        dir.path(),
+        &[
+            (
+                "web/Chart.yaml",
+                "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+            ),
+            (
+                "web/templates/_helpers.tpl",
+                "{{- define \"web.owner\" -}}\nownerReferences:\n- apiVersion: apps/v1\n  kind: Deployment\n  name: gone\n  uid: 0c5e1f3a-8d2b-4e6f-9a7c-1b3d5f7e9a2c\n{{- end }}\n",
+            ),
+            (
+                "web/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  {{- include \"web.owner\" . | nindent 2 }}\ndata:\n  mode: fast\n",
+            ),
+            (
+                "web/templates/exact.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: exact\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: lost\n    uid: 5b2f8c1d-3e4a-4b6c-8d9e-0f1a2b3c4d5e\n",
+            ),
+        ],
+    );
+    let run = |format: &str| ownerlint_in(dir.path(), &["--format", format, "web"], None).stdout;
+    let said = "(the position is approximate: the nearest place its source writes)";
+
+    let short = run("short");
+    let found = lines(&short);
+    assert_eq!(found.len(), 2, "{short}");
+    assert!(
+        found[0].starts_with("web/templates/cm.yaml:3:1: warning[owner-not-found]: ConfigMap default/settings → Deployment default/gone:")
+            && found[0].ends_with(&format!("(from helm template web) {said}")),
+        "{short}"
+    );
+    assert!(
+        found[1].starts_with("web/templates/exact.yaml:6:3: warning[owner-not-found]: ConfigMap default/exact → Deployment default/lost:")
+            && found[1].ends_with("(from helm template web)"),
+        "{short}"
+    );
+
+    let github = run("github");
+    let annotations: Vec<&str> = github.lines().filter(|l| l.starts_with("::")).collect();
+    assert_eq!(annotations.len(), 2, "{github}");
+    assert!(
+        annotations[0].starts_with("::warning file=web/templates/cm.yaml,line=3,col=1,")
+            && annotations[0].contains(&format!("(from helm template web) {said}%0Ahelp: ")),
+        "{github}"
+    );
+    assert!(!annotations[1].contains("approximate"), "{github}");
+
+    let markdown = run("markdown");
+    assert!(
+        markdown.contains(&format!("(from helm template web) {said} |")),
+        "{markdown}"
+    );
+
+    // SARIF: in the message, and as a property of the result and of its location.
+    let sarif: serde_json::Value = serde_json::from_str(&run("sarif")).expect("SARIF is JSON");
+    assert_eq!(common::sarif_schema_errors(&sarif), Vec::<String>::new());
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len(), 2, "{results:#?}");
+    let (approximate, exact) = (&results[0], &results[1]);
+    assert!(
+        approximate["message"]["text"]
+            .as_str()
+            .is_some_and(|m| m.contains(&format!("(from helm template web) {said}\nhelp: "))),
+        "{approximate:#}"
+    );
+    assert_eq!(approximate["properties"]["approximatePosition"], true);
+    assert_eq!(
+        approximate["locations"][0]["properties"]["approximatePosition"],
+        true
+    );
+    assert_eq!(
+        approximate["locations"][0]["physicalLocation"]["region"]["startLine"],
+        3
+    );
+    assert!(
+        exact["message"]["text"]
+            .as_str()
+            .is_some_and(|m| !m.contains("approximate")),
+        "{exact:#}"
+    );
+    assert_eq!(exact["properties"], serde_json::Value::Null, "{exact:#}");
+    assert_eq!(exact["locations"][0]["properties"], serde_json::Value::Null);
+
+    // pretty and JSON say it in the label.
+    let label =
+        "Deployment default/gone not found (in the build: the nearest place its source writes)";
+    let pretty = run("pretty");
+    assert!(pretty.contains(label), "{pretty}");
+    let json: serde_json::Value = serde_json::from_str(&run("json")).expect("JSON");
+    assert_eq!(json["findings"][0]["label"], label);
+    assert_eq!(
+        json["findings"][1]["label"],
+        "Deployment default/lost not found"
+    );
+}
+
+#[test]
 fn a_file_named_in_a_chart_lints_the_chart_as_rendered() {
     // pre-commit names the changed files: a changed template is checked as its chart renders.
     if helm().is_none() {

@@ -197,6 +197,7 @@ impl Mapper {
         label.source = place.source;
         label.span = place.span;
         if !place.exact {
+            label.approximate = true;
             label.message = format!(
                 "{} (in the build: the nearest place its source writes)",
                 label.message
