@@ -244,6 +244,85 @@ fn values_files_and_set_reach_helm() {
 }
 
 #[test]
+fn a_values_file_that_does_not_exist_and_a_set_without_a_key_are_usage_errors() {
+    // Found before anything is built: with or without helm on PATH.
+    let empty = common::temp_dir("no-tools");
+    for path in [None, Some(empty.path())] {
+        for (args, error) in [
+            (
+                &["--values", "testdata/render/missing-values.yaml"][..],
+                "error: invalid value 'testdata/render/missing-values.yaml' for '--values <FILE>': no such file\n",
+            ),
+            (
+                &["--values", "testdata/render/chart"][..],
+                "error: invalid value 'testdata/render/chart' for '--values <FILE>': a directory, not a values file\n",
+            ),
+            (
+                &["--set", "replicas"][..],
+                "error: invalid value 'replicas' for '--set <KEY=VALUE>': expected KEY=VALUE, e.g. image.tag=1.2\n",
+            ),
+        ] {
+            let mut all = vec!["--format", "short"];
+            all.extend_from_slice(args);
+            all.push("testdata/render/chart");
+            let run = ownerlint(&all, path);
+            assert_eq!(run.code, 2, "{}", run.stderr);
+            assert_eq!(run.stdout, "");
+            assert!(run.stderr.starts_with(error), "{}", run.stderr);
+            assert!(!run.stderr.contains("render-failed"), "{}", run.stderr);
+        }
+    }
+}
+
+#[test]
+fn values_and_set_that_no_chart_takes_are_said_to_be_unused() {
+    let warning = |stderr: &str| {
+        stderr
+            .lines()
+            .filter(|l| l.starts_with("ownerlint: warning:"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let values = ["--values", "testdata/render/extra-values.yaml"];
+    // Overlays only: kustomize takes no values.
+    let mut args = vec!["--format", "short"];
+    args.extend_from_slice(&values);
+    args.extend_from_slice(&["--set", "extra=x", "testdata/render/shop"]);
+    let run = ownerlint(&args, None);
+    assert_eq!(
+        warning(&run.stderr),
+        [
+            "ownerlint: warning: --values and --set were not used: they apply to Helm charts only, and the input holds no chart"
+        ],
+        "{}",
+        run.stderr
+    );
+    // A warning, not an error: the exit status is the findings' (as without the flags).
+    let without = ownerlint(&["--format", "short", "testdata/render/shop"], None);
+    assert_eq!(run.code, without.code);
+    assert_eq!(run.stdout, without.stdout);
+    // With --no-render, no chart is built.
+    let mut args = vec!["--format", "short", "--no-render"];
+    args.extend_from_slice(&values);
+    args.push("testdata/render/chart");
+    let run = ownerlint(&args, None);
+    assert_eq!(
+        warning(&run.stderr),
+        [
+            "ownerlint: warning: --values was not used: it applies to Helm charts only, which --no-render does not build"
+        ],
+        "{}",
+        run.stderr
+    );
+    // A chart among the inputs takes them: no warning (built or not).
+    let mut args = vec!["--format", "short"];
+    args.extend_from_slice(&values);
+    args.push("testdata/render");
+    let run = ownerlint(&args, None);
+    assert_eq!(warning(&run.stderr), Vec::<String>::new(), "{}", run.stderr);
+}
+
+#[test]
 fn a_build_that_fails_is_one_finding_with_the_tools_own_message() {
     let (Some(_), Some(_)) = (helm(), kustomize()) else {
         return;
@@ -643,6 +722,10 @@ fn helm_gets_the_options_and_none_of_the_shells_helm_settings() {
         PathBuf::from("/usr/bin"),
     ])
     .expect("PATH");
+    // A values file must exist: it is given to helm as it was written.
+    let values = tools.path().join("a.yaml");
+    std::fs::write(&values, "x: 0\n").expect("write");
+    let values = values.display().to_string();
     let mut command = Command::new(env!("CARGO_BIN_EXE_ownerlint"));
     let output = command
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -656,7 +739,7 @@ fn helm_gets_the_options_and_none_of_the_shells_helm_settings() {
             "--kube-version",
             "1.30",
             "--values",
-            "a.yaml",
+            &values,
             "--set",
             "x=1",
             "testdata/render/chart",
@@ -672,6 +755,8 @@ fn helm_gets_the_options_and_none_of_the_shells_helm_settings() {
     let called = std::fs::read_to_string(&record).expect("the stand-in ran");
     assert_eq!(
         called,
-        "template --namespace payments --kube-version v1.30.0 --values a.yaml --set x=1 -- shop testdata/render/chart\nHELM_NAMESPACE= KUBECONFIG=/dev/null\n"
+        format!(
+            "template --namespace payments --kube-version v1.30.0 --values {values} --set x=1 -- shop testdata/render/chart\nHELM_NAMESPACE= KUBECONFIG=/dev/null\n"
+        )
     );
 }
