@@ -323,6 +323,86 @@ fn values_and_set_that_no_chart_takes_are_said_to_be_unused() {
 }
 
 #[test]
+fn an_object_defined_twice_in_one_build_is_told_in_the_builds_terms() {
+    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+        return;
+    };
+    // kustomize builds both (its identity of an object includes the version); the cluster
+    // keeps one HorizontalPodAutoscaler shop/web.
+    let hpa = |version: &str, replicas: u32| {
+        format!(
+            "apiVersion: autoscaling/{version}\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  maxReplicas: {replicas}\n"
+        )
+    };
+    let (v1, v2) = (hpa("v1", 3), hpa("v2", 5));
+    let dir = common::temp_dir("duplicate-in-build");
+    write_files(
+        dir.path(),
+        &[
+            ("base/hpa-v1.yaml", &v1),
+            ("base/hpa-v2.yaml", &v2),
+            (
+                "base/kustomization.yaml",
+                "resources:\n- hpa-v1.yaml\n- hpa-v2.yaml\n",
+            ),
+            (
+                "overlays/prod/kustomization.yaml",
+                "resources:\n- ../../base\nnamespace: shop\n",
+            ),
+            (
+                "chart/Chart.yaml",
+                "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+            ),
+            (
+                "chart/templates/a.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: \"1\"\n",
+            ),
+            (
+                "chart/templates/b.yaml",
+                "# the same again\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  b: \"2\"\n",
+            ),
+        ],
+    );
+    let consequence = "applied together, the second definition overwrites the first (or `kubectl create` fails on it), and owner references to it are ambiguous";
+    let run = ownerlint_in(
+        dir.path(),
+        &["--format", "short", "overlays/prod", "chart"],
+        None,
+    );
+    assert_eq!(
+        lines(&run.stdout),
+        [
+            format!(
+                "base/hpa-v2.yaml:4:9: warning[duplicate-object]: HorizontalPodAutoscaler shop/web is defined twice in `kustomize build overlays/prod`: first in base/hpa-v1.yaml:4: {consequence} (from kustomize build overlays/prod)"
+            ),
+            format!(
+                "chart/templates/b.yaml:5:9: warning[duplicate-object]: ConfigMap default/settings is defined twice in `helm template chart`: first in chart/templates/a.yaml:4: {consequence} (from helm template chart)"
+            ),
+        ],
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("(rendered)"), "{}", run.stdout);
+    // Both labels are on the files.
+    let json: serde_json::Value = serde_json::from_str(
+        &ownerlint_in(dir.path(), &["--format", "json", "overlays/prod"], None).stdout,
+    )
+    .expect("JSON");
+    let finding = &json["findings"][0];
+    assert_eq!(finding["path"], "base/hpa-v2.yaml");
+    assert_eq!(finding["label"], "defined again here");
+    assert_eq!(finding["related"][0]["path"], "base/hpa-v1.yaml");
+    assert_eq!(finding["related"][0]["start"]["line"], 4);
+    assert_eq!(finding["related"][0]["message"], "first defined here");
+    assert!(
+        finding["help"]
+            .as_str()
+            .is_some_and(|h| h.contains("build them from separate overlays or charts")),
+        "{finding:#}"
+    );
+}
+
+#[test]
 fn a_build_that_fails_is_one_finding_with_the_tools_own_message() {
     let (Some(_), Some(_)) = (helm(), kustomize()) else {
         return;
