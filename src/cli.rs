@@ -155,11 +155,13 @@ pub struct InputArgs {
     /// Release name for `helm template`
     #[arg(long, value_name = "NAME", default_value = "release-name")]
     pub release_name: String,
-    /// Values file for `helm template` (repeatable, as helm's --values)
-    #[arg(long = "values", value_name = "FILE")]
+    /// Values file for `helm template`, applied to every chart built (repeatable, as helm's
+    /// --values)
+    #[arg(long = "values", value_name = "FILE", value_parser = values_file())]
     pub values: Vec<PathBuf>,
-    /// A value for `helm template`, e.g. `--set image.tag=1.2` (repeatable, as helm's --set)
-    #[arg(long = "set", value_name = "KEY=VALUE")]
+    /// A value for `helm template`, e.g. `--set image.tag=1.2`, applied to every chart built
+    /// (repeatable, as helm's --set)
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
     pub set: Vec<String>,
 }
 
@@ -306,6 +308,34 @@ pub enum ColorChoice {
     Never,
 }
 
+/// `--values FILE`: a file that exists (a URL is helm's to fetch). A missing file is a usage
+/// error, found before anything is built.
+fn values_file() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
+    use clap::builder::TypedValueParser;
+    clap::builder::OsStringValueParser::new().try_map(|text| {
+        let path = PathBuf::from(text);
+        if path.to_string_lossy().contains("://") {
+            return Ok(path);
+        }
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_dir() => Err("a directory, not a values file".to_string()),
+            Ok(_) => Ok(path),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                Err("no such file".to_string())
+            }
+            Err(err) => Err(format!("cannot be read: {err}")),
+        }
+    })
+}
+
+/// `--set KEY=VALUE` (helm's syntax: `a.b=1,c=2`): a value without a key is a usage error.
+fn parse_set(text: &str) -> Result<String, String> {
+    match text.split_once('=') {
+        Some((key, _)) if !key.trim().is_empty() => Ok(text.to_string()),
+        _ => Err("expected KEY=VALUE, e.g. image.tag=1.2".to_string()),
+    }
+}
+
 fn parse_kube_version(text: &str) -> Result<KubeVersion, String> {
     KubeVersion::parse(text).ok_or_else(|| format!("expected a release like 1.34, got \"{text}\""))
 }
@@ -443,11 +473,61 @@ fn options(input: InputArgs) -> Result<crate::analysis::Options, Vec<ConfigError
     })
 }
 
+/// The chart options given (`--values`, `--set`), and whether charts are built at all, for
+/// [`ChartFlags::unused`] to tell after the run whether they were used.
+struct ChartFlags {
+    given: Vec<&'static str>,
+    no_render: bool,
+}
+
+impl ChartFlags {
+    fn of(input: &InputArgs) -> Self {
+        let given = [
+            ("--values", !input.values.is_empty()),
+            ("--set", !input.set.is_empty()),
+        ]
+        .into_iter()
+        .filter_map(|(flag, given)| given.then_some(flag))
+        .collect();
+        ChartFlags {
+            given,
+            no_render: input.no_render,
+        }
+    }
+
+    /// The warning for chart options that no chart took: they are not an error, since one
+    /// command line (a hook's, a CI job's) meets inputs with and without charts.
+    fn unused(&self, stats: &crate::analysis::Stats) -> Option<String> {
+        if self.given.is_empty() || (stats.charts > 0 && !self.no_render) {
+            return None;
+        }
+        let why = if self.no_render {
+            "which --no-render does not build"
+        } else {
+            "and the input holds no chart"
+        };
+        Some(format!(
+            "ownerlint: warning: {} {} not used: {} to Helm charts only, {why}",
+            self.given.join(" and "),
+            if self.given.len() == 1 { "was" } else { "were" },
+            if self.given.len() == 1 {
+                "it applies"
+            } else {
+                "they apply"
+            },
+        ))
+    }
+}
+
 /// Read and resolve the input of a graph command; report unreadable inputs on stderr. Also
 /// the namespace `KIND/NAME` is looked up in: `-n`, else the configuration's, else `default`.
 fn analyze(input: InputArgs) -> Result<(crate::analysis::Analysis, String), i32> {
+    let chart_flags = ChartFlags::of(&input);
     let options = options(input).map_err(|errors| config_errors(&errors))?;
     let analysis = crate::pipeline::analyze(&options, &mut std::io::stdin().lock());
+    if let Some(warning) = chart_flags.unused(&analysis.outcome.stats) {
+        note!("{warning}");
+    }
     for error in &analysis.outcome.errors {
         note!("ownerlint: {}: {}", error.path, error.message);
     }
@@ -553,6 +633,7 @@ fn lint(args: LintArgs) -> i32 {
             "ownerlint: standard input was not read: with no path, ownerlint lints the current folder; name standard input `-` to lint what is piped in (`… | ownerlint -`)"
         );
     }
+    let chart_flags = ChartFlags::of(&args.input);
     let options = match options(args.input) {
         Ok(options) => crate::analysis::Options {
             no_suppress: args.no_suppress,
@@ -596,6 +677,9 @@ fn lint(args: LintArgs) -> i32 {
     // The process ends after the report: freeing a big dump's objects one by one would only
     // delay the exit.
     std::mem::forget((objects, index, resolutions));
+    if let Some(warning) = chart_flags.unused(&outcome.stats) {
+        note!("{warning}");
+    }
     let root = std::env::current_dir()
         .ok()
         .and_then(|cwd| report::repository_root(&cwd).or(Some(cwd)));

@@ -66,6 +66,9 @@ pub struct Label {
     pub source: SourceId,
     pub span: Span,
     pub message: String,
+    /// The span is only near what the label is about: a finding of a build taken back to the
+    /// nearest place its source file writes (the enclosing key, the object, the file).
+    pub approximate: bool,
 }
 
 impl Label {
@@ -74,6 +77,7 @@ impl Label {
             source,
             span,
             message: message.into(),
+            approximate: false,
         }
     }
 }
@@ -247,6 +251,11 @@ pub struct Finding {
     /// The template a document was rendered from (`# Source:` in `helm template` output).
     pub origin: Option<String>,
     pub fix: Option<Fix>,
+    /// For a finding in what a chart or an overlay builds, a message that names the build: the
+    /// text before and after its name. Taking the finding back to the source files writes it
+    /// (`` … in `kustomize build overlays/prod`: … ``); until then the message says "this
+    /// build".
+    pub in_build: Option<(String, String)>,
 }
 
 impl Finding {
@@ -263,7 +272,15 @@ impl Finding {
             object: None,
             origin: None,
             fix: None,
+            in_build: None,
         }
+    }
+
+    /// The message that names the build the finding is in, between `before` and `after`.
+    pub fn naming_build(mut self, before: String, after: String) -> Self {
+        self.message = format!("{before}this build{after}");
+        self.in_build = Some((before, after));
+        self
     }
 
     pub fn fix(mut self, fix: Fix) -> Self {

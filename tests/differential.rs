@@ -570,6 +570,29 @@ metadata:
             "sequence-document.yaml",
             "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n- not an object\n- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: b\n    ownerReferences: not a list\n".into(),
         ),
+        (
+            // Flow collections indented with tabs inside block ones: libyaml reads a tab as a
+            // space there (JSON pasted into YAML, flow YAML written with tabs).
+            "flow-tabs.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {\n\tname: cm,\n\tnamespace: shop,\n\n\t\n\townerReferences: [\n\t\t{apiVersion: apps/v1, kind: Deployment,\t# the owner\n\t\t\tname: web, uid: u-7},\n\t\t{\n\t\t\t\"apiVersion\": \"apps/v1\",\n\t\t\t\"kind\": \"StatefulSet\",\n\t\t\t\"name\": \"db\"\n\t\t}\n\t]\n}\n".into(),
+        ),
+        (
+            "flow-tabs-in-block-sequence.yaml",
+            "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cm\n    ownerReferences:\n    - {\n\tapiVersion: apps/v1,\n\tkind: Deployment,\n\tname: \"web\"\n\t}\n    - [\n\tnot, an, owner]\n".into(),
+        ),
+        (
+            "json-tabs-in-yaml.yaml",
+            format!("# a JSON document in a YAML file\n---\t\n{}", json_of(OWNED, true).replace("  ", "\t")),
+        ),
+        (
+            // A tab right of the collection's column continues a plain scalar.
+            "plain-continued-after-tab.yaml",
+            OWNED.replace("    name: web\n", "    name: web\n      \tserver\n"),
+        ),
+        (
+            "block-scalar-tab-in-text.yaml",
+            OWNED.replace("    name: web\n", "    name: |\n      web\n      \tserver\n"),
+        ),
         ("object.json", json_of(OWNED, true)),
         ("compact.json", json_of(OWNED, false)),
         ("tabs.json", json_of(OWNED, true).replace("  ", "\t")),
@@ -590,6 +613,17 @@ metadata:
         ("nul.yaml", OWNED.replace("name: web", "name: w\0eb")),
         ("long-implicit-key.yaml", OWNED.replace("name: web", &format!("{}: web", "n".repeat(1100)))),
         ("tab-indentation.yaml", OWNED.replace("  namespace: shop", "\tnamespace: shop")),
+        ("tab-after-indentation.yaml", OWNED.replace("  namespace: shop", "  \tnamespace: shop")),
+        ("tab-after-dash.yaml", OWNED.replace("  - apiVersion: apps/v1", "  -\tapiVersion: apps/v1")),
+        ("tab-after-dash-space.yaml", OWNED.replace("  - apiVersion: apps/v1", "  - \tapiVersion: apps/v1")),
+        ("tab-after-explicit-key.yaml", OWNED.replace("  namespace: shop", "  ?\tnamespace\n  : shop")),
+        // A block scalar finding its indentation refuses a tab among the blanks.
+        ("block-scalar-tab-before-text.yaml", OWNED.replace("    name: web\n", "    name: |\n      \tweb\n")),
+        ("tab-before-comment-line.yaml", OWNED.replace("  namespace: shop\n", "  namespace: shop\n\t# a comment\n")),
+        ("tab-continuing-plain-scalar.yaml", OWNED.replace("    name: web\n", "    name: web\n\tserver\n")),
+        // A plain scalar that ends a line reads the next line's blanks, in a flow collection too.
+        ("flow-tab-after-plain-scalar.yaml", OWNED.replace("  namespace: shop\n", "  labels: {app: web\n\t}\n")),
+        ("flow-tab-left-of-plain-continuation.yaml", OWNED.replace("  namespace: shop\n", "  labels: {app: web\n\tserver}\n")),
         ("tab-only-line.yaml", OWNED.replace("  namespace: shop\n", "  namespace: shop\n\t\n")),
         ("document-after-end-without-start.yaml", format!("{OWNED}...\n{OWNED}")),
         ("document-marker-in-quoted.yaml", OWNED.replace("name: web", "name: \"web\n---\n\"")),

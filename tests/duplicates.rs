@@ -75,7 +75,7 @@ fn two_objects_with_one_uid_are_told_apart_from_one_object_captured_twice() {
     };
     let short = lint(&[("a.yaml", pod("shop")), ("b.yaml", pod("staging"))]);
     assert!(
-        short.starts_with("b.yaml:6:8: warning[uid-shared]: Pod staging/web-1 has the uid `e00af024-67ca-440d-9714-999cf8617d58` of Pod shop/web-1 (at a.yaml:4)"),
+        short.starts_with("b.yaml:6:8: info[uid-shared]: Pod staging/web-1 has the uid `e00af024-67ca-440d-9714-999cf8617d58` of Pod shop/web-1 (at a.yaml:4)"),
         "{short}"
     );
     // One object captured twice is one object.

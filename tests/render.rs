@@ -247,6 +247,165 @@ fn values_files_and_set_reach_helm() {
 }
 
 #[test]
+fn a_values_file_that_does_not_exist_and_a_set_without_a_key_are_usage_errors() {
+    // Found before anything is built: with or without helm on PATH.
+    let empty = common::temp_dir("no-tools");
+    for path in [None, Some(empty.path())] {
+        for (args, error) in [
+            (
+                &["--values", "testdata/render/missing-values.yaml"][..],
+                "error: invalid value 'testdata/render/missing-values.yaml' for '--values <FILE>': no such file\n",
+            ),
+            (
+                &["--values", "testdata/render/chart"][..],
+                "error: invalid value 'testdata/render/chart' for '--values <FILE>': a directory, not a values file\n",
+            ),
+            (
+                &["--set", "replicas"][..],
+                "error: invalid value 'replicas' for '--set <KEY=VALUE>': expected KEY=VALUE, e.g. image.tag=1.2\n",
+            ),
+        ] {
+            let mut all = vec!["--format", "short"];
+            all.extend_from_slice(args);
+            all.push("testdata/render/chart");
+            let run = ownerlint(&all, path);
+            assert_eq!(run.code, 2, "{}", run.stderr);
+            assert_eq!(run.stdout, "");
+            assert!(run.stderr.starts_with(error), "{}", run.stderr);
+            assert!(!run.stderr.contains("render-failed"), "{}", run.stderr);
+        }
+    }
+}
+
+#[test]
+fn values_and_set_that_no_chart_takes_are_said_to_be_unused() {
+    let warning = |stderr: &str| {
+        stderr
+            .lines()
+            .filter(|l| l.starts_with("ownerlint: warning:"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let values = ["--values", "testdata/render/extra-values.yaml"];
+    // Overlays only: kustomize takes no values.
+    let mut args = vec!["--format", "short"];
+    args.extend_from_slice(&values);
+    args.extend_from_slice(&["--set", "extra=x", "testdata/render/shop"]);
+    let run = ownerlint(&args, None);
+    assert_eq!(
+        warning(&run.stderr),
+        [
+            "ownerlint: warning: --values and --set were not used: they apply to Helm charts only, and the input holds no chart"
+        ],
+        "{}",
+        run.stderr
+    );
+    // A warning, not an error: the exit status is the findings' (as without the flags).
+    let without = ownerlint(&["--format", "short", "testdata/render/shop"], None);
+    assert_eq!(run.code, without.code);
+    assert_eq!(run.stdout, without.stdout);
+    // With --no-render, no chart is built.
+    let mut args = vec!["--format", "short", "--no-render"];
+    args.extend_from_slice(&values);
+    args.push("testdata/render/chart");
+    let run = ownerlint(&args, None);
+    assert_eq!(
+        warning(&run.stderr),
+        [
+            "ownerlint: warning: --values was not used: it applies to Helm charts only, which --no-render does not build"
+        ],
+        "{}",
+        run.stderr
+    );
+    // A chart among the inputs takes them: no warning (built or not).
+    let mut args = vec!["--format", "short"];
+    args.extend_from_slice(&values);
+    args.push("testdata/render");
+    let run = ownerlint(&args, None);
+    assert_eq!(warning(&run.stderr), Vec::<String>::new(), "{}", run.stderr);
+}
+
+#[test]
+fn an_object_defined_twice_in_one_build_is_told_in_the_builds_terms() {
+    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+        return;
+    };
+    // kustomize builds both (its identity of an object includes the version); the cluster
+    // keeps one HorizontalPodAutoscaler shop/web.
+    let hpa = |version: &str, replicas: u32| {
+        format!(
+            "apiVersion: autoscaling/{version}\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  maxReplicas: {replicas}\n"
+        )
+    };
+    let (v1, v2) = (hpa("v1", 3), hpa("v2", 5));
+    let dir = common::temp_dir("duplicate-in-build");
+    write_files(
+        dir.path(),
+        &[
+            ("base/hpa-v1.yaml", &v1),
+            ("base/hpa-v2.yaml", &v2),
+            (
+                "base/kustomization.yaml",
+                "resources:\n- hpa-v1.yaml\n- hpa-v2.yaml\n",
+            ),
+            (
+                "overlays/prod/kustomization.yaml",
+                "resources:\n- ../../base\nnamespace: shop\n",
+            ),
+            (
+                "chart/Chart.yaml",
+                "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+            ),
+            (
+                "chart/templates/a.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: \"1\"\n",
+            ),
+            (
+                "chart/templates/b.yaml",
+                "# the same again\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  b: \"2\"\n",
+            ),
+        ],
+    );
+    let consequence = "applied together, the second definition overwrites the first (or `kubectl create` fails on it), and owner references to it are ambiguous";
+    let run = ownerlint_in(
+        dir.path(),
+        &["--format", "short", "overlays/prod", "chart"],
+        None,
+    );
+    assert_eq!(
+        lines(&run.stdout),
+        [
+            format!(
+                "base/hpa-v2.yaml:4:9: warning[duplicate-object]: HorizontalPodAutoscaler shop/web is defined twice in `kustomize build overlays/prod`: first in base/hpa-v1.yaml:4: {consequence} (from kustomize build overlays/prod)"
+            ),
+            format!(
+                "chart/templates/b.yaml:5:9: warning[duplicate-object]: ConfigMap default/settings is defined twice in `helm template chart`: first in chart/templates/a.yaml:4: {consequence} (from helm template chart)"
+            ),
+        ],
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("(rendered)"), "{}", run.stdout);
+    // Both labels are on the files.
+    let json: serde_json::Value = serde_json::from_str(
+        &ownerlint_in(dir.path(), &["--format", "json", "overlays/prod"], None).stdout,
+    )
+    .expect("JSON");
+    let finding = &json["findings"][0];
+    assert_eq!(finding["path"], "base/hpa-v2.yaml");
+    assert_eq!(finding["label"], "defined again here");
+    assert_eq!(finding["related"][0]["path"], "base/hpa-v1.yaml");
+    assert_eq!(finding["related"][0]["start"]["line"], 4);
+    assert_eq!(finding["related"][0]["message"], "first defined here");
+    assert!(
+        finding["help"]
+            .as_str()
+            .is_some_and(|h| h.contains("build them from separate overlays or charts")),
+        "{finding:#}"
+    );
+}
+
+#[test]
 fn a_build_that_fails_is_one_finding_with_the_tools_own_message() {
     let (Some(_), Some(_)) = (helm(), kustomize()) else {
         return;
@@ -392,6 +551,112 @@ fn github_and_sarif_annotate_the_source_files() {
     assert!(
         locations.iter().all(|(uri, _)| !uri.contains("(rendered)")),
         "{locations:?}"
+    );
+}
+
+#[test]
+fn an_approximate_position_says_so_in_every_format() {
+    if helm().is_none() {
+        return;
+    }
+    // The owner reference comes from a helper: the template writes no line of it, so the
+    // finding goes to the nearest key the template writes (`metadata:`). The reference that
+    // `exact.yaml` writes itself is found exactly.
+    let dir = common::temp_dir("approximate");
+    write_files(
+        dir.path(),
+        &[
+            (
+                "web/Chart.yaml",
+                "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+            ),
+            (
+                "web/templates/_helpers.tpl",
+                "{{- define \"web.owner\" -}}\nownerReferences:\n- apiVersion: apps/v1\n  kind: Deployment\n  name: gone\n  uid: 0c5e1f3a-8d2b-4e6f-9a7c-1b3d5f7e9a2c\n{{- end }}\n",
+            ),
+            (
+                "web/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  {{- include \"web.owner\" . | nindent 2 }}\ndata:\n  mode: fast\n",
+            ),
+            (
+                "web/templates/exact.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: exact\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: lost\n    uid: 5b2f8c1d-3e4a-4b6c-8d9e-0f1a2b3c4d5e\n",
+            ),
+        ],
+    );
+    let run = |format: &str| ownerlint_in(dir.path(), &["--format", format, "web"], None).stdout;
+    let said = "(the position is approximate: the nearest place its source writes)";
+
+    let short = run("short");
+    let found = lines(&short);
+    assert_eq!(found.len(), 2, "{short}");
+    assert!(
+        found[0].starts_with("web/templates/cm.yaml:3:1: warning[owner-not-found]: ConfigMap default/settings → Deployment default/gone:")
+            && found[0].ends_with(&format!("(from helm template web) {said}")),
+        "{short}"
+    );
+    assert!(
+        found[1].starts_with("web/templates/exact.yaml:6:3: warning[owner-not-found]: ConfigMap default/exact → Deployment default/lost:")
+            && found[1].ends_with("(from helm template web)"),
+        "{short}"
+    );
+
+    let github = run("github");
+    let annotations: Vec<&str> = github.lines().filter(|l| l.starts_with("::")).collect();
+    assert_eq!(annotations.len(), 2, "{github}");
+    assert!(
+        annotations[0].starts_with("::warning file=web/templates/cm.yaml,line=3,col=1,")
+            && annotations[0].contains(&format!("(from helm template web) {said}%0Ahelp: ")),
+        "{github}"
+    );
+    assert!(!annotations[1].contains("approximate"), "{github}");
+
+    let markdown = run("markdown");
+    assert!(
+        markdown.contains(&format!("(from helm template web) {said} |")),
+        "{markdown}"
+    );
+
+    // SARIF: in the message, and as a property of the result and of its location.
+    let sarif: serde_json::Value = serde_json::from_str(&run("sarif")).expect("SARIF is JSON");
+    assert_eq!(common::sarif_schema_errors(&sarif), Vec::<String>::new());
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len(), 2, "{results:#?}");
+    let (approximate, exact) = (&results[0], &results[1]);
+    assert!(
+        approximate["message"]["text"]
+            .as_str()
+            .is_some_and(|m| m.contains(&format!("(from helm template web) {said}\nhelp: "))),
+        "{approximate:#}"
+    );
+    assert_eq!(approximate["properties"]["approximatePosition"], true);
+    assert_eq!(
+        approximate["locations"][0]["properties"]["approximatePosition"],
+        true
+    );
+    assert_eq!(
+        approximate["locations"][0]["physicalLocation"]["region"]["startLine"],
+        3
+    );
+    assert!(
+        exact["message"]["text"]
+            .as_str()
+            .is_some_and(|m| !m.contains("approximate")),
+        "{exact:#}"
+    );
+    assert_eq!(exact["properties"], serde_json::Value::Null, "{exact:#}");
+    assert_eq!(exact["locations"][0]["properties"], serde_json::Value::Null);
+
+    // pretty and JSON say it in the label.
+    let label =
+        "Deployment default/gone not found (in the build: the nearest place its source writes)";
+    let pretty = run("pretty");
+    assert!(pretty.contains(label), "{pretty}");
+    let json: serde_json::Value = serde_json::from_str(&run("json")).expect("JSON");
+    assert_eq!(json["findings"][0]["label"], label);
+    assert_eq!(
+        json["findings"][1]["label"],
+        "Deployment default/lost not found"
     );
 }
 
@@ -572,6 +837,10 @@ fn helm_gets_the_options_and_none_of_the_shells_helm_settings() {
         PathBuf::from("/usr/bin"),
     ])
     .expect("PATH");
+    // A values file must exist: it is given to helm as it was written.
+    let values = tools.path().join("a.yaml");
+    std::fs::write(&values, "x: 0\n").expect("write");
+    let values = values.display().to_string();
     let mut command = Command::new(env!("CARGO_BIN_EXE_ownerlint"));
     let output = command
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -585,7 +854,7 @@ fn helm_gets_the_options_and_none_of_the_shells_helm_settings() {
             "--kube-version",
             "1.30",
             "--values",
-            "a.yaml",
+            &values,
             "--set",
             "x=1",
             "testdata/render/chart",
@@ -604,7 +873,9 @@ fn helm_gets_the_options_and_none_of_the_shells_helm_settings() {
     let called = std::fs::read_to_string(&record).expect("the stand-in ran");
     assert_eq!(
         called,
-        "template --include-crds --namespace payments --kube-version v1.30.0 --values a.yaml --set x=1 -- shop testdata/render/chart\nHELM_NAMESPACE= KUBECONFIG=/dev/null\n"
+        format!(
+            "template --include-crds --namespace payments --kube-version v1.30.0 --values {values} --set x=1 -- shop testdata/render/chart\nHELM_NAMESPACE= KUBECONFIG=/dev/null\n"
+        )
     );
 }
 

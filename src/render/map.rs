@@ -17,7 +17,10 @@
 //!   document, the file; the label then says that the line is approximate.
 //!
 //! The finding keeps the build in its origin (`kustomize build overlays/prod`), and loses its
-//! fix: an edit to the built stream would change nothing on disk.
+//! fix: an edit to the built stream would change nothing on disk. Its message speaks of the
+//! build and the files: a place it names in the built stream (`overlays/prod (rendered):7`,
+//! where one of its labels was) is named where that label went (`base/hpa-v1.yaml:4`), and a
+//! message a rule wrote to name the build ([`crate::finding::Finding::in_build`]) names it.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -93,13 +96,26 @@ pub fn map_findings(outcome: &mut Outcome, renders: &Renders, suppress: bool) ->
             .chain(&finding.related)
             .find_map(|label| built.get(&label.source))
             .map(|rendered| rendered.target.describe());
+        // Each place in a built stream that a label moved from, and where it went.
+        let mut moved = Vec::new();
         for label in std::iter::once(&mut finding.primary).chain(finding.related.iter_mut()) {
             if let Some(rendered) = built.get(&label.source) {
                 let stream = &outcome.sources[label.source.0 as usize];
+                let from = format!("{}:{}", stream.name, stream.line_col(label.span.start).line);
+                let before = label.source;
                 mapper.map(label, stream, rendered);
+                if label.source != before {
+                    let file = mapper.source(label.source);
+                    let to = format!("{}:{}", file.name, file.line_col(label.span.start).line);
+                    moved.push((from, to));
+                }
             }
         }
         if let Some(build) = build {
+            if let Some((before, after)) = finding.in_build.take() {
+                finding.message = format!("{before}`{build}`{after}");
+            }
+            finding.message = at_the_files(&finding.message, &moved);
             finding.fix = None;
             finding.origin = Some(build);
         }
@@ -127,6 +143,27 @@ pub fn map_findings(outcome: &mut Outcome, renders: &Renders, suppress: bool) ->
     )
     .suppressed
     .len()
+}
+
+/// `message` of a finding in a build, with each place of the built stream it names
+/// (`path:line`, as `moved` has it) at the file and line its label went to.
+fn at_the_files(message: &str, moved: &[(String, String)]) -> String {
+    let mut message = message.to_string();
+    for (from, to) in moved {
+        let mut out = String::with_capacity(message.len());
+        let mut rest = message.as_str();
+        while let Some(at) = rest.find(from.as_str()) {
+            let end = at + from.len();
+            // `stream:7` is not the start of `stream:70`.
+            let whole = !rest[end..].starts_with(|c: char| c.is_ascii_digit());
+            out.push_str(&rest[..at]);
+            out.push_str(if whole { to } else { from });
+            rest = &rest[end..];
+        }
+        out.push_str(rest);
+        message = out;
+    }
+    message
 }
 
 struct Mapper {
@@ -197,6 +234,7 @@ impl Mapper {
         label.source = place.source;
         label.span = place.span;
         if !place.exact {
+            label.approximate = true;
             label.message = format!(
                 "{} (in the build: the nearest place its source writes)",
                 label.message
@@ -768,4 +806,27 @@ fn first_line(source: &Source) -> Span {
         .str(0..source.text.len().min(4096))
         .map_or(0, |t| t.find('\n').unwrap_or(t.len()));
     Span::new(0, len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_names_the_files_its_labels_went_to() {
+        let moved = [(
+            "overlays/prod (rendered):7".to_string(),
+            "base/hpa-v1.yaml:4".to_string(),
+        )];
+        assert_eq!(
+            at_the_files("first in overlays/prod (rendered):7: …", &moved),
+            "first in base/hpa-v1.yaml:4: …"
+        );
+        // Line 7 is not line 70; a message without either is left as it is.
+        assert_eq!(
+            at_the_files("at overlays/prod (rendered):70", &moved),
+            "at overlays/prod (rendered):70"
+        );
+        assert_eq!(at_the_files("plain", &moved), "plain");
+    }
 }

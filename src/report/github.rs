@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use super::{RenderOptions, message_with_origin, repo_relative};
+use super::{RenderOptions, one_line_message, repo_relative};
 use crate::analysis::Outcome;
 use crate::finding::{Finding, Severity};
 
@@ -23,7 +23,7 @@ pub fn render(
             Severity::Warning => "warning",
             Severity::Info => "notice",
         };
-        let mut message = message_with_origin(finding);
+        let mut message = one_line_message(finding);
         if let Some(line) = place.rendered_line {
             message.push_str(&format!(" (line {line} of the rendered stream)"));
         }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use super::{RenderOptions, message_with_origin, plural, repo_relative};
+use super::{RenderOptions, one_line_message, plural, repo_relative};
 use crate::analysis::Outcome;
 use crate::finding::{Finding, Severity};
 
@@ -82,7 +82,7 @@ pub fn render(
             finding.severity,
             cell(&location),
             finding.rule,
-            cell(&message_with_origin(finding))
+            cell(&one_line_message(finding))
         )?;
     }
     Ok(())

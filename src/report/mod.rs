@@ -158,6 +158,20 @@ pub fn message_with_origin(finding: &Finding) -> String {
     }
 }
 
+/// What a one-line message adds when the finding's position is only near its field (the
+/// labels that `pretty` and JSON show say so themselves).
+pub const APPROXIMATE: &str = "the position is approximate: the nearest place its source writes";
+
+/// The message of formats that show no labels (`short`, `github`, SARIF, `markdown`): with the
+/// build it came from, and whether its position is approximate.
+pub fn one_line_message(finding: &Finding) -> String {
+    let mut message = message_with_origin(finding);
+    if finding.primary.approximate {
+        message.push_str(&format!(" ({APPROXIMATE})"));
+    }
+    message
+}
+
 /// "1 error", "2 errors".
 pub fn plural(n: usize, word: &str) -> String {
     let ending = match (n, word.ends_with(['s', 'x'])) {

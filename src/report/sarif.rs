@@ -2,7 +2,9 @@
 //! lists every rule with its document; each result has an exact region (columns count Unicode
 //! code points, as stated in `columnKind`), an artifact URI relative to the repository root
 //! (`%SRCROOT%`), and a partial fingerprint that does not depend on line numbers, so a finding
-//! keeps its identity when lines move.
+//! keeps its identity when lines move. A finding of a build taken back only to the nearest
+//! place its source writes says so in its message and in the property `approximatePosition`
+//! (of the result, and of each location that is only near its field).
 
 use std::io::{self, Write};
 
@@ -135,7 +137,7 @@ fn camel_case(id: &str) -> String {
 fn result(outcome: &Outcome, finding: &Finding, options: &RenderOptions) -> Value {
     let root = options.root.as_deref();
     let rule_index = RULES.iter().position(|r| r.meta.id == finding.rule.id);
-    let mut message = super::message_with_origin(finding);
+    let mut message = super::one_line_message(finding);
     if let Some(line) =
         super::template::place(outcome, finding, &finding.primary, root).rendered_line
     {
@@ -171,6 +173,9 @@ fn result(outcome: &Outcome, finding: &Finding, options: &RenderOptions) -> Valu
         }
         if !related.is_empty() {
             map.insert("relatedLocations".into(), Value::Array(related));
+        }
+        if finding.primary.approximate {
+            map.insert("properties".into(), approximate());
         }
         if let Some(fix) = fix(outcome, finding, root) {
             map.insert("fixes".into(), json!([fix]));
@@ -258,7 +263,7 @@ fn located(
     root: Option<&std::path::Path>,
 ) -> Value {
     let source = outcome.source(label.source);
-    json!({
+    let mut location = json!({
         "physicalLocation": {
             "artifactLocation": artifact(path, root),
             "region": {
@@ -269,7 +274,19 @@ fn located(
                 "snippet": { "text": source.text.str(label.span.start..label.span.end).unwrap_or_default() },
             }
         }
-    })
+    });
+    if label.approximate
+        && let Value::Object(map) = &mut location
+    {
+        map.insert("properties".into(), approximate());
+    }
+    location
+}
+
+/// The property bag of a result or a location whose place is only near its field: a finding
+/// of a build taken back to the nearest place its source writes.
+fn approximate() -> Value {
+    json!({ "approximatePosition": true })
 }
 
 /// Percent-encode a path for a URI reference: everything but RFC 3986 unreserved characters

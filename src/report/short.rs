@@ -18,7 +18,7 @@ pub fn render(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> 
             at.column,
             finding.severity,
             finding.rule,
-            super::message_with_origin(finding)
+            super::one_line_message(finding)
         )?;
     }
     Ok(())

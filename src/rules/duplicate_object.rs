@@ -64,22 +64,39 @@ fn report(cx: &Context, ids: &[ObjId], out: &mut Vec<Finding>) {
             finding.severity = Severity::Info;
             finding
         } else {
-            cx.finding(
+            let source = &cx.sources[object.source.0 as usize];
+            let built = source.built_by.is_some();
+            let consequence = "applied together, the second definition overwrites the first (or `kubectl create` fails on it), and owner references to it are ambiguous";
+            let finding = cx.finding(
                 &META,
                 *id,
                 span,
                 "defined again here",
                 format!(
-                    "{} is defined again in this {} (first at {}): applied together, the second definition overwrites the first (or `kubectl create` fails on it), and owner references to it are ambiguous",
+                    "{} is defined again in this {} (first at {}): {consequence}",
                     cx.describe(*id),
-                    match cx.sources[object.source.0 as usize].name.as_str() {
+                    match source.name.as_str() {
                         "<stdin>" => "stream",
                         _ => "file",
                     },
                     cx.location(*first)
                 ),
-            )
-            .help("keep one definition; if the two are meant for different clusters or environments, put them in separate files")
+            );
+            let finding = if built {
+                // Two files of one chart or overlay: the build is named, and the first
+                // definition's place is its file's, when the finding is taken back to them.
+                finding.naming_build(
+                    format!("{} is defined twice in ", cx.describe(*id)),
+                    format!(": first in {}: {consequence}", cx.location(*first)),
+                )
+            } else {
+                finding
+            };
+            finding.help(if built {
+                "keep one definition among the files it builds; if the two are meant for different clusters or environments, build them from separate overlays or charts"
+            } else {
+                "keep one definition; if the two are meant for different clusters or environments, put them in separate files"
+            })
         };
         out.push(finding.related(cx.name_label(*first, "first defined here")));
     }

@@ -1,6 +1,7 @@
 //! `uid-shared`: two different objects (another kind, namespace or name) carry one
 //! `metadata.uid`. A cluster gives every object a uid of its own, so the input joins captures
 //! of different clusters, or was edited by hand; every reference to that uid is ambiguous.
+//! That is context for reading the other findings, not a defect of a cluster: info.
 
 use super::Context;
 use crate::finding::Finding;
@@ -8,8 +9,8 @@ use crate::model::Mode;
 
 super::declare_rule! {
     id: "uid-shared",
-    severity: Warning,
-    summary: "Two different objects of a snapshot carry one metadata.uid, which no cluster does",
+    severity: Info,
+    summary: "Two different objects of a snapshot carry one metadata.uid, which no cluster does: the input is not one capture",
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
