@@ -395,6 +395,13 @@ pub struct Source {
     /// Where lines start, built the first time a position is asked for: a big input without
     /// findings never needs it.
     lines: std::sync::OnceLock<LineIndex>,
+    /// Characters before each [`CHARS_EVERY`] bytes, built the first time a column is asked
+    /// for far into a long line (a List written on one line): each column is then counted from
+    /// the nearest mark, not from the line's start.
+    chars: std::sync::OnceLock<Vec<usize>>,
+    /// Newlines before each [`CHARS_EVERY`] bytes, built the first time a line is asked for
+    /// far from the nearest line start the line index keeps.
+    newlines: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl Source {
@@ -406,6 +413,8 @@ impl Source {
                 text: Text::Owned(text.clone()),
                 built_by: self.built_by,
                 lines: std::sync::OnceLock::new(),
+                chars: std::sync::OnceLock::new(),
+                newlines: std::sync::OnceLock::new(),
             }),
             Text::File(_) => None,
         }
@@ -421,6 +430,8 @@ impl Source {
             text,
             built_by: None,
             lines: std::sync::OnceLock::new(),
+            chars: std::sync::OnceLock::new(),
+            newlines: std::sync::OnceLock::new(),
         }
     }
 
@@ -441,14 +452,10 @@ impl Source {
         // Characters are counted by their first bytes (the text is UTF-8); an offset inside a
         // character counts bytes.
         let column = match self.text.is_char_boundary(offset) {
-            true => {
-                let mut chars = 0;
-                let _ = self.text.scan(line_start..offset, |_, bytes| {
-                    chars += bytes.iter().filter(|&&b| !is_continuation(b)).count();
-                    true
-                });
-                chars
-            }
+            true if offset - line_start > CHARS_EVERY => self
+                .chars_before(offset)
+                .saturating_sub(self.chars_before(line_start)),
+            true => self.count_chars(line_start..offset),
             // (Saturating: positions read from a file that changed meanwhile need not agree.)
             false => offset.saturating_sub(line_start),
         } + 1;
@@ -458,16 +465,62 @@ impl Source {
         }
     }
 
+    /// Characters (first bytes of UTF-8 sequences) in `range`.
+    fn count_chars(&self, range: std::ops::Range<usize>) -> usize {
+        let mut chars = 0;
+        let _ = self.text.scan(range, |_, bytes| {
+            chars += bytes.iter().filter(|&&b| !is_continuation(b)).count();
+            true
+        });
+        chars
+    }
+
+    /// Characters before `offset`, counted from the nearest mark below it.
+    fn chars_before(&self, offset: usize) -> usize {
+        let marks = self.chars.get_or_init(|| {
+            let mut marks = vec![0];
+            let mut at = 0;
+            while at + CHARS_EVERY <= self.text.len() {
+                let before = marks.last().copied().unwrap_or(0);
+                marks.push(before + self.count_chars(at..at + CHARS_EVERY));
+                at += CHARS_EVERY;
+            }
+            marks
+        });
+        let mark = (offset / CHARS_EVERY).min(marks.len() - 1);
+        marks[mark] + self.count_chars(mark * CHARS_EVERY..offset)
+    }
+
     /// 0-based index of the line holding `offset`.
     pub fn line_index(&self, offset: usize) -> usize {
         let offset = offset.min(self.text.len());
         let (from, line) = self.lines().before_offset(offset);
+        if offset - from <= CHARS_EVERY {
+            return line + self.count_newlines(from..offset);
+        }
+        // Far into a long line: from the nearest mark, not from the line's start.
+        let marks = self.newlines.get_or_init(|| {
+            let mut marks = vec![0];
+            let mut at = 0;
+            while at + CHARS_EVERY <= self.text.len() {
+                let before = marks.last().copied().unwrap_or(0);
+                marks.push(before + self.count_newlines(at..at + CHARS_EVERY));
+                at += CHARS_EVERY;
+            }
+            marks
+        });
+        let mark = (offset / CHARS_EVERY).min(marks.len() - 1);
+        marks[mark] + self.count_newlines(mark * CHARS_EVERY..offset)
+    }
+
+    /// Line breaks in `range`.
+    fn count_newlines(&self, range: std::ops::Range<usize>) -> usize {
         let mut newlines = 0;
-        let _ = self.text.scan(from..offset, |_, bytes| {
+        let _ = self.text.scan(range, |_, bytes| {
             newlines += memchr::memchr_iter(b'\n', bytes).count();
             true
         });
-        line + newlines
+        newlines
     }
 
     /// Byte offset where 0-based line `index` starts (the text's length past the last line).
@@ -508,6 +561,9 @@ impl Source {
         }
     }
 }
+
+/// Columns far into a line are counted from marks this many bytes apart.
+const CHARS_EVERY: usize = 16 << 10;
 
 /// Lines are counted from the nearest checkpoint before them; there is one in every this many
 /// bytes of text, so the index stays small for a file of millions of lines.
@@ -583,6 +639,32 @@ mod tests {
         assert_eq!(s.line_col(12), LineCol { line: 3, column: 1 });
         assert_eq!(s.line_text(1), "çé: x");
         assert_eq!(s.line_col(999), LineCol { line: 3, column: 5 });
+    }
+
+    #[test]
+    fn positions_far_into_a_long_line_are_those_counted_from_its_start() {
+        // A List written on one line (`jq -c`), with characters of several bytes, then a
+        // second line: each position is counted from the marks, and must be exact.
+        let mut text = String::new();
+        for i in 0..6000 {
+            text.push_str(&format!("{{\"name\":\"ç-{i}\",\"v\":\"é\"}},"));
+        }
+        text.push_str("\nsecond: line");
+        let source = Source::new("t", text.clone());
+        for offset in (0..text.len()).step_by(7919).chain([text.len() - 3]) {
+            if !text.is_char_boundary(offset) {
+                continue;
+            }
+            let before = &text[..offset];
+            let line = before.matches('\n').count() + 1;
+            let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+            let column = text[line_start..offset].chars().count() + 1;
+            assert_eq!(
+                source.line_col(offset),
+                LineCol { line, column },
+                "{offset}"
+            );
+        }
     }
 
     use super::file_for_test as file;
