@@ -555,7 +555,8 @@ fn prepare(
 ) -> Prepared {
     let (mut source, invalid_at) = match read::decode(name, content) {
         Ok(decoded) => decoded,
-        Err((source, message)) => {
+        Err(failed) => {
+            let (source, message) = *failed;
             let error = InputError {
                 path: source.name.clone(),
                 message,

@@ -266,7 +266,7 @@ fn describe_file_type(kind: std::fs::FileType) -> &'static str {
 pub(crate) fn decode(
     name: String,
     content: Content,
-) -> Result<(Source, Option<usize>), (Source, String)> {
+) -> Result<(Source, Option<usize>), Box<(Source, String)>> {
     let bytes = match content {
         Content::Bytes(bytes) => bytes,
         Content::File(file, len) => match source::Text::open(file, len) {
@@ -275,7 +275,7 @@ pub(crate) fn decode(
             Err(file) => {
                 let mut bytes = Vec::new();
                 if let Err(e) = std::io::Read::read_to_end(&mut &file, &mut bytes) {
-                    return Err((Source::new(name, ""), e.to_string()));
+                    return Err(Box::new((Source::new(name, ""), e.to_string())));
                 }
                 bytes
             }

@@ -395,13 +395,17 @@ pub struct Source {
     /// Where lines start, built the first time a position is asked for: a big input without
     /// findings never needs it.
     lines: std::sync::OnceLock<LineIndex>,
-    /// Characters before each [`CHARS_EVERY`] bytes, built the first time a column is asked
-    /// for far into a long line (a List written on one line): each column is then counted from
-    /// the nearest mark, not from the line's start.
-    chars: std::sync::OnceLock<Vec<usize>>,
-    /// Newlines before each [`CHARS_EVERY`] bytes, built the first time a line is asked for
-    /// far from the nearest line start the line index keeps.
-    newlines: std::sync::OnceLock<Vec<usize>>,
+    /// Marks every [`CHARS_EVERY`] bytes, built the first time a position is asked for far
+    /// into a long line (a List written on one line): its line and column are then counted
+    /// from the nearest mark, not from the line's start.
+    marks: std::sync::OnceLock<Box<Marks>>,
+}
+
+/// The characters and the newlines before each [`CHARS_EVERY`] bytes of a text.
+#[derive(Debug)]
+struct Marks {
+    chars: Vec<usize>,
+    newlines: Vec<usize>,
 }
 
 impl Source {
@@ -413,8 +417,7 @@ impl Source {
                 text: Text::Owned(text.clone()),
                 built_by: self.built_by,
                 lines: std::sync::OnceLock::new(),
-                chars: std::sync::OnceLock::new(),
-                newlines: std::sync::OnceLock::new(),
+                marks: std::sync::OnceLock::new(),
             }),
             Text::File(_) => None,
         }
@@ -430,8 +433,7 @@ impl Source {
             text,
             built_by: None,
             lines: std::sync::OnceLock::new(),
-            chars: std::sync::OnceLock::new(),
-            newlines: std::sync::OnceLock::new(),
+            marks: std::sync::OnceLock::new(),
         }
     }
 
@@ -475,18 +477,29 @@ impl Source {
         chars
     }
 
-    /// Characters before `offset`, counted from the nearest mark below it.
-    fn chars_before(&self, offset: usize) -> usize {
-        let marks = self.chars.get_or_init(|| {
-            let mut marks = vec![0];
+    /// The marks, counted the first time they are needed.
+    fn marks(&self) -> &Marks {
+        self.marks.get_or_init(|| {
+            let mut marks = Marks {
+                chars: vec![0],
+                newlines: vec![0],
+            };
             let mut at = 0;
             while at + CHARS_EVERY <= self.text.len() {
-                let before = marks.last().copied().unwrap_or(0);
-                marks.push(before + self.count_chars(at..at + CHARS_EVERY));
+                let range = at..at + CHARS_EVERY;
+                let chars = marks.chars.last().copied().unwrap_or(0);
+                marks.chars.push(chars + self.count_chars(range.clone()));
+                let newlines = marks.newlines.last().copied().unwrap_or(0);
+                marks.newlines.push(newlines + self.count_newlines(range));
                 at += CHARS_EVERY;
             }
-            marks
-        });
+            Box::new(marks)
+        })
+    }
+
+    /// Characters before `offset`, counted from the nearest mark below it.
+    fn chars_before(&self, offset: usize) -> usize {
+        let marks = &self.marks().chars;
         let mark = (offset / CHARS_EVERY).min(marks.len() - 1);
         marks[mark] + self.count_chars(mark * CHARS_EVERY..offset)
     }
@@ -499,16 +512,7 @@ impl Source {
             return line + self.count_newlines(from..offset);
         }
         // Far into a long line: from the nearest mark, not from the line's start.
-        let marks = self.newlines.get_or_init(|| {
-            let mut marks = vec![0];
-            let mut at = 0;
-            while at + CHARS_EVERY <= self.text.len() {
-                let before = marks.last().copied().unwrap_or(0);
-                marks.push(before + self.count_newlines(at..at + CHARS_EVERY));
-                at += CHARS_EVERY;
-            }
-            marks
-        });
+        let marks = &self.marks().newlines;
         let mark = (offset / CHARS_EVERY).min(marks.len() - 1);
         marks[mark] + self.count_newlines(mark * CHARS_EVERY..offset)
     }
