@@ -262,11 +262,11 @@ fn describe_file_type(kind: std::fs::FileType) -> &'static str {
     }
 }
 
+/// An input that could not be read as text: its source (empty) and why.
+pub(crate) type Undecoded = Box<(Source, String)>;
+
 /// Text from bytes; for bytes that are not UTF-8, also the offset of the first bad byte.
-pub(crate) fn decode(
-    name: String,
-    content: Content,
-) -> Result<(Source, Option<usize>), Box<(Source, String)>> {
+pub(crate) fn decode(name: String, content: Content) -> Result<(Source, Option<usize>), Undecoded> {
     let bytes = match content {
         Content::Bytes(bytes) => bytes,
         Content::File(file, len) => match source::Text::open(file, len) {
