@@ -116,6 +116,15 @@ impl WorkloadController {
     }
 }
 
+/// The group and kind some workload controller claims, as the controllers' table writes them.
+pub fn claimed_kind(group: &str, kind: &str) -> Option<(&'static str, &'static str)> {
+    WORKLOAD_CONTROLLERS
+        .iter()
+        .flat_map(|c| c.claims)
+        .find(|c| c.group == group && c.kind == kind)
+        .map(|c| (c.group, c.kind))
+}
+
 /// Whether some controller claims objects of this kind.
 pub fn is_claimable(group: &str, kind: &str) -> bool {
     WORKLOAD_CONTROLLERS

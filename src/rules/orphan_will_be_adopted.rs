@@ -8,7 +8,7 @@ use super::Context;
 use crate::controllers::{Verdict, is_claimable, workload_controller};
 use crate::finding::{Finding, Label};
 use crate::index::ObjId;
-use crate::selector::display_labels;
+use crate::selector::{Requirement, display_labels};
 
 super::declare_rule! {
     id: "orphan-will-be-adopted",
@@ -17,23 +17,97 @@ super::declare_rule! {
     reads: [LABELS, SELECTOR, TEMPLATE_LABELS, POD_PHASE, DELETION_TIMESTAMP],
 }
 
-pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    // Controllers that can adopt, by namespace: they have a usable selector and are not being
-    // deleted (a controller being deleted adopts nothing).
-    let mut controllers: HashMap<&str, Vec<ObjId>> = HashMap::new();
-    for (i, object) in cx.objects.iter().enumerate() {
-        let id = ObjId(i as u32);
-        let facts = cx.index.facts(id);
-        if object.selector.is_none() || object.is_being_deleted() {
-            continue;
+/// The controllers that can adopt, by namespace and the group and kind they claim, and within
+/// those by one `key=value` their selector requires: a dependent is tested only against the
+/// controllers whose selectors its own labels can meet, so a namespace of tens of thousands of
+/// Pods and ReplicaSets costs what its objects do, not their product.
+#[derive(Default)]
+struct Adopters {
+    by_label: HashMap<(String, &'static str, &'static str, String, String), Vec<ObjId>>,
+    /// Those whose selector requires no single `key=value` (only expressions).
+    others: HashMap<(String, &'static str, &'static str), Vec<ObjId>>,
+}
+
+impl Adopters {
+    fn of(cx: &Context) -> Adopters {
+        let mut adopters = Adopters::default();
+        for (i, object) in cx.objects.iter().enumerate() {
+            let id = ObjId(i as u32);
+            let facts = cx.index.facts(id);
+            // A controller being deleted adopts nothing.
+            let Some(selector) = object.selector.as_ref().filter(|_| !object.is_being_deleted())
+            else {
+                continue;
+            };
+            let (Some(group), Some(namespace)) = (&facts.group, &facts.namespace) else {
+                continue;
+            };
+            let Some(controller) = workload_controller(group, object.kind_str()) else {
+                continue;
+            };
+            let required = selector.requirements.iter().find_map(|r| match r {
+                Requirement::Equals(key, value) => Some((key, value)),
+                _ => None,
+            });
+            for claim in controller.claims {
+                let (group, kind) = (claim.group, claim.kind);
+                let list = match required {
+                    Some((key, value)) => adopters
+                        .by_label
+                        .entry((namespace.clone(), group, kind, key.clone(), value.clone()))
+                        .or_default(),
+                    None => adopters
+                        .others
+                        .entry((namespace.clone(), group, kind))
+                        .or_default(),
+                };
+                list.push(id);
+            }
         }
-        if let (Some(group), Some(namespace)) = (&facts.group, &facts.namespace)
-            && workload_controller(group, object.kind_str()).is_some()
-        {
-            controllers.entry(namespace).or_default().push(id);
-        }
+        adopters
     }
-    if controllers.is_empty() {
+
+    /// The controllers in `namespace` that claim `group`/`kind` and whose selectors `labels`
+    /// may meet, in input order.
+    fn candidates(
+        &self,
+        namespace: &str,
+        group: &str,
+        kind: &str,
+        labels: Option<&crate::selector::Labels>,
+    ) -> Vec<ObjId> {
+        let Some(claimed) = crate::controllers::claimed_kind(group, kind) else {
+            return Vec::new();
+        };
+        let mut found: Vec<ObjId> = self
+            .others
+            .get(&(namespace.to_string(), claimed.0, claimed.1))
+            .cloned()
+            .unwrap_or_default();
+        if let Some(labels) = labels {
+            let mut keys: Vec<&str> = labels.pairs.iter().map(|(k, _)| k.as_str()).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            for key in keys {
+                let value = labels.get(key).unwrap_or_default();
+                let index = (
+                    namespace.to_string(),
+                    claimed.0,
+                    claimed.1,
+                    key.to_string(),
+                    value.to_string(),
+                );
+                found.extend(self.by_label.get(&index).into_iter().flatten());
+            }
+        }
+        found.sort_unstable();
+        found
+    }
+}
+
+pub fn check(cx: &Context, out: &mut Vec<Finding>) {
+    let controllers = Adopters::of(cx);
+    if controllers.by_label.is_empty() && controllers.others.is_empty() {
         return;
     }
     for (id, dependent) in cx.linted() {
@@ -47,9 +121,8 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         {
             continue;
         }
-        let Some(candidates) = controllers.get(namespace.as_str()) else {
-            continue;
-        };
+        let candidates =
+            controllers.candidates(namespace, group, dependent.kind_str(), dependent.labels.as_ref());
         let adopters: Vec<ObjId> = candidates
             .iter()
             .copied()
