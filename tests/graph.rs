@@ -338,3 +338,47 @@ fn kind_name_is_looked_up_in_the_configured_namespace() {
     assert_eq!(code, Some(0), "{tree}");
     assert!(tree.starts_with("Deployment shop/web"), "{tree}");
 }
+
+#[test]
+fn a_consequence_counts_an_owner_missing_from_a_snapshot_as_delete_preview_does() {
+    // Pod …-q8kzn names a ReplicaSet whose uid is not the one in the dump, and a ReplicaSet the
+    // dump does not hold: the collector deletes the Pod only if that one is gone too.
+    let dump = "examples/cluster-dump";
+    let lint = run(&[dump], 1);
+    let mismatch = lint
+        .lines()
+        .find(|l| l.contains("error[owner-uid-mismatch]"))
+        .unwrap_or_default();
+    assert!(
+        mismatch.ends_with(
+            "the garbage collector deletes Pod payments/billing-7c9f8d6b5-q8kzn unless ReplicaSet payments/billing-6b5a4c3d2, which is not in this snapshot, still exists in the cluster; if it does, the collector removes just this reference"
+        ),
+        "{lint}"
+    );
+    assert!(!mismatch.contains("no other owner keeps it"), "{mismatch}");
+    // The missing owner's own finding supposes it gone, and the other owner counts as gone.
+    let not_found = lint
+        .lines()
+        .find(|l| l.contains("→ ReplicaSet payments/billing-6b5a4c3d2"))
+        .unwrap_or_default();
+    assert!(
+        not_found.ends_with("if it is gone from the cluster too, the garbage collector deletes Pod payments/billing-7c9f8d6b5-q8kzn (no other owner keeps it)"),
+        "{lint}"
+    );
+    // delete-preview agrees: the Pod is neither deleted with the ReplicaSet it names nor on apply.
+    let preview = run(
+        &[
+            "delete-preview",
+            "replicaset/billing-7c9f8d6b5",
+            "-n",
+            "payments",
+            dump,
+        ],
+        0,
+    );
+    assert!(!preview.contains("q8kzn"), "{preview}");
+    assert!(
+        preview.contains("Pod payments/billing-7c9f8d6b5-tx2lp"),
+        "{preview}"
+    );
+}
