@@ -479,3 +479,53 @@ fn a_big_file_is_fixed_on_the_text_that_was_linted() {
         content.replace("kind: replicaset", "kind: ReplicaSet")
     );
 }
+
+#[test]
+fn a_list_whose_every_reference_goes_goes_with_its_key_and_comments() {
+    let dir = common::temp_dir("fix-whole-list");
+    let owners = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\n---\n";
+    let reference = |name: &str, uid: &str, note: &str| {
+        format!(
+            "  - apiVersion: apps/v1\n    kind: Deployment\n    name: {name}\n    uid: {uid}\n    # {note}\n"
+        )
+    };
+    let config_map = |refs: &str| {
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  ownerReferences:\n  # written by hand\n{refs}  labels:\n    app: api\n"
+        )
+    };
+    let kept = format!(
+        "{owners}apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  labels:\n    app: api\n"
+    );
+    let api = reference("api", "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d", "the api one");
+    let web = reference("web", "8a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d", "the web one");
+    // Two references removed in one round, and a single one: no key, no comment is left.
+    for refs in [format!("{api}{web}"), api.clone()] {
+        let written = format!("{owners}{}", config_map(&refs));
+        std::fs::write(dir.path().join("cache.yaml"), &written).expect("write");
+        let out = ownerlint(dir.path(), &["--fix", "--unsafe-fixes", "cache.yaml"], None);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("cache.yaml")).expect("read"),
+            kept,
+            "{written}"
+        );
+    }
+    // One of two (the other names an owner not in the input): the other stays, with the key
+    // and the comments.
+    let db = reference("db", "7a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d", "the db one");
+    std::fs::write(
+        dir.path().join("cache.yaml"),
+        format!("{owners}{}", config_map(&format!("{api}{db}"))),
+    )
+    .expect("write");
+    let out = ownerlint(dir.path(), &["--fix", "--unsafe-fixes", "cache.yaml"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("cache.yaml")).expect("read"),
+        format!(
+            "{owners}{}",
+            config_map(&format!("    # the api one\n{db}"))
+        )
+    );
+}

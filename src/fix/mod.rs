@@ -123,6 +123,12 @@ fn run_with(
                 continue;
             };
             let text = text.into_owned();
+            let whole = whole_lists(&analysis, id, &text, &edits);
+            let edits: Vec<&Edit> = edits
+                .into_iter()
+                .filter(|e| !whole.iter().any(|w| overlap(w.span, e.span)))
+                .chain(&whole)
+                .collect();
             let fixed = apply(&text, &edits);
             history.entry(source.name.clone()).or_default().push(
                 edits
@@ -183,6 +189,39 @@ fn run_with(
         applied,
         refused,
     }
+}
+
+/// Edits that remove the `ownerReferences` key (with the comments under it) of each object of
+/// `source` whose every reference `edits` remove in this round, rather than leave the key
+/// holding nothing. Each covers the removals of that list, which it replaces.
+fn whole_lists(analysis: &Analysis, source: SourceId, text: &str, edits: &[&Edit]) -> Vec<Edit> {
+    let removes = |span: Span| {
+        edits.iter().any(|e| {
+            e.replacement.is_empty() && e.span.start <= span.start && span.end <= e.span.end
+        })
+    };
+    let window = edit::Window {
+        bytes: text.as_bytes(),
+        base: 0,
+    };
+    analysis
+        .objects
+        .iter()
+        .filter(|o| o.source == source)
+        .filter_map(|o| match &o.owner_refs {
+            crate::model::OwnerRefs::List { refs, key, value }
+                if refs.len() > 1 && refs.iter().all(|r| removes(r.span)) =>
+            {
+                edit::remove_entry(window, *key, *value)
+            }
+            _ => None,
+        })
+        .map(|span| Edit {
+            source,
+            span,
+            replacement: String::new(),
+        })
+        .collect()
 }
 
 /// The offset in an input as it was read of `offset` in its text after the edits of `rounds`

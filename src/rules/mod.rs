@@ -349,7 +349,9 @@ impl<'a> Context<'a> {
     }
 
     /// A fix that removes the owner reference at `span` of `id`, the whole `ownerReferences`
-    /// entry when it is the only one (rather than leaving the key holding nothing).
+    /// entry (with the comments under it) when it is the only one, rather than leaving the key
+    /// holding nothing. When fixes of one round remove every reference of a list, `--fix`
+    /// removes the key instead (`fix::whole_lists`).
     pub fn remove_owner_ref_fix(
         &self,
         id: ObjId,
@@ -359,7 +361,12 @@ impl<'a> Context<'a> {
     ) -> Option<Fix> {
         match &self.object(id).owner_refs {
             crate::model::OwnerRefs::List { refs, key, value } if refs.len() == 1 => {
-                self.remove_entries_fix(id, &[vec![(*key, *value)]], applicability, message)
+                let (key, value) = (*key, *value);
+                let entry = Span::new(key.start, value.end.max(key.end));
+                self.edit_fix(id, entry, applicability, message, |window| {
+                    crate::fix::edit::remove_entry(window, key, value)
+                        .map(|removed| (removed, String::new()))
+                })
             }
             _ => self.remove_fix(id, span, applicability, message),
         }
