@@ -716,8 +716,7 @@ fn lint(args: LintArgs) -> i32 {
         note!("ownerlint: {}", nothing_to_lint(&options));
     } else {
         note!("{}", report::summary_line(&outcome));
-        // After --fix, what is left was not fixed for a reason said above.
-        if let Some(line) = report::fixable_line(&outcome).filter(|_| !args.fix) {
+        if let Some(line) = report::fixable_line(&outcome, args.fix.then_some(args.unsafe_fixes)) {
             note!("{line}");
         }
     }
@@ -802,23 +801,32 @@ fn fix(
                     .is_some_and(|fix| fix.applicability == Applicability::Unsafe)
             })
             .count();
-        let done = match (files, unsafe_fixes) {
-            (0, _) => "nothing to fix".to_string(),
-            (_, false) => format!(
-                "{} in {} (apply with --fix)",
-                report::plural(run.applied.len(), "fix"),
-                report::plural(files, "file")
-            ),
-            (_, true) => format!(
-                "{} in {} (apply with --fix --unsafe-fixes)",
+        // Fixes of later rounds are for findings that earlier fixes brought up: the lint
+        // before fixing counted none of them.
+        let brought_up = run.applied.iter().filter(|a| a.round > 1).count();
+        let brought_up = match brought_up {
+            0 => String::new(),
+            1 => ", 1 of them for a finding that another fix brings up".to_string(),
+            n => format!(", {n} of them for findings that other fixes bring up"),
+        };
+        let apply = if unsafe_fixes {
+            "--fix --unsafe-fixes"
+        } else {
+            "--fix"
+        };
+        let done = match files {
+            0 if more_unsafe > 0 => "nothing to fix with --fix".to_string(),
+            0 => "nothing to fix".to_string(),
+            _ => format!(
+                "{} in {}{brought_up} (apply with {apply})",
                 report::plural(run.applied.len(), "fix"),
                 report::plural(files, "file")
             ),
         };
-        let more = if more_unsafe > 0 {
-            format!("; {more_unsafe} more with --unsafe-fixes")
-        } else {
-            String::new()
+        let more = match (more_unsafe, files) {
+            (0, _) => String::new(),
+            (n, 0) => format!("; {n} {}", report::UNSAFE_FIXES),
+            (n, _) => format!("; {}", report::more_unsafe(n)),
         };
         note!("ownerlint: {done}{more}");
         let code = if !run.analysis.outcome.errors.is_empty() {

@@ -27,6 +27,9 @@ pub struct Applied {
     pub column: usize,
     pub rule: &'static str,
     pub message: String,
+    /// The round that applied it, from 1: a fix of a later round is for a finding that an
+    /// earlier fix brought up, which the lint before fixing did not report.
+    pub round: usize,
 }
 
 /// An input the fixes changed.
@@ -82,7 +85,7 @@ fn run_with(
     // Inputs a fix made unreadable: put back as they were before it, and fixed no further.
     let mut frozen: HashSet<String> = HashSet::new();
     let mut analysis = analyze(&texts);
-    for _ in 0..MAX_ROUNDS {
+    for round_number in 1..=MAX_ROUNDS {
         let outcome = &analysis.outcome;
         let chosen: Vec<&Finding> = choose(&outcome.findings, at_least)
             .into_iter()
@@ -107,6 +110,7 @@ fn run_with(
                     column: 0,
                     rule: finding.rule.id,
                     message: fix.message.clone(),
+                    round: round_number,
                 },
                 offset,
             ));
