@@ -64,6 +64,10 @@ pub struct Placeholder {
     pub name: String,
     pub namespace: Option<String>,
     pub reason: Unresolved,
+    /// The object of the input the reference names by name, when it is there but does not
+    /// count as the owner (its uid is another, or will be at creation): drawings show the
+    /// reference at that object, marked with the reason.
+    pub object: Option<ObjId>,
 }
 
 /// A node of the graph.
@@ -135,6 +139,7 @@ impl Graph {
                         _ => namespace.clone(),
                     },
                     reason,
+                    object: resolution.owner(),
                 };
                 let next = placeholder_ids.len();
                 let id = *placeholder_ids.entry(placeholder.clone()).or_insert(next);
