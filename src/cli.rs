@@ -34,6 +34,7 @@ pub enum Command {
     /// Print a rule's document
     Explain {
         /// The rule id, e.g. owner-not-found
+        #[arg(value_parser = RuleId, hide_possible_values = true)]
         rule: String,
     },
     /// Print a shell completion script (e.g. `ownerlint completions bash > /etc/bash_completion.d/ownerlint`)
@@ -100,9 +101,10 @@ pub enum PreviewFormat {
 #[derive(Args, Debug)]
 pub struct InputArgs {
     /// Files and directories to read [default: .]; `-` reads standard input
+    #[arg(value_hint = clap::ValueHint::AnyPath)]
     pub paths: Vec<PathBuf>,
     /// Configuration file [default: the nearest .ownerlint.yaml upwards, up to the repository root]
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub config: Option<PathBuf>,
     /// Do not read a configuration file
     #[arg(long, conflicts_with = "config")]
@@ -120,14 +122,14 @@ pub struct InputArgs {
     #[arg(long, value_parser = parse_kube_version)]
     pub kube_version: Option<KubeVersion>,
     /// Directory or file of CustomResourceDefinitions that declare custom kinds (repeatable)
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", value_hint = clap::ValueHint::AnyPath)]
     pub crds: Vec<PathBuf>,
     /// Objects that exist (e.g. a dump of the target cluster): owners may resolve to them, and they are not linted (repeatable)
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", value_hint = clap::ValueHint::AnyPath)]
     pub context: Vec<PathBuf>,
     /// The rest of the project: read so that owners defined there resolve, without reporting on
     /// it; findings are reported only for PATHS (for pre-commit, which passes changed files)
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", value_hint = clap::ValueHint::AnyPath)]
     pub project: Vec<PathBuf>,
     /// Only read files in walked directories that match this glob (repeatable)
     #[arg(long, value_name = "GLOB")]
@@ -359,12 +361,7 @@ pub fn run(cli: Cli) -> i32 {
             Ok(effective) => print_out(effective.describe(), 0),
             Err(errors) => config_errors(&errors),
         },
-        Some(Command::Completions { shell }) => {
-            // Into memory first: `generate` panics when its writer fails.
-            let mut script = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "ownerlint", &mut script);
-            print_out(script, 0)
-        }
+        Some(Command::Completions { shell }) => print_out(crate::completions::script(shell), 0),
         Some(Command::Server) => match crate::server::run() {
             Ok(()) => 0,
             Err(message) => {
@@ -397,6 +394,34 @@ fn rules_list() -> String {
             )
         })
         .collect()
+}
+
+/// A rule id, as `explain` takes it: any word (an unknown one is told with a suggestion), with
+/// the ids as possible values for shell completion.
+#[derive(Clone)]
+struct RuleId;
+
+impl clap::builder::TypedValueParser for RuleId {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            rules::RULES
+                .iter()
+                .map(|r| clap::builder::PossibleValue::new(r.meta.id)),
+        ))
+    }
 }
 
 fn explain(id: &str) -> i32 {
