@@ -309,7 +309,12 @@ pub enum ColorChoice {
 }
 
 fn parse_kube_version(text: &str) -> Result<KubeVersion, String> {
-    KubeVersion::parse(text).ok_or_else(|| format!("expected a release like 1.34, got \"{text}\""))
+    let version = KubeVersion::parse(text)
+        .ok_or_else(|| format!("expected a release like 1.34, got \"{text}\""))?;
+    match version.unknown_because() {
+        Some(why) => Err(why),
+        None => Ok(version),
+    }
 }
 
 /// `eprintln!` without its panic: standard error may be a closed pipe too (`2>&1 | head`),
