@@ -83,6 +83,24 @@ impl KubeVersion {
     }
 }
 
+impl KubeVersion {
+    /// The newest release ownerlint knows the APIs of (the default of `--kube-version`).
+    pub fn newest_known() -> KubeVersion {
+        Catalog::builtin().kube_version
+    }
+
+    /// Why `self` cannot be checked against: a release newer than the newest known, whose
+    /// removed APIs ownerlint cannot know.
+    pub fn unknown_because(self) -> Option<String> {
+        let newest = KubeVersion::newest_known();
+        (self > newest).then(|| {
+            format!(
+                "{self} is newer than the newest Kubernetes release ownerlint knows, {newest}: the APIs it removes are unknown; give {newest} (or leave it out, which checks against {newest})"
+            )
+        })
+    }
+}
+
 impl fmt::Display for KubeVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}.{}", self.major, self.minor)

@@ -34,6 +34,7 @@ pub enum Command {
     /// Print a rule's document
     Explain {
         /// The rule id, e.g. owner-not-found
+        #[arg(value_parser = RuleId, hide_possible_values = true)]
         rule: String,
     },
     /// Print a shell completion script (e.g. `ownerlint completions bash > /etc/bash_completion.d/ownerlint`)
@@ -100,9 +101,10 @@ pub enum PreviewFormat {
 #[derive(Args, Debug)]
 pub struct InputArgs {
     /// Files and directories to read [default: .]; `-` reads standard input
+    #[arg(value_hint = clap::ValueHint::AnyPath)]
     pub paths: Vec<PathBuf>,
     /// Configuration file [default: the nearest .ownerlint.yaml upwards, up to the repository root]
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub config: Option<PathBuf>,
     /// Do not read a configuration file
     #[arg(long, conflicts_with = "config")]
@@ -120,14 +122,14 @@ pub struct InputArgs {
     #[arg(long, value_parser = parse_kube_version)]
     pub kube_version: Option<KubeVersion>,
     /// Directory or file of CustomResourceDefinitions that declare custom kinds (repeatable)
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", value_hint = clap::ValueHint::AnyPath)]
     pub crds: Vec<PathBuf>,
     /// Objects that exist (e.g. a dump of the target cluster): owners may resolve to them, and they are not linted (repeatable)
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", value_hint = clap::ValueHint::AnyPath)]
     pub context: Vec<PathBuf>,
     /// The rest of the project: read so that owners defined there resolve, without reporting on
     /// it; findings are reported only for PATHS (for pre-commit, which passes changed files)
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", value_hint = clap::ValueHint::AnyPath)]
     pub project: Vec<PathBuf>,
     /// Only read files in walked directories that match this glob (repeatable)
     #[arg(long, value_name = "GLOB")]
@@ -337,7 +339,12 @@ fn parse_set(text: &str) -> Result<String, String> {
 }
 
 fn parse_kube_version(text: &str) -> Result<KubeVersion, String> {
-    KubeVersion::parse(text).ok_or_else(|| format!("expected a release like 1.34, got \"{text}\""))
+    let version = KubeVersion::parse(text)
+        .ok_or_else(|| format!("expected a release like 1.34, got \"{text}\""))?;
+    match version.unknown_because() {
+        Some(why) => Err(why),
+        None => Ok(version),
+    }
 }
 
 /// `eprintln!` without its panic: standard error may be a closed pipe too (`2>&1 | head`),
@@ -389,12 +396,7 @@ pub fn run(cli: Cli) -> i32 {
             Ok(effective) => print_out(effective.describe(), 0),
             Err(errors) => config_errors(&errors),
         },
-        Some(Command::Completions { shell }) => {
-            // Into memory first: `generate` panics when its writer fails.
-            let mut script = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "ownerlint", &mut script);
-            print_out(script, 0)
-        }
+        Some(Command::Completions { shell }) => print_out(crate::completions::script(shell), 0),
         Some(Command::Server) => match crate::server::run() {
             Ok(()) => 0,
             Err(message) => {
@@ -427,6 +429,34 @@ fn rules_list() -> String {
             )
         })
         .collect()
+}
+
+/// A rule id, as `explain` takes it: any word (an unknown one is told with a suggestion), with
+/// the ids as possible values for shell completion.
+#[derive(Clone)]
+struct RuleId;
+
+impl clap::builder::TypedValueParser for RuleId {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            rules::RULES
+                .iter()
+                .map(|r| clap::builder::PossibleValue::new(r.meta.id)),
+        ))
+    }
 }
 
 fn explain(id: &str) -> i32 {
@@ -800,8 +830,7 @@ fn lint(args: LintArgs) -> i32 {
         note!("ownerlint: {}", nothing_to_lint(&options));
     } else {
         note!("{}", report::summary_line(&outcome));
-        // After --fix, what is left was not fixed for a reason said above.
-        if let Some(line) = report::fixable_line(&outcome).filter(|_| !args.fix) {
+        if let Some(line) = report::fixable_line(&outcome, args.fix.then_some(args.unsafe_fixes)) {
             note!("{line}");
         }
     }
@@ -886,23 +915,32 @@ fn fix(
                     .is_some_and(|fix| fix.applicability == Applicability::Unsafe)
             })
             .count();
-        let done = match (files, unsafe_fixes) {
-            (0, _) => "nothing to fix".to_string(),
-            (_, false) => format!(
-                "{} in {} (apply with --fix)",
-                report::plural(run.applied.len(), "fix"),
-                report::plural(files, "file")
-            ),
-            (_, true) => format!(
-                "{} in {} (apply with --fix --unsafe-fixes)",
+        // Fixes of later rounds are for findings that earlier fixes brought up: the lint
+        // before fixing counted none of them.
+        let brought_up = run.applied.iter().filter(|a| a.round > 1).count();
+        let brought_up = match brought_up {
+            0 => String::new(),
+            1 => ", 1 of them for a finding that another fix brings up".to_string(),
+            n => format!(", {n} of them for findings that other fixes bring up"),
+        };
+        let apply = if unsafe_fixes {
+            "--fix --unsafe-fixes"
+        } else {
+            "--fix"
+        };
+        let done = match files {
+            0 if more_unsafe > 0 => "nothing to fix with --fix".to_string(),
+            0 => "nothing to fix".to_string(),
+            _ => format!(
+                "{} in {}{brought_up} (apply with {apply})",
                 report::plural(run.applied.len(), "fix"),
                 report::plural(files, "file")
             ),
         };
-        let more = if more_unsafe > 0 {
-            format!("; {more_unsafe} more with --unsafe-fixes")
-        } else {
-            String::new()
+        let more = match (more_unsafe, files) {
+            (0, _) => String::new(),
+            (n, 0) => format!("; {n} {}", report::UNSAFE_FIXES),
+            (n, _) => format!("; {}", report::more_unsafe(n)),
         };
         note!("ownerlint: {done}{more}");
         let code = if !run.analysis.outcome.errors.is_empty() {

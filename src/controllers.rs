@@ -1,5 +1,6 @@
 //! The built-in workload controllers that claim objects by label selector, and what each claims
-//! (SEMANTICS §4.1: `ControllerRefManager` and the controllers that use it).
+//! (`ControllerRefManager` in `k8s.io/kubernetes/pkg/controller/controller_ref_manager.go`, and
+//! the controllers that use it).
 
 /// An object kind a controller claims, and how.
 #[derive(Debug)]

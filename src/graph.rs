@@ -64,6 +64,10 @@ pub struct Placeholder {
     pub name: String,
     pub namespace: Option<String>,
     pub reason: Unresolved,
+    /// The object of the input the reference names by name, when it is there but does not
+    /// count as the owner (its uid is another, or will be at creation): drawings show the
+    /// reference at that object, marked with the reason.
+    pub object: Option<ObjId>,
 }
 
 /// A node of the graph.
@@ -114,30 +118,18 @@ impl Graph {
             let namespace = analysis.index.facts(dependent).namespace.clone();
             for (j, reference) in object.owner_refs().iter().enumerate() {
                 let resolution = &analysis.resolutions[i][j];
-                let reason = match &resolution.resolution {
-                    Resolution::Found { owner, uid } => match uid {
-                        UidCheck::Match | UidCheck::OwnerHasNoUid => {
-                            graph.add(Edge {
-                                dependent,
-                                owner: Node::Object(*owner),
-                                reference: j,
-                                controller: reference.is_controller(),
-                                block_owner_deletion: is_true(reference),
-                                dangling: false,
-                            });
-                            continue;
-                        }
-                        UidCheck::Mismatch => Unresolved::UidMismatch,
-                        UidCheck::Fresh => Unresolved::FreshUid,
-                    },
-                    Resolution::NotFound { elsewhere, .. } if !elsewhere.is_empty() => {
-                        Unresolved::OtherNamespace
+                let Some(reason) = unresolved(&resolution.resolution) else {
+                    if let Some(owner) = resolution.owner() {
+                        graph.add(Edge {
+                            dependent,
+                            owner: Node::Object(owner),
+                            reference: j,
+                            controller: reference.is_controller(),
+                            block_owner_deletion: is_true(reference),
+                            dangling: false,
+                        });
                     }
-                    Resolution::NotFound { .. } => Unresolved::NotFound,
-                    Resolution::Unserved(_) => Unresolved::UnservedApi,
-                    Resolution::ClusterScopedDependent => Unresolved::ClusterScopedDependent,
-                    Resolution::Unpersisted | Resolution::Banned => Unresolved::NeverAnOwner,
-                    Resolution::Invalid => Unresolved::Invalid,
+                    continue;
                 };
                 let placeholder = Placeholder {
                     kind: reference.kind_str().unwrap_or("?").to_string(),
@@ -147,6 +139,7 @@ impl Graph {
                         _ => namespace.clone(),
                     },
                     reason,
+                    object: resolution.owner(),
                 };
                 let next = placeholder_ids.len();
                 let id = *placeholder_ids.entry(placeholder.clone()).or_insert(next);
@@ -154,22 +147,20 @@ impl Graph {
                     graph.placeholders.push(placeholder);
                     graph.placeholder_dependents.push(Vec::new());
                 }
-                // A `kubectl cluster-info dump` is complete only for the kinds it holds.
-                let complete_here = complete
-                    && (!analysis.outcome.stats.partial_dump
-                        || crate::rules::CLUSTER_INFO_DUMP.iter().any(|&(g, k)| {
-                            g == resolution.group && Some(k) == reference.kind_str()
-                        }));
-                let uncertain = reason == Unresolved::NotFound
-                    && object.mode == crate::model::Mode::Snapshot
-                    && !complete_here;
+                let complete_here = complete && {
+                    // A `kubectl cluster-info dump` is complete only for the kinds it holds.
+                    !analysis.outcome.stats.partial_dump
+                        || crate::rules::CLUSTER_INFO_DUMP
+                            .iter()
+                            .any(|&(g, k)| g == resolution.group && Some(k) == reference.kind_str())
+                };
                 graph.add(Edge {
                     dependent,
                     owner: Node::Placeholder(id),
                     reference: j,
                     controller: reference.is_controller(),
                     block_owner_deletion: is_true(reference),
-                    dangling: reason.is_dangling() && !uncertain,
+                    dangling: is_dangling(reason, object.mode, complete_here),
                 });
             }
         }
@@ -205,6 +196,35 @@ impl Graph {
     pub fn object_count(&self) -> usize {
         self.owners_of.len()
     }
+}
+
+/// Why a reference reaches no live owner, or `None` when it does: the owner exists with the
+/// referenced uid (or one that cannot be compared).
+pub fn unresolved(resolution: &Resolution) -> Option<Unresolved> {
+    Some(match resolution {
+        Resolution::Found { uid, .. } => match uid {
+            UidCheck::Match | UidCheck::OwnerHasNoUid => return None,
+            UidCheck::Mismatch => Unresolved::UidMismatch,
+            UidCheck::Fresh => Unresolved::FreshUid,
+        },
+        Resolution::NotFound { elsewhere, .. } if !elsewhere.is_empty() => {
+            Unresolved::OtherNamespace
+        }
+        Resolution::NotFound { .. } => Unresolved::NotFound,
+        Resolution::Unserved(_) => Unresolved::UnservedApi,
+        Resolution::ClusterScopedDependent => Unresolved::ClusterScopedDependent,
+        Resolution::Unpersisted | Resolution::Banned => Unresolved::NeverAnOwner,
+        Resolution::Invalid => Unresolved::Invalid,
+    })
+}
+
+/// Whether the garbage collector treats an owner that is not live in the input as gone. An owner
+/// missing from a snapshot counts as gone only when the input is complete for its kind
+/// (`complete_here`): it may exist in the part of the cluster that was not captured.
+pub fn is_dangling(reason: Unresolved, mode: crate::model::Mode, complete_here: bool) -> bool {
+    let uncertain =
+        reason == Unresolved::NotFound && mode == crate::model::Mode::Snapshot && !complete_here;
+    reason.is_dangling() && !uncertain
 }
 
 fn is_true(reference: &crate::model::OwnerRef) -> bool {

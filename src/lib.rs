@@ -36,6 +36,7 @@ pub mod tree;
 // YAML reader, the fast path and discovery to their references; they are not an API.
 mod argv;
 mod baseline;
+mod completions;
 #[doc(hidden)]
 pub mod config;
 mod controllers;

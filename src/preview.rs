@@ -1,5 +1,6 @@
 //! `ownerlint delete-preview`: the garbage collector simulated on the ownership graph
-//! (SEMANTICS §3.4, §3.7). Deleting an object deletes every dependent whose owners are then all
+//! (`attemptToDeleteItem` in `k8s.io/kubernetes/pkg/controller/garbagecollector/garbagecollector.go`,
+//! and the policies of `kubectl delete --cascade`). Deleting an object deletes every dependent whose owners are then all
 //! gone, recursively (background and foreground); a dependent that keeps another owner survives
 //! and loses one reference; with `orphan`, dependents survive and lose the reference. The
 //! preview also lists what the collector would delete as soon as the input is applied: objects

@@ -1,5 +1,6 @@
 //! Resolution of every owner reference, once, in the order the garbage collector works
-//! (SEMANTICS §3.3): the reference must be valid, its apiVersion/kind must map to a served
+//! (`attemptToDeleteItem` and `isDangling` in `pkg/controller/garbagecollector/garbagecollector.go`
+//! of `k8s.io/kubernetes`): the reference must be valid, its apiVersion/kind must map to a served
 //! resource, a cluster-scoped dependent cannot have a namespaced owner, and then the owner is
 //! looked up by name in the dependent's namespace (or cluster-wide) and compared by uid.
 //! Rules read the outcome; none of them repeats the lookup.

@@ -1,5 +1,7 @@
 //! `ownerlint tree`: the ownership graph as a forest. Roots are objects without owners and
-//! placeholders for owners that do not resolve (marked with the reason); an object with several
+//! placeholders for owners that do not resolve (marked with the reason); a reference that names
+//! an object of the input whose uid does not count (another uid, or one given at creation) is
+//! drawn at that object, marked with the reason; an object with several
 //! owners is drawn in full once and referred back to elsewhere; a cycle is shown where it closes,
 //! not followed. Formats: text (box drawing), json (nodes and edges), dot and mermaid.
 
@@ -42,6 +44,8 @@ pub struct Forest<'a> {
     keep_objects: Vec<bool>,
     keep_placeholders: Vec<bool>,
     roots: Vec<Node>,
+    /// For each object, the placeholders that stand for it (`Placeholder::object`).
+    stands_for: Vec<Vec<usize>>,
 }
 
 impl<'a> Forest<'a> {
@@ -56,6 +60,20 @@ impl<'a> Forest<'a> {
                 && filter.namespace.as_ref().is_none_or(|ns| {
                     analysis.index.facts(id).namespace.as_deref() == Some(ns.as_str())
                 })
+        };
+        let mut stands_for = vec![Vec::new(); n];
+        for (p, placeholder) in graph.placeholders.iter().enumerate() {
+            if let Some(o) = placeholder.object {
+                stands_for[o.index()].push(p);
+            }
+        }
+        // The dependents of an object, with those whose reference stands for it.
+        let dependents = |id: ObjId| {
+            graph.dependents(Node::Object(id)).chain(
+                stands_for[id.index()]
+                    .iter()
+                    .flat_map(|&p| graph.dependents(Node::Placeholder(p))),
+            )
         };
         let mut keep_objects = vec![false; n];
         let mut keep_placeholders = vec![false; graph.placeholders.len()];
@@ -73,7 +91,7 @@ impl<'a> Forest<'a> {
                 continue;
             }
             keep_objects[id.index()] = true;
-            stack.extend(graph.dependents(Node::Object(id)).map(|e| e.dependent));
+            stack.extend(dependents(id).map(|e| e.dependent));
         }
         // ...and, unless it was chosen as the root, its owners up to the roots, for context.
         if filter.root.is_none() {
@@ -88,7 +106,12 @@ impl<'a> Forest<'a> {
                 for edge in graph.owners(id) {
                     match edge.owner {
                         Node::Object(owner) => stack.push(owner),
-                        Node::Placeholder(p) => keep_placeholders[p] = true,
+                        Node::Placeholder(p) => {
+                            keep_placeholders[p] = true;
+                            if let Some(owner) = graph.placeholders[p].object {
+                                stack.push(owner);
+                            }
+                        }
                     }
                 }
             }
@@ -105,7 +128,7 @@ impl<'a> Forest<'a> {
                 for (p, _) in keep_placeholders
                     .iter()
                     .enumerate()
-                    .filter(|(_, kept)| **kept)
+                    .filter(|&(p, kept)| *kept && graph.placeholders[p].object.is_none())
                 {
                     if let Some(first) = graph.dependents(Node::Placeholder(p)).next() {
                         roots.push((first.dependent.index(), Node::Placeholder(p)));
@@ -121,6 +144,26 @@ impl<'a> Forest<'a> {
             keep_objects,
             keep_placeholders,
             roots,
+            stands_for,
+        }
+    }
+
+    /// The node a drawing shows for `node`: the object a placeholder stands for, if any.
+    fn drawn(&self, node: Node) -> Node {
+        match node {
+            Node::Placeholder(p) => self.graph.placeholders[p].object.map_or(node, Node::Object),
+            Node::Object(_) => node,
+        }
+    }
+
+    /// Why an edge drawn at an object does not count for the garbage collector, when its
+    /// reference names that object but not its uid.
+    fn marked(&self, edge: &Edge) -> Option<crate::graph::Unresolved> {
+        match edge.owner {
+            Node::Placeholder(p) if self.graph.placeholders[p].object.is_some() => {
+                Some(self.graph.placeholders[p].reason)
+            }
+            _ => None,
         }
     }
 
@@ -215,12 +258,23 @@ impl<'a> Forest<'a> {
                 if how != How::Full && how != How::CycleRoot {
                     continue;
                 }
-                let children: Vec<Edge> = self
+                let standing_in: &[usize] = match node {
+                    Node::Object(id) => &self.stands_for[id.index()],
+                    Node::Placeholder(_) => &[],
+                };
+                let mut children: Vec<Edge> = self
                     .graph
                     .dependents(node)
+                    .chain(
+                        standing_in
+                            .iter()
+                            .flat_map(|&p| self.graph.dependents(Node::Placeholder(p))),
+                    )
                     .filter(|e| self.keep_objects[e.dependent.index()])
                     .copied()
                     .collect();
+                // In input order, as the dependents of one node are.
+                children.sort_by_key(|e| (e.dependent, e.reference));
                 match node {
                     Node::Object(id) => {
                         shown[id.index()] = true;
@@ -309,6 +363,12 @@ pub fn text(forest: &Forest, color: bool) -> String {
             if !flags.is_empty() {
                 line.push_str(&paint("2", &format!("  [{}]", flags.join(", "))));
             }
+            if let Some(reason) = forest.marked(&edge) {
+                line.push_str(&paint(
+                    "31",
+                    &format!("  ✗ {}: counts as gone", reason.describe()),
+                ));
+            }
         }
         match how {
             How::Again => line.push_str(&paint("2", "  ↑ shown above")),
@@ -337,6 +397,7 @@ fn parts(forest: &Forest) -> (Vec<Node>, Vec<Edge>) {
         .collect();
     nodes.extend(
         (0..forest.graph.placeholders.len())
+            .filter(|&p| forest.graph.placeholders[p].object.is_none())
             .map(Node::Placeholder)
             .filter(|&n| forest.kept(n)),
     );
@@ -344,7 +405,7 @@ fn parts(forest: &Forest) -> (Vec<Node>, Vec<Edge>) {
         .graph
         .edges
         .iter()
-        .filter(|e| forest.kept(Node::Object(e.dependent)) && forest.kept(e.owner))
+        .filter(|e| forest.kept(Node::Object(e.dependent)) && forest.kept(forest.drawn(e.owner)))
         .copied()
         .collect();
     (nodes, edges)
@@ -384,12 +445,17 @@ pub fn json(forest: &Forest) -> String {
     let edges: Vec<serde_json::Value> = edges
         .iter()
         .map(|e| {
-            json!({
+            let mut edge = json!({
                 "dependent": id(Node::Object(e.dependent)),
-                "owner": id(e.owner),
+                "owner": id(forest.drawn(e.owner)),
                 "controller": e.controller,
                 "blockOwnerDeletion": e.block_owner_deletion,
-            })
+            });
+            // A reference that names the owner but not its uid: why it does not count.
+            if let (Some(reason), Some(fields)) = (forest.marked(e), edge.as_object_mut()) {
+                fields.insert("unresolved".to_string(), json!(reason));
+            }
+            edge
         })
         .collect();
     let roots: Vec<String> = forest.roots.iter().map(|&r| id(r)).collect();
@@ -416,15 +482,30 @@ pub fn dot(forest: &Forest) -> String {
         );
     }
     for edge in edges {
-        let style = if edge.controller {
-            " [label=\"controller\"]"
+        let mut label: Vec<&str> = Vec::new();
+        if edge.controller {
+            label.push("controller");
+        }
+        let marked = forest.marked(&edge);
+        if let Some(reason) = marked {
+            label.push(reason.describe());
+        }
+        let mut attributes = Vec::new();
+        if !label.is_empty() {
+            attributes.push(format!("label=\"{}\"", label.join(", ")));
+        }
+        if marked.is_some() {
+            attributes.push("style=dashed, color=red, fontcolor=red".to_string());
+        }
+        let style = if attributes.is_empty() {
+            String::new()
         } else {
-            ""
+            format!(" [{}]", attributes.join(", "))
         };
         let _ = writeln!(
             out,
             "  {} -> {}{style};",
-            id(edge.owner),
+            id(forest.drawn(edge.owner)),
             id(Node::Object(edge.dependent))
         );
     }
@@ -441,15 +522,16 @@ pub fn mermaid(forest: &Forest) -> String {
         let _ = writeln!(out, "  {}[\"{}\"]", id(*node), quote(&forest.label(*node)));
     }
     for edge in edges {
-        let arrow = if edge.controller {
-            "-- controller -->"
-        } else {
-            "-->"
+        let arrow = match (edge.controller, forest.marked(&edge)) {
+            (true, Some(reason)) => format!("-. controller, {} .->", reason.describe()),
+            (false, Some(reason)) => format!("-. {} .->", reason.describe()),
+            (true, None) => "-- controller -->".to_string(),
+            (false, None) => "-->".to_string(),
         };
         let _ = writeln!(
             out,
             "  {} {arrow} {}",
-            id(edge.owner),
+            id(forest.drawn(edge.owner)),
             id(Node::Object(edge.dependent))
         );
     }

@@ -745,3 +745,92 @@ fn a_helm_stream_on_stdin_is_annotated_on_its_templates() {
         "{sarif}"
     );
 }
+
+/// What bash's completion offers for `words` (the last one being completed), in `dir`, with the
+/// script `ownerlint completions bash` prints; `None` without bash.
+fn bash_completes(
+    script: &std::path::Path,
+    dir: &std::path::Path,
+    words: &[&str],
+) -> Option<Vec<String>> {
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(
+            r#"source "$0" || exit 3
+COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 ))
+_ownerlint_paths ownerlint "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+printf '%s\n' "${COMPREPLY[@]}""#,
+        )
+        .arg(script)
+        .args(words)
+        .current_dir(dir)
+        .output()
+        .ok()?;
+    assert!(
+        out.status.success(),
+        "{words:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut offered: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    offered.sort();
+    Some(offered)
+}
+
+#[test]
+fn bash_completes_subcommands_paths_and_rule_ids() {
+    let dir = common::temp_dir("completions");
+    std::fs::create_dir(dir.path().join("deploy")).expect("mkdir");
+    std::fs::write(dir.path().join("deploy/app.yaml"), "").expect("write");
+    let out = ownerlint(&["completions", "bash"], None, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let script = dir.path().join("ownerlint.bash");
+    std::fs::write(&script, stdout(&out)).expect("write");
+    let Some(offered) = bash_completes(&script, dir.path(), &["ownerlint", "de"]) else {
+        return common::skip("bash is not installed");
+    };
+    let complete = |words: &[&str]| bash_completes(&script, dir.path(), words).unwrap_or_default();
+    // A subcommand, and the folder: a first word may be either.
+    assert_eq!(offered, ["delete-preview", "deploy"]);
+    assert_eq!(complete(&["ownerlint", "tree", "de"]), ["deploy"]);
+    assert_eq!(
+        complete(&["ownerlint", "deploy/", "de"]),
+        ["delete-preview", "deploy"]
+    );
+    assert_eq!(
+        complete(&["ownerlint", "-n", "shop", "tree", "deploy/a"]),
+        ["deploy/app.yaml"]
+    );
+    // delete-preview's first word is the object, then paths.
+    assert!(complete(&["ownerlint", "delete-preview", "de"]).is_empty());
+    assert_eq!(
+        complete(&["ownerlint", "delete-preview", "rs/web", "de"]),
+        ["deploy"]
+    );
+    // Rule ids, and no paths, for explain.
+    assert_eq!(
+        complete(&["ownerlint", "explain", "owner-n"]),
+        ["owner-not-found"]
+    );
+    assert_eq!(
+        complete(&["ownerlint", "explain", "de"]),
+        [
+            "deletion-finalizer-in-manifest",
+            "deletion-timestamp-in-manifest"
+        ]
+    );
+    // An option's values, and options, as clap's script completes them.
+    assert_eq!(complete(&["ownerlint", "--format", "j"]), ["json"]);
+    assert_eq!(complete(&["ownerlint", "--fail"]), ["--fail-on"]);
+    // An unknown id is still told with a suggestion, not refused by the parser.
+    let out = ownerlint(&["explain", "owner-not-fond"], None, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("did you mean `owner-not-found`?"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -139,11 +139,11 @@ fn config_shows_the_severity_a_run_gives() {
     };
     assert_eq!(
         line(&["config"]),
-        "  owner-not-found: warning               # default; info in a snapshot; error for a complete input"
+        "  owner-not-found: warning                # default; info in a snapshot; error for a complete input"
     );
     assert_eq!(
         line(&["config", "--complete"]),
-        "  owner-not-found: error                 # default for a complete input"
+        "  owner-not-found: error                  # default for a complete input"
     );
     // The run agrees with what `config` said, either way.
     for (args, shown) in [
@@ -405,4 +405,88 @@ fn a_tracking_label_must_name_an_owner_that_exists() {
             "ClusterRole r-my-run-other: its `example.com/agentrun` label names AgentRun other/my-run, which is not in the input (policy c.yaml:3): a cleanup by label would never run for it",
         ]
     );
+}
+
+#[test]
+fn config_prints_a_configuration_that_reads_back_as_itself() {
+    let file = "namespace: shop\ninclude: [\"deploy/**/*.yaml\"]\nexclude:\n  - \"**/charts/**\"\n  - 'odd #name'\nkinds:\n  - {group: example.com, kind: Widget, scope: Namespaced}\npolicies:\n  required-owner:\n    - group: cluster.x-k8s.io\n      kind: Machine\n      owners: [{kind: MachineSet}, {kind: KubeadmControlPlane, controller: false}]\n      controller: true\n  tracking-label-required:\n    - kinds: [ClusterRole]\n      label: example.com/agentrun\n      owner: {group: example.com, kind: AgentRun}\n      namespace-label: example.com/agentrun-namespace\n";
+    let dir = repository("round-trip", &[(".ownerlint.yaml", file)]);
+    let out = ownerlint(dir.path(), &["config"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let printed = stdout(&out);
+    // Every value reads back as written, and every comment starts in one column (or, after
+    // a line too long for it, one space after it).
+    let read = |text: &str| serde_yaml::from_str::<serde_yaml::Value>(text).expect("YAML");
+    let (first, again) = (read(file), read(&printed));
+    for key in ["namespace", "include", "exclude", "kinds", "policies"] {
+        assert_eq!(first[key], again[key], "{key}: {printed}");
+    }
+    assert!(
+        printed.contains("exclude: [\"**/charts/**\", \"odd #name\"]"),
+        "{printed}"
+    );
+    let columns: std::collections::BTreeSet<usize> = printed
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.find(" # ").map(|at| at + 1))
+        .filter(|&at| at <= 61)
+        .collect();
+    assert_eq!(columns.len(), 1, "{printed}");
+    assert!(
+        printed.contains("  deletion-finalizer-in-manifest: warning "),
+        "{printed}"
+    );
+    // Printed back as the configuration file, it is the same configuration.
+    std::fs::write(dir.path().join(".ownerlint.yaml"), &printed).expect("write");
+    let out = ownerlint(dir.path(), &["config"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let reread = read(&stdout(&out));
+    for key in [
+        "namespace",
+        "mode",
+        "complete",
+        "kube-version",
+        "include",
+        "exclude",
+        "rules",
+        "kinds",
+        "policies",
+    ] {
+        assert_eq!(again[key], reread[key], "{key}: {}", stdout(&out));
+    }
+}
+
+#[test]
+fn a_release_newer_than_the_newest_known_is_refused_naming_the_newest() {
+    let newest = ownerlint::catalog::KubeVersion::newest_known();
+    let dir = repository("kube-version", &[("deploy/cm.yaml", DANGLING)]);
+    let out = ownerlint(dir.path(), &["--kube-version", "1.99", "deploy"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(&format!(
+            "1.99 is newer than the newest Kubernetes release ownerlint knows, {newest}"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stdout(&out), "");
+    std::fs::write(
+        dir.path().join(".ownerlint.yaml"),
+        "kube-version: \"1.99\"\n",
+    )
+    .expect("write");
+    let out = ownerlint(dir.path(), &["deploy"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(".ownerlint.yaml:1:15: kube-version 1.99 is newer than the newest Kubernetes release ownerlint knows"),
+        "{}",
+        stderr(&out)
+    );
+    // The newest itself is accepted.
+    std::fs::remove_file(dir.path().join(".ownerlint.yaml")).expect("remove");
+    let out = ownerlint(
+        dir.path(),
+        &["--kube-version", &newest.to_string(), "deploy"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }

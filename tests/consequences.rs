@@ -606,3 +606,22 @@ fn quoted_texts_of_the_rule_documents_examples_are_those_of_kubernetes_1_36() {
         assert!(short.contains(quoted), "{id}: {short}");
     }
 }
+
+#[test]
+fn a_dependent_with_an_owner_the_collector_cannot_look_up_is_kept_not_deleted() {
+    // The second reference names an API version Kubernetes no longer serves: the collector
+    // retries the Pod for ever and deletes nothing, as delete-preview shows.
+    let text = format!(
+        "{}  - apiVersion: extensions/v1beta1\n    kind: Deployment\n    name: web\n    uid: 5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e\n",
+        pod_owned_by("ReplicaSet", "9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a")
+    );
+    let short = lint(&format!("{REPLICA_SET}---\n{text}"));
+    let mismatch = short
+        .lines()
+        .find(|l| l.contains("owner-uid-mismatch"))
+        .unwrap_or_default();
+    assert!(
+        mismatch.ends_with("the garbage collector keeps Pod shop/web-1, because it cannot resolve its reference to Deployment shop/web and retries it (this reference stays)"),
+        "{short}"
+    );
+}

@@ -161,25 +161,70 @@ fn diff_says_what_unsafe_fixes_would_add() {
     )
     .expect("example");
     std::fs::write(dir.path().join("shop.yaml"), &shop).expect("write");
-    let out = ownerlint(dir.path(), &["--diff", "shop.yaml"], None);
-    assert_eq!(
-        text(&out.stderr),
-        "ownerlint: nothing to fix; 1 more with --unsafe-fixes\n"
-    );
-    let out = ownerlint(dir.path(), &["--diff", "--unsafe-fixes", "shop.yaml"], None);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        text(&out.stderr).contains("1 fix in 1 file (apply with --fix --unsafe-fixes)"),
-        "{}",
-        text(&out.stderr)
-    );
-    // The fixable line after a run's summary says the same.
+    // Each hint names the command that fixes, and the one that previews.
+    let hint = "1 fixable with --fix --unsafe-fixes (--diff --unsafe-fixes previews)";
     let out = ownerlint(dir.path(), &["shop.yaml"], None);
     assert!(
-        text(&out.stderr)
-            .ends_with("ownerlint: 1 fixable with --fix --unsafe-fixes (--diff previews)\n"),
+        text(&out.stderr).ends_with(&format!("ownerlint: {hint}\n")),
         "{}",
         text(&out.stderr)
+    );
+    let out = ownerlint(dir.path(), &["--diff", "shop.yaml"], None);
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        text(&out.stderr),
+        format!("ownerlint: nothing to fix with --fix; {hint}\n")
+    );
+    // The command it names previews the fix.
+    let out = ownerlint(dir.path(), &["--diff", "--unsafe-fixes", "shop.yaml"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).starts_with("--- a/shop.yaml\n"));
+    assert_eq!(
+        text(&out.stderr),
+        "ownerlint: 1 fix in 1 file (apply with --fix --unsafe-fixes)\n"
+    );
+    // --fix alone fixes nothing here, and says what is left and how.
+    let out = ownerlint(dir.path(), &["--fix", "shop.yaml"], None);
+    assert!(
+        text(&out.stderr).ends_with(
+            "ownerlint: 1 more fixable with --fix --unsafe-fixes (--diff --unsafe-fixes previews)\n"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("shop.yaml")).expect("read"),
+        shop
+    );
+    // With both, nothing is left to hint at.
+    let out = ownerlint(dir.path(), &["--fix", "--unsafe-fixes", "shop.yaml"], None);
+    assert!(
+        !text(&out.stderr).contains("fixable"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_fix_for_a_finding_another_fix_brings_up_is_counted_apart() {
+    // The lint reports two fixable findings; fixing them makes the two references repeats,
+    // and a third fix removes one.
+    let dir = common::temp_dir("fix-brought-up");
+    std::fs::write(
+        dir.path().join("cm.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: shop\n  deletionTimestamp: \"2024-05-02T10:11:12Z\"\n  ownerReferences:\n  - {apiVersion: apps/v1, kind: Deployment, name: api, uid: u-1}\n  - {apiVersion: apps/v1, kind: deployment, name: api, uid: u-1}\n",
+    )
+    .expect("write");
+    let out = ownerlint(dir.path(), &["cm.yaml"], None);
+    assert!(
+        text(&out.stderr).ends_with("ownerlint: 2 fixable with --fix (--diff previews)\n"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = ownerlint(dir.path(), &["--diff", "cm.yaml"], None);
+    assert_eq!(
+        text(&out.stderr),
+        "ownerlint: 3 fixes in 1 file, 1 of them for a finding that another fix brings up (apply with --fix)\n"
     );
 }
 
@@ -477,5 +522,55 @@ fn a_big_file_is_fixed_on_the_text_that_was_linted() {
     assert_eq!(
         fixed,
         content.replace("kind: replicaset", "kind: ReplicaSet")
+    );
+}
+
+#[test]
+fn a_list_whose_every_reference_goes_goes_with_its_key_and_comments() {
+    let dir = common::temp_dir("fix-whole-list");
+    let owners = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\n---\n";
+    let reference = |name: &str, uid: &str, note: &str| {
+        format!(
+            "  - apiVersion: apps/v1\n    kind: Deployment\n    name: {name}\n    uid: {uid}\n    # {note}\n"
+        )
+    };
+    let config_map = |refs: &str| {
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  ownerReferences:\n  # written by hand\n{refs}  labels:\n    app: api\n"
+        )
+    };
+    let kept = format!(
+        "{owners}apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  labels:\n    app: api\n"
+    );
+    let api = reference("api", "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d", "the api one");
+    let web = reference("web", "8a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d", "the web one");
+    // Two references removed in one round, and a single one: no key, no comment is left.
+    for refs in [format!("{api}{web}"), api.clone()] {
+        let written = format!("{owners}{}", config_map(&refs));
+        std::fs::write(dir.path().join("cache.yaml"), &written).expect("write");
+        let out = ownerlint(dir.path(), &["--fix", "--unsafe-fixes", "cache.yaml"], None);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("cache.yaml")).expect("read"),
+            kept,
+            "{written}"
+        );
+    }
+    // One of two (the other names an owner not in the input): the other stays, with the key
+    // and the comments.
+    let db = reference("db", "7a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d", "the db one");
+    std::fs::write(
+        dir.path().join("cache.yaml"),
+        format!("{owners}{}", config_map(&format!("{api}{db}"))),
+    )
+    .expect("write");
+    let out = ownerlint(dir.path(), &["--fix", "--unsafe-fixes", "cache.yaml"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("cache.yaml")).expect("read"),
+        format!(
+            "{owners}{}",
+            config_map(&format!("    # the api one\n{db}"))
+        )
     );
 }

@@ -338,3 +338,94 @@ fn kind_name_is_looked_up_in_the_configured_namespace() {
     assert_eq!(code, Some(0), "{tree}");
     assert!(tree.starts_with("Deployment shop/web"), "{tree}");
 }
+
+#[test]
+fn a_consequence_counts_an_owner_missing_from_a_snapshot_as_delete_preview_does() {
+    // Pod …-q8kzn names a ReplicaSet whose uid is not the one in the dump, and a ReplicaSet the
+    // dump does not hold: the collector deletes the Pod only if that one is gone too.
+    let dump = "examples/cluster-dump";
+    let lint = run(&[dump], 1);
+    let mismatch = lint
+        .lines()
+        .find(|l| l.contains("error[owner-uid-mismatch]"))
+        .unwrap_or_default();
+    assert!(
+        mismatch.ends_with(
+            "the garbage collector deletes Pod payments/billing-7c9f8d6b5-q8kzn unless ReplicaSet payments/billing-6b5a4c3d2, which is not in this snapshot, still exists in the cluster; if it does, the collector removes just this reference"
+        ),
+        "{lint}"
+    );
+    assert!(!mismatch.contains("no other owner keeps it"), "{mismatch}");
+    // The missing owner's own finding supposes it gone, and the other owner counts as gone.
+    let not_found = lint
+        .lines()
+        .find(|l| l.contains("→ ReplicaSet payments/billing-6b5a4c3d2"))
+        .unwrap_or_default();
+    assert!(
+        not_found.ends_with("if it is gone from the cluster too, the garbage collector deletes Pod payments/billing-7c9f8d6b5-q8kzn (no other owner keeps it)"),
+        "{lint}"
+    );
+    // delete-preview agrees: the Pod is neither deleted with the ReplicaSet it names nor on apply.
+    let preview = run(
+        &[
+            "delete-preview",
+            "replicaset/billing-7c9f8d6b5",
+            "-n",
+            "payments",
+            dump,
+        ],
+        0,
+    );
+    assert!(!preview.contains("q8kzn"), "{preview}");
+    assert!(
+        preview.contains("Pod payments/billing-7c9f8d6b5-tx2lp"),
+        "{preview}"
+    );
+}
+
+#[test]
+fn an_owner_named_with_a_uid_that_cannot_match_is_drawn_once() {
+    let dir = common::temp_dir("tree-fresh");
+    let file = dir.path().join("fresh.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d\n",
+    )
+    .expect("write");
+    let path = file.to_str().unwrap_or_default();
+    assert_eq!(
+        run(&["tree", path], 0),
+        "Deployment shop/api\n└── ConfigMap shop/cache  ✗ created with a fresh uid: counts as gone\n"
+    );
+    assert_eq!(
+        run(&["tree", "--format", "mermaid", path], 0),
+        "flowchart LR\n  n0[\"Deployment shop/api\"]\n  n1[\"ConfigMap shop/cache\"]\n  n0 -. created with a fresh uid .-> n1\n"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&run(&["tree", "--format", "json", path], 0)).unwrap_or_default();
+    assert_eq!(json["roots"], serde_json::json!(["n0"]), "{json}");
+    assert_eq!(json["nodes"].as_array().map(Vec::len), Some(2), "{json}");
+    assert_eq!(json["edges"][0]["owner"], "n0", "{json}");
+    assert_eq!(json["edges"][0]["unresolved"], "fresh-uid", "{json}");
+    // Kept for context when only the dependent's kind is asked for.
+    assert_eq!(
+        run(&["tree", "--kind", "ConfigMap", path], 0),
+        "Deployment shop/api\n└── ConfigMap shop/cache  ✗ created with a fresh uid: counts as gone\n"
+    );
+}
+
+#[test]
+fn a_uid_mismatched_reference_is_drawn_under_the_object_it_names() {
+    let tree = run(&["tree", "examples/cluster-dump"], 0);
+    assert!(
+        tree.contains("    ├── Pod payments/billing-7c9f8d6b5-q8kzn  [controller, blocks owner deletion]  ✗ uid mismatch: counts as gone\n"),
+        "{tree}"
+    );
+    assert!(!tree.contains("(uid mismatch)"), "{tree}");
+    assert_eq!(
+        tree.matches("ReplicaSet payments/billing-7c9f8d6b5")
+            .count(),
+        1,
+        "{tree}"
+    );
+}

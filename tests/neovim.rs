@@ -132,7 +132,12 @@ fn neovim_shows_diagnostics_hover_and_definition_and_follows_edits_across_files(
     assert_eq!(diagnostics[0]["source"], "ownerlint", "{seen}");
     assert_eq!(diagnostics[0]["lnum"], 10, "{seen}");
     let hover = seen["hover"].as_str().unwrap_or_default();
-    assert!(hover.contains("**Owner:** Deployment shop/api"), "{seen}");
+    // The reference's uid is not the object's: the object it names is not called its owner.
+    assert!(
+        hover.contains("**Named, but not the owner:** Deployment shop/api"),
+        "{seen}"
+    );
+    assert!(!hover.contains("**Owner:**"), "{seen}");
     assert!(hover.contains("owner.yaml:4"), "{seen}");
     assert!(hover.contains("`owner-uid-mismatch`"), "{seen}");
     let owner_uri = format!("file://{}", root.join("owner.yaml").display());

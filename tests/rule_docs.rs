@@ -141,3 +141,51 @@ fn lint_example(id: &str, text: &str, doc: &str) -> Option<ownerlint::analysis::
     };
     Some(ownerlint::pipeline::lint(&options, &mut std::io::empty()))
 }
+
+/// The files under `dir`, recursively.
+fn files_under(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("the folder exists") {
+        let path = entry.expect("a folder entry").path();
+        if path.is_dir() {
+            files_under(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn documents_and_sources_cite_only_what_a_clone_holds() {
+    // Notes kept beside the project, which a user's clone does not have, are not cited: a
+    // document cites the Kubernetes source, a document of the project, or what a cluster did.
+    let unshipped = ["OBSERVED", "SEMANTICS"];
+    for rule in RULES {
+        for name in unshipped {
+            assert!(
+                !rule.meta.doc.contains(name),
+                "`ownerlint explain {}` cites {name}",
+                rule.meta.id
+            );
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
+    for folder in ["rules", "src", "editors", "testdata/valid"] {
+        files_under(&root.join(folder), &mut files);
+    }
+    for path in files {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        for (n, line) in text.lines().enumerate() {
+            for name in unshipped {
+                assert!(
+                    !line.contains(name),
+                    "{}:{}: cites {name}: {line}",
+                    path.display(),
+                    n + 1
+                );
+            }
+        }
+    }
+}

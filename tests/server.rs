@@ -313,6 +313,57 @@ fn hover_definition_and_references_follow_ownership() {
 }
 
 #[test]
+fn a_reference_with_another_uid_is_not_called_the_owner() {
+    let (_dir, owner, dependent) = workspace("server-uid-mismatch");
+    let stale = DEPENDENT.replace(
+        "    uid: 0a1b2c3d-0000-4000-8000-000000000001",
+        "    uid: 0a1b2c3d-0000-4000-8000-000000000009",
+    );
+    std::fs::write(&dependent, &stale).expect("write");
+    let root = owner.parent().expect("root").to_path_buf();
+    let mut client = Client::start(&root, pull_client());
+    client.open(&dependent, &stale);
+    client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri(&dependent)}}),
+    );
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&dependent)}, "position": {"line": 9, "character": 10}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(!text.contains("**Owner:**"), "{text}");
+    assert!(
+        text.contains("**Named, but not the owner:** Deployment shop/api"),
+        "{text}"
+    );
+    assert!(
+        text.contains("its uid `0a1b2c3d-0000-4000-8000-000000000001` is not the reference's `0a1b2c3d-0000-4000-8000-000000000009`"),
+        "{text}"
+    );
+    // On the dependent: no owner; on the owner: no dependent, one naming it.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&dependent)}, "position": {"line": 3, "character": 9}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("No owner in the input."), "{text}");
+    assert!(text.contains("but not owners"), "{text}");
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&owner)}, "position": {"line": 3, "character": 9}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("No dependents in the input."), "{text}");
+    assert!(
+        text.contains("Naming it with another uid, so not its dependents")
+            && text.contains("ConfigMap shop/cache"),
+        "{text}"
+    );
+    client.stop();
+}
+
+#[test]
 fn quick_fixes_are_the_findings_fixes() {
     let dir = common::temp_dir("server-fix");
     let root = dir.path().canonicalize().expect("root");

@@ -259,10 +259,16 @@ impl Effective {
             .as_deref()
             .map_or("none".to_string(), crate::discover::display_path);
         let _ = writeln!(out, "# configuration file: {file}");
+        // Each line with the comment that says where its value came from; the comments are
+        // aligned once every line is known.
+        let mut lines: Vec<(String, Option<String>)> = Vec::new();
         let mut line = |key: &str, value: String, origin: &Origin| {
-            let _ = writeln!(out, "{:<40} # {origin}", format!("{key}: {value}"));
+            lines.push((format!("{key}: {value}"), Some(origin.to_string())));
         };
-        let list = |v: &[String]| format!("[{}]", v.join(", "));
+        let list = |v: &[String]| {
+            let items: Vec<String> = v.iter().map(|s| yaml_scalar(s)).collect();
+            format!("[{}]", items.join(", "))
+        };
         let paths = |v: &[PathBuf]| {
             list(
                 &v.iter()
@@ -272,7 +278,7 @@ impl Effective {
         };
         line(
             "namespace",
-            self.namespace.value.clone(),
+            yaml_scalar(&self.namespace.value),
             &self.namespace.origin,
         );
         line(
@@ -294,63 +300,145 @@ impl Effective {
         line("exclude", list(&self.exclude.value), &self.exclude.origin);
         line("crds", paths(&self.crds.value), &self.crds.origin);
         line("context", paths(&self.context.value), &self.context.origin);
-        let _ = writeln!(out, "rules:");
+        lines.push(("rules:".to_string(), None));
         for rule in crate::rules::RULES {
             let id = rule.meta.id;
             let (level, origin) = match self.levels.iter().rev().find(|(r, _, _)| r == id) {
                 Some((_, level, origin)) => (level.to_string(), origin.to_string()),
                 None => default_level(rule.meta, self.complete.value),
             };
-            let _ = writeln!(out, "{:<40} # {origin}", format!("  {id}: {level}"));
+            lines.push((format!("  {id}: {level}"), Some(origin)));
         }
         if !self.kinds.is_empty() {
-            let _ = writeln!(out, "kinds:");
+            lines.push(("kinds:".to_string(), None));
             for (kind, origin) in &self.kinds {
                 let scope = kind.scope.as_str();
-                let _ = writeln!(
-                    out,
-                    "{:<40} # {origin}",
+                lines.push((
                     format!(
                         "  - {{group: {}, kind: {}, scope: {scope}}}",
-                        kind.group, kind.kind
-                    )
-                );
+                        yaml_scalar(&kind.group),
+                        yaml_scalar(&kind.kind)
+                    ),
+                    Some(origin.to_string()),
+                ));
             }
         }
         if !self.packs.is_empty() {
-            let _ = writeln!(out, "packs:");
+            lines.push(("packs:".to_string(), None));
             for (pack, origin) in &self.packs {
-                let _ = writeln!(out, "{:<40} # {origin}", format!("  - {pack}"));
+                lines.push((
+                    format!("  - {}", yaml_scalar(&pack.to_string())),
+                    Some(origin.to_string()),
+                ));
             }
         }
         let required = &self.policies.required_owner;
         let tracking = &self.policies.tracking_label_required;
         if !required.is_empty() || !tracking.is_empty() {
-            let _ = writeln!(out, "policies:");
+            lines.push(("policies:".to_string(), None));
             if !required.is_empty() {
-                let _ = writeln!(out, "  required-owner:");
+                lines.push(("  required-owner:".to_string(), None));
                 for p in required {
-                    let owners: Vec<&str> = p.owners.iter().map(|o| o.kind.as_str()).collect();
-                    let _ = writeln!(
-                        out,
-                        "{:<40} # {}",
-                        format!("    - {} owned by {}", p.kind, owners.join(" or ")),
-                        p.origin
-                    );
+                    let owners: Vec<String> = p.owners.iter().map(owner_kind).collect();
+                    let mut fields = group_and_kind(p.group.as_deref(), &p.kind);
+                    fields.push(format!("owners: [{}]", owners.join(", ")));
+                    fields.extend(p.controller.map(|c| format!("controller: {c}")));
+                    lines.push((
+                        format!("    - {{{}}}", fields.join(", ")),
+                        Some(p.origin.clone()),
+                    ));
                 }
             }
             if !tracking.is_empty() {
-                let _ = writeln!(out, "  tracking-label-required:");
+                lines.push(("  tracking-label-required:".to_string(), None));
                 for p in tracking {
-                    let _ = writeln!(
-                        out,
-                        "{:<40} # {}",
-                        format!("    - {} labelled {}", p.kinds.join(", "), p.label),
-                        p.origin
+                    let kinds: Vec<String> = p.kinds.iter().map(|k| yaml_scalar(k)).collect();
+                    let mut fields = vec![
+                        format!("kinds: [{}]", kinds.join(", ")),
+                        format!("label: {}", yaml_scalar(&p.label)),
+                    ];
+                    fields.extend(
+                        p.owner
+                            .as_ref()
+                            .map(|o| format!("owner: {}", owner_kind(o))),
                     );
+                    fields.extend(
+                        p.namespace_label
+                            .as_ref()
+                            .map(|l| format!("namespace-label: {}", yaml_scalar(l))),
+                    );
+                    lines.push((
+                        format!("    - {{{}}}", fields.join(", ")),
+                        Some(p.origin.clone()),
+                    ));
+                }
+            }
+        }
+        // Comments start in one column, after the longest line; a line too long for it (a
+        // policy in flow style) has its comment one space after it.
+        let width = lines
+            .iter()
+            .filter(|(_, origin)| origin.is_some())
+            .map(|(text, _)| text.chars().count())
+            .filter(|&n| n <= COMMENT_COLUMN_AT_MOST)
+            .max()
+            .unwrap_or(0)
+            .max(39)
+            + 1;
+        for (text, origin) in lines {
+            match origin {
+                Some(origin) if text.chars().count() < width => {
+                    let _ = writeln!(out, "{text:<width$}# {origin}");
+                }
+                Some(origin) => {
+                    let _ = writeln!(out, "{text} # {origin}");
+                }
+                None => {
+                    let _ = writeln!(out, "{text}");
                 }
             }
         }
         out
+    }
+}
+
+/// The furthest column the comments of `ownerlint config` are aligned at.
+const COMMENT_COLUMN_AT_MOST: usize = 60;
+
+/// `{group: g, kind: K}` fields, the group only when there is one.
+fn group_and_kind(group: Option<&str>, kind: &str) -> Vec<String> {
+    let mut fields: Vec<String> = group
+        .map(|g| format!("group: {}", yaml_scalar(g)))
+        .into_iter()
+        .collect();
+    fields.push(format!("kind: {}", yaml_scalar(kind)));
+    fields
+}
+
+/// An owner of a policy as the configuration file writes it.
+fn owner_kind(owner: &crate::policy::OwnerKind) -> String {
+    let mut fields = group_and_kind(owner.group.as_deref(), &owner.kind);
+    fields.extend(owner.controller.map(|c| format!("controller: {c}")));
+    format!("{{{}}}", fields.join(", "))
+}
+
+/// `text` as a YAML scalar that reads back as the same string: plain when it is made of
+/// letters, digits and `._/-` and reads as no other type, else double-quoted (JSON's quoting,
+/// which YAML reads).
+pub fn yaml_scalar(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '.' || c == '/')
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '/' | '-'))
+        && !text.starts_with(|c: char| c.is_ascii_digit())
+        && !matches!(
+            text.to_ascii_lowercase().as_str(),
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n" | ".inf" | ".nan"
+        );
+    if plain {
+        text.to_string()
+    } else {
+        serde_json::to_string(text).unwrap_or_else(|_| format!("\"{text}\""))
     }
 }

@@ -361,6 +361,10 @@ impl Reader<'_> {
                 "kube-version" => {
                     if let Some(text) = self.string(value, "kube-version") {
                         match KubeVersion::parse(&text) {
+                            Some(v) if v.unknown_because().is_some() => self.error(
+                                value,
+                                format!("kube-version {}", v.unknown_because().unwrap_or_default()),
+                            ),
                             Some(v) => config.kube_version = Some((v, line)),
                             None => self.error(
                                 value,

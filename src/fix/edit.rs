@@ -142,6 +142,34 @@ pub fn remove_item(window: Window, span: Span) -> Option<Span> {
     remove_node(window, span)
 }
 
+/// The bytes to delete to remove a block mapping entry (its key and its value, as
+/// [`remove_node`] does) with the comment lines that follow it indented deeper than its key,
+/// which belong to it. In flow style, as [`remove_node`].
+pub fn remove_entry(window: Window, key: Span, value: Span) -> Option<Span> {
+    let removed = remove_node(window, entry(window, key, value)?)?;
+    let (before, after) = window.split(removed.end)?;
+    let (key_before, _) = window.split(key.start)?;
+    let key_column = key_before.len()
+        - key_before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+    // Only when the removal ends at the start of a line (block style).
+    if !(before.is_empty() || before.last() == Some(&b'\n')) {
+        return Some(removed);
+    }
+    let mut end = removed.end;
+    for line in after.split_inclusive(|&b| b == b'\n') {
+        let indent = line.iter().take_while(|&&b| b == b' ').count();
+        if indent > key_column && line.get(indent) == Some(&b'#') && line.ends_with(b"\n") {
+            end += line.len();
+        } else {
+            break;
+        }
+    }
+    Some(Span::new(removed.start, end))
+}
+
 /// The span of a mapping entry, from its key to the end of its value: a flow collection's
 /// closing bracket included, which the parser's span of the value may end before. An empty value
 /// (`uid:`) ends with its key.

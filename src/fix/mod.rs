@@ -27,6 +27,9 @@ pub struct Applied {
     pub column: usize,
     pub rule: &'static str,
     pub message: String,
+    /// The round that applied it, from 1: a fix of a later round is for a finding that an
+    /// earlier fix brought up, which the lint before fixing did not report.
+    pub round: usize,
 }
 
 /// An input the fixes changed.
@@ -82,7 +85,7 @@ fn run_with(
     // Inputs a fix made unreadable: put back as they were before it, and fixed no further.
     let mut frozen: HashSet<String> = HashSet::new();
     let mut analysis = analyze(&texts);
-    for _ in 0..MAX_ROUNDS {
+    for round_number in 1..=MAX_ROUNDS {
         let outcome = &analysis.outcome;
         let chosen: Vec<&Finding> = choose(&outcome.findings, at_least)
             .into_iter()
@@ -107,6 +110,7 @@ fn run_with(
                     column: 0,
                     rule: finding.rule.id,
                     message: fix.message.clone(),
+                    round: round_number,
                 },
                 offset,
             ));
@@ -123,6 +127,12 @@ fn run_with(
                 continue;
             };
             let text = text.into_owned();
+            let whole = whole_lists(&analysis, id, &text, &edits);
+            let edits: Vec<&Edit> = edits
+                .into_iter()
+                .filter(|e| !whole.iter().any(|w| overlap(w.span, e.span)))
+                .chain(&whole)
+                .collect();
             let fixed = apply(&text, &edits);
             history.entry(source.name.clone()).or_default().push(
                 edits
@@ -183,6 +193,39 @@ fn run_with(
         applied,
         refused,
     }
+}
+
+/// Edits that remove the `ownerReferences` key (with the comments under it) of each object of
+/// `source` whose every reference `edits` remove in this round, rather than leave the key
+/// holding nothing. Each covers the removals of that list, which it replaces.
+fn whole_lists(analysis: &Analysis, source: SourceId, text: &str, edits: &[&Edit]) -> Vec<Edit> {
+    let removes = |span: Span| {
+        edits.iter().any(|e| {
+            e.replacement.is_empty() && e.span.start <= span.start && span.end <= e.span.end
+        })
+    };
+    let window = edit::Window {
+        bytes: text.as_bytes(),
+        base: 0,
+    };
+    analysis
+        .objects
+        .iter()
+        .filter(|o| o.source == source)
+        .filter_map(|o| match &o.owner_refs {
+            crate::model::OwnerRefs::List { refs, key, value }
+                if refs.len() > 1 && refs.iter().all(|r| removes(r.span)) =>
+            {
+                edit::remove_entry(window, *key, *value)
+            }
+            _ => None,
+        })
+        .map(|span| Edit {
+            source,
+            span,
+            replacement: String::new(),
+        })
+        .collect()
 }
 
 /// The offset in an input as it was read of `offset` in its text after the edits of `rounds`

@@ -183,8 +183,11 @@ pub fn plural(n: usize, word: &str) -> String {
 }
 
 /// What `--fix` could fix of the findings shown, for a line after the summary (as ruff's
-/// `[*] 1 fixable with the --fix option`).
-pub fn fixable_line(outcome: &Outcome) -> Option<String> {
+/// `[*] 1 fixable with the --fix option`), each count with the command that fixes it and the
+/// one that previews it. After `--fix` (`fixed_with`: whether it took the unsafe fixes too),
+/// only the unsafe fixes it was not asked for: the rest were not applied for a reason said
+/// above.
+pub fn fixable_line(outcome: &Outcome, fixed_with: Option<bool>) -> Option<String> {
     let fixable = |a: crate::finding::Applicability| {
         outcome
             .findings
@@ -196,16 +199,25 @@ pub fn fixable_line(outcome: &Outcome) -> Option<String> {
         fixable(crate::finding::Applicability::Safe),
         fixable(crate::finding::Applicability::Unsafe),
     );
-    Some(match (safe, unsafe_) {
-        (0, 0) => return None,
-        (safe, 0) => format!("ownerlint: {safe} fixable with --fix (--diff previews)"),
-        (0, unsafe_) => {
-            format!("ownerlint: {unsafe_} fixable with --fix --unsafe-fixes (--diff previews)")
+    Some(match (fixed_with, safe, unsafe_) {
+        (Some(true), _, _) | (_, 0, 0) | (Some(false), _, 0) => return None,
+        (Some(false), _, unsafe_) => format!("ownerlint: {}", more_unsafe(unsafe_)),
+        (None, safe, 0) => format!("ownerlint: {safe} {SAFE_FIXES}"),
+        (None, 0, unsafe_) => format!("ownerlint: {unsafe_} {UNSAFE_FIXES}"),
+        (None, safe, unsafe_) => {
+            format!("ownerlint: {safe} {SAFE_FIXES}, {}", more_unsafe(unsafe_))
         }
-        (safe, unsafe_) => format!(
-            "ownerlint: {safe} fixable with --fix, {unsafe_} more with --unsafe-fixes (--diff previews)"
-        ),
     })
+}
+
+/// How fixes that `--fix` applies are applied and previewed.
+pub const SAFE_FIXES: &str = "fixable with --fix (--diff previews)";
+/// How unsafe fixes are applied and previewed.
+pub const UNSAFE_FIXES: &str = "fixable with --fix --unsafe-fixes (--diff --unsafe-fixes previews)";
+
+/// "1 more fixable with --fix --unsafe-fixes (--diff --unsafe-fixes previews)".
+pub fn more_unsafe(count: usize) -> String {
+    format!("{count} more {UNSAFE_FIXES}")
 }
 
 /// What `--show-inputs` prints: each chart and overlay met and what became of it, then each

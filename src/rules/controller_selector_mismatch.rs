@@ -1,6 +1,6 @@
 //! `controller-selector-mismatch`: a dependent whose controller is a workload controller in the
 //! input, and whose labels do not match that controller's selector. The controller releases it
-//! (SEMANTICS §4.1).
+//! (`ClaimObject` in `k8s.io/kubernetes/pkg/controller/controller_ref_manager.go`).
 
 use super::Context;
 use crate::controllers::{Verdict, workload_controller};

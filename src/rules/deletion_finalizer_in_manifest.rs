@@ -1,6 +1,7 @@
 //! `deletion-finalizer-in-manifest`: `orphan` or `foregroundDeletion` written into an object
 //! that is not being deleted. The API server adds these on a delete request; written ahead of
-//! time they choose how a later delete treats the object's dependents (SEMANTICS §2.3).
+//! time they choose how a later delete treats the object's dependents (`shouldDeleteDependents` and
+//! `shouldOrphanDependents` in `k8s.io/apiserver/pkg/registry/generic/registry/store.go`).
 
 use super::Context;
 use crate::finding::{Applicability, Finding};

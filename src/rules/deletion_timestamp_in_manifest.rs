@@ -1,5 +1,6 @@
 //! `deletion-timestamp-in-manifest`: `metadata.deletionTimestamp` is set, so the object was
-//! captured while being deleted (SEMANTICS §1.5, §2.3).
+//! captured while being deleted; the API server clears it on create (`WipeObjectMetaSystemFields`
+//! in `k8s.io/apiserver/pkg/registry/rest/meta.go`).
 
 use super::Context;
 use crate::finding::{Applicability, Finding, Severity};
@@ -78,7 +79,9 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     }
 }
 
-/// What keeps an object that is being deleted from being gone (SEMANTICS §2.2, §3.7).
+/// What keeps an object that is being deleted from being gone: its finalizers, which the API
+/// server waits for (`k8s.io/apiserver/pkg/registry/generic/registry/store.go`), and with
+/// `foregroundDeletion` the dependents the garbage collector deletes first.
 fn what_it_waits_for(object: &Object) -> String {
     let finalizers: Vec<&str> = object.finalizers.names().map(|(_, n, _)| n).collect();
     if finalizers.contains(&"foregroundDeletion") {

@@ -1,5 +1,6 @@
 //! `finalizer-invalid`: a finalizer the API server rejects for every kind — not a qualified
-//! name, not a string, or `orphan` together with `foregroundDeletion` (SEMANTICS §2.1).
+//! name, not a string, or `orphan` together with `foregroundDeletion` (`ValidateFinalizers` in
+//! `k8s.io/apimachinery/pkg/api/validation/objectmeta.go`).
 
 use super::Context;
 use crate::finding::{Finding, Label};

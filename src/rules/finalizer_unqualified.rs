@@ -1,5 +1,6 @@
 //! `finalizer-unqualified`: a finalizer without a `/` that is not one of the standard names.
-//! Built-in kinds reject it; custom resources accept it with a warning (SEMANTICS §2.1).
+//! Built-in kinds reject it (`k8s.io/kubernetes/pkg/apis/core/helper/helpers.go`); custom resources
+//! accept it with a warning (`apiextensions-apiserver/pkg/registry/customresource/validator.go`).
 
 use super::Context;
 use super::finalizer_invalid::qualified_name_problem;

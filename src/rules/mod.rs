@@ -349,7 +349,9 @@ impl<'a> Context<'a> {
     }
 
     /// A fix that removes the owner reference at `span` of `id`, the whole `ownerReferences`
-    /// entry when it is the only one (rather than leaving the key holding nothing).
+    /// entry (with the comments under it) when it is the only one, rather than leaving the key
+    /// holding nothing. When fixes of one round remove every reference of a list, `--fix`
+    /// removes the key instead (`fix::whole_lists`).
     pub fn remove_owner_ref_fix(
         &self,
         id: ObjId,
@@ -359,7 +361,12 @@ impl<'a> Context<'a> {
     ) -> Option<Fix> {
         match &self.object(id).owner_refs {
             crate::model::OwnerRefs::List { refs, key, value } if refs.len() == 1 => {
-                self.remove_entries_fix(id, &[vec![(*key, *value)]], applicability, message)
+                let (key, value) = (*key, *value);
+                let entry = Span::new(key.start, value.end.max(key.end));
+                self.edit_fix(id, entry, applicability, message, |window| {
+                    crate::fix::edit::remove_entry(window, key, value)
+                        .map(|removed| (removed, String::new()))
+                })
             }
             _ => self.remove_fix(id, span, applicability, message),
         }
@@ -560,26 +567,66 @@ impl<'a> Context<'a> {
     }
 
     /// What the garbage collector does with a dependent whose reference is dangling, as a
-    /// sentence: it deletes the dependent when no other owner is alive, otherwise it removes
-    /// just this reference (SEMANTICS §3.4).
+    /// sentence, counting the dependent's other references as `delete-preview` does: it removes
+    /// just this reference when another owner is alive, keeps the dependent while another
+    /// reference can never be resolved (the collector retries it), and deletes the dependent
+    /// when every other owner is gone. An owner that may exist beyond the input (missing from
+    /// a snapshot) is said to decide which.
     pub fn dangling_consequence(&self, dependent: ObjId, reference_index: usize) -> String {
-        let others: Vec<String> = self.resolutions[dependent.index()]
+        use crate::graph::Unresolved;
+        let object = self.object(dependent);
+        let (mut alive, mut unknown, mut unresolvable) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, (reference, resolution)) in object
+            .owner_refs()
             .iter()
+            .zip(&self.resolutions[dependent.index()])
             .enumerate()
-            .filter(|(i, r)| *i != reference_index && r.is_solid())
-            .filter_map(|(_, r)| r.owner().map(|o| self.describe(o)))
-            .collect();
-        if others.is_empty() {
+        {
+            if i == reference_index {
+                continue;
+            }
+            let Some(reason) = crate::graph::unresolved(&resolution.resolution) else {
+                if let Some(owner) = resolution.owner() {
+                    alive.push(self.describe(owner));
+                }
+                continue;
+            };
+            let complete_here = self
+                .options
+                .complete_for(&resolution.group, reference.kind_str().unwrap_or(""));
+            let owner = self.describe_owner(dependent, reference, resolution);
+            if crate::graph::is_dangling(reason, object.mode, complete_here) {
+                continue;
+            } else if reason == Unresolved::NotFound {
+                unknown.push(owner);
+            } else if reason != Unresolved::Invalid {
+                unresolvable.push(owner);
+            }
+        }
+        let described = self.describe(dependent);
+        if !alive.is_empty() {
             format!(
-                "the garbage collector deletes {} (no other owner keeps it)",
-                self.describe(dependent)
+                "the garbage collector removes this reference from {described} ({} still owns it)",
+                alive.join(", ")
+            )
+        } else if !unresolvable.is_empty() {
+            format!(
+                "the garbage collector keeps {described}, because it cannot resolve its reference to {} and retries it (this reference stays)",
+                unresolvable.join(", ")
+            )
+        } else if !unknown.is_empty() {
+            let (these, exist) = if unknown.len() == 1 {
+                ("it", "exists")
+            } else {
+                ("one of them", "exist")
+            };
+            format!(
+                "the garbage collector deletes {described} unless {}, which {} not in this snapshot, still {exist} in the cluster; if {these} does, the collector removes just this reference",
+                unknown.join(" or "),
+                if unknown.len() == 1 { "is" } else { "are" },
             )
         } else {
-            format!(
-                "the garbage collector removes this reference from {} ({} still owns it)",
-                self.describe(dependent),
-                others.join(", ")
-            )
+            format!("the garbage collector deletes {described} (no other owner keeps it)")
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `orphan-will-be-adopted`: an object without a controller reference that a workload
 //! controller's selector matches. The controller adopts it: it becomes the object's controller
-//! owner (SEMANTICS §4.1).
+//! owner (`ClaimObject` in
+//! `k8s.io/kubernetes/pkg/controller/controller_ref_manager.go`).
 
 use std::collections::HashMap;
 

@@ -1,4 +1,5 @@
-//! `owner-ref-invalid`: an owner reference the API server rejects (SEMANTICS §1.1): a missing or
+//! `owner-ref-invalid`: an owner reference the API server rejects (`validateOwnerReference` in
+//! `k8s.io/apimachinery/pkg/api/validation/objectmeta.go`): a missing or
 //! empty `apiVersion` version, `kind`, `name` or `uid`, an apiVersion that does not parse,
 //! `controller`/`blockOwnerDeletion` that are not booleans, or entries that are not mappings.
 

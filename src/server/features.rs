@@ -181,14 +181,32 @@ pub fn hover(
                 })
                 .collect();
             match &resolution.resolution {
-                Resolution::Found { owner, uid } => {
+                Resolution::Found { owner, uid } if resolution.is_solid() => {
                     text.push_str(&format!("**Owner:** {}\n\n", analysis.describe(*owner)));
                     if let Some(u) = &part.object(*owner).uid {
-                        text.push_str(&format!("uid `{}`", u.value));
-                        if *uid == UidCheck::Fresh {
-                            text.push_str(" (assigned afresh when it is created)");
-                        }
-                        text.push_str("\n\n");
+                        text.push_str(&format!("uid `{}`\n\n", u.value));
+                    } else if *uid == UidCheck::OwnerHasNoUid {
+                        text.push_str("captured without a uid: not compared\n\n");
+                    }
+                    text.push_str(&format!("defined at `{}`\n\n", place(part, *owner)));
+                }
+                Resolution::Found { owner, uid } => {
+                    // Named by kind and name, but the uid does not match: the garbage
+                    // collector counts the owner as gone.
+                    text.push_str(&format!(
+                        "**Named, but not the owner:** {}\n\n",
+                        analysis.describe(*owner)
+                    ));
+                    let named = owner_ref.uid_str().unwrap_or("?");
+                    match (uid, &part.object(*owner).uid) {
+                        (UidCheck::Fresh, _) => text.push_str(&format!(
+                            "created by this input, so it gets a fresh uid, never `{named}`: the garbage collector counts the owner as gone\n\n"
+                        )),
+                        (_, Some(u)) => text.push_str(&format!(
+                            "its uid `{}` is not the reference's `{named}`: owners are matched by uid, so the garbage collector counts the owner as gone\n\n",
+                            u.value
+                        )),
+                        (_, None) => {}
                     }
                     text.push_str(&format!("defined at `{}`\n\n", place(part, *owner)));
                 }
@@ -214,31 +232,42 @@ pub fn hover(
                 client.encoding,
             ));
             text.push_str(&format!("**{}**\n\n", analysis.describe(object)));
-            let owners = owners_of(part, object);
-            let dependents = part.ownership.dependents(object);
+            let (owners, named) = owners_of(part, object);
+            // Dependents whose reference to this object matches its uid, and those whose
+            // reference names it with another uid.
+            let (dependents, naming): (Vec<ObjId>, Vec<ObjId>) = part
+                .ownership
+                .dependents(object)
+                .iter()
+                .partition(|&&d| owners_of(part, d).0.contains(&object));
+            let list = |text: &mut String, ids: &[ObjId]| {
+                for &id in ids {
+                    text.push_str(&format!(
+                        "- {} (`{}`)\n",
+                        analysis.describe(id),
+                        place(part, id)
+                    ));
+                }
+            };
             if owners.is_empty() {
                 text.push_str("No owner in the input.\n");
             } else {
                 text.push_str("Owners:\n");
-                for owner in owners {
-                    text.push_str(&format!(
-                        "- {} (`{}`)\n",
-                        analysis.describe(owner),
-                        place(part, owner)
-                    ));
-                }
+                list(&mut text, &owners);
+            }
+            if !named.is_empty() {
+                text.push_str("\nNamed by its references, but not owners (the uid does not match, so the garbage collector counts them as gone):\n");
+                list(&mut text, &named);
             }
             if dependents.is_empty() {
                 text.push_str("\nNo dependents in the input.\n");
             } else {
                 text.push_str("\nDependents (deleted with it by the garbage collector unless another owner keeps them):\n");
-                for &dependent in dependents {
-                    text.push_str(&format!(
-                        "- {} (`{}`)\n",
-                        analysis.describe(dependent),
-                        place(part, dependent)
-                    ));
-                }
+                list(&mut text, &dependents);
+            }
+            if !naming.is_empty() {
+                text.push_str("\nNaming it with another uid, so not its dependents (the garbage collector counts their owner as gone):\n");
+                list(&mut text, &naming);
             }
         }
     }
@@ -270,18 +299,28 @@ fn unresolved_reason(resolution: &Resolution) -> &'static str {
     }
 }
 
-/// The owners object `id`'s references resolve to, each once.
-fn owners_of(part: &Part, id: ObjId) -> Vec<ObjId> {
-    let mut owners: Vec<ObjId> = part
+/// The owners object `id`'s references resolve to, each once: those whose uid matches (the
+/// garbage collector's owners), and those named with another uid.
+fn owners_of(part: &Part, id: ObjId) -> (Vec<ObjId>, Vec<ObjId>) {
+    let (mut owners, mut named) = (Vec::new(), Vec::new());
+    for r in part
         .analysis
         .resolutions
         .get(id.index())
         .into_iter()
         .flatten()
-        .filter_map(|r| r.owner())
-        .collect();
-    owners.dedup();
-    owners
+    {
+        let Some(owner) = r.owner() else { continue };
+        let list: &mut Vec<ObjId> = if r.is_solid() {
+            &mut owners
+        } else {
+            &mut named
+        };
+        if !list.contains(&owner) {
+            list.push(owner);
+        }
+    }
+    (owners, named)
 }
 
 /// From an owner reference, the owner object.
