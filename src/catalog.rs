@@ -286,14 +286,18 @@ impl Catalog {
     }
 
     fn latest_known_release_of(removed: &[RemovedApi]) -> KubeVersion {
+        // The newest release whose served APIs were compared with these tables: a Kubernetes
+        // 1.36.2 API server's discovery serves every version the scope table calls served, and
+        // none that the removed-API table lists (1.36 removed none of them).
+        const CHECKED: KubeVersion = KubeVersion {
+            major: 1,
+            minor: 36,
+        };
         removed
             .iter()
             .map(|r| r.removed_in)
             .max()
-            .unwrap_or(KubeVersion {
-                major: 1,
-                minor: 34,
-            })
+            .map_or(CHECKED, |newest| newest.max(CHECKED))
     }
 
     pub fn builtin_kinds(&self) -> &[BuiltinKind] {
@@ -575,11 +579,12 @@ mod tests {
         assert_eq!(c.scope("example.com", "Widget"), None);
         assert!(!c.is_persisted("authentication.k8s.io", "TokenReview"));
         assert!(c.builtin_kinds().len() > 60);
+        // 1.36 removed nothing of the tables: the newest release checked against them.
         assert_eq!(
             c.kube_version,
             KubeVersion {
                 major: 1,
-                minor: 35
+                minor: 36
             }
         );
     }
