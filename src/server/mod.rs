@@ -12,6 +12,7 @@
 mod features;
 mod position;
 mod snapshot;
+mod transport;
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
@@ -39,10 +40,15 @@ use snapshot::{Job, Snapshot};
 
 /// Serve on standard input and output until the client says `exit`.
 pub fn run() -> Result<(), String> {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, writer) = transport::stdio();
     serve(&connection)?;
+    // Every answer out before the process ends; the reader is not waited for (it may be
+    // waiting for input that never comes).
     drop(connection);
-    io_threads.join().map_err(|e| e.to_string())
+    match writer.join() {
+        Ok(Ok(())) | Ok(Err(_)) => Ok(()),
+        Err(_) => Err("the writer failed".into()),
+    }
 }
 
 /// Serve on `connection` (standard input and output, or a connection in memory for tests).
