@@ -719,3 +719,37 @@ fn malformed_frames_are_answered_and_skipped_and_the_server_reads_on() {
     server.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
     assert_eq!(server.status(WAIT), Some(0));
 }
+
+#[test]
+fn file_watchers_are_registered_after_initialized() {
+    let (_dir, owner, _) = workspace("server-watchers");
+    let root = owner.parent().expect("root").to_path_buf();
+    let mut server = Process::start(&root, pull_client());
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    server.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "shutdown"}));
+    let (_, before) = server.answer(1);
+    let registration = before
+        .iter()
+        .find(|m| m["method"] == "client/registerCapability")
+        .unwrap_or_else(|| panic!("no registration: {before:?}"));
+    let registered = &registration["params"]["registrations"][0];
+    assert_eq!(registered["method"], "workspace/didChangeWatchedFiles");
+    let globs: Vec<&Value> = registered["registerOptions"]["watchers"]
+        .as_array()
+        .expect("watchers")
+        .iter()
+        .map(|w| &w["globPattern"])
+        .collect();
+    assert!(globs.contains(&&json!("**/*.yaml")), "{globs:?}");
+    // A client that cannot register them is not asked to.
+    let mut server = Process::start(&root, push_client());
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    server.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "shutdown"}));
+    let (_, before) = server.answer(1);
+    assert!(
+        !before
+            .iter()
+            .any(|m| m["method"] == "client/registerCapability"),
+        "{before:?}"
+    );
+}

@@ -71,8 +71,11 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
             version: Some(env!("CARGO_PKG_VERSION").into()),
         },
     });
+    // The `initialized` notification that follows is the main loop's: it registers the file
+    // watchers.
     connection
-        .initialize_finish(id, result)
+        .sender
+        .send(Response::new_ok(id, result).into())
         .map_err(|e| e.to_string())?;
     let (jobs, worker_jobs) = crossbeam_channel::unbounded::<(u64, Job)>();
     let (worker_results, results) = crossbeam_channel::unbounded::<(u64, Snapshot)>();
