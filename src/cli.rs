@@ -366,7 +366,7 @@ pub fn run(cli: Cli) -> i32 {
             print_out(script, 0)
         }
         Some(Command::Server) => match crate::server::run() {
-            Ok(()) => 0,
+            Ok(ending) => ending.status(),
             Err(message) => {
                 note!("ownerlint server: {message}");
                 2

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 /// A client on one end of a connection in memory, the server on the other.
 struct Client {
     connection: Connection,
-    server: Option<std::thread::JoinHandle<Result<(), String>>>,
+    server: Option<std::thread::JoinHandle<Result<ownerlint::server::Ending, String>>>,
     next_id: i32,
     /// Notifications and server requests seen while waiting for something else.
     seen: Vec<Message>,
@@ -130,7 +130,7 @@ impl Client {
             .expect("server")
             .join()
             .expect("the server thread ends");
-        assert_eq!(outcome, Ok(()));
+        assert_eq!(outcome, Ok(ownerlint::server::Ending::Shutdown));
     }
 }
 
@@ -752,4 +752,78 @@ fn file_watchers_are_registered_after_initialized() {
             .any(|m| m["method"] == "client/registerCapability"),
         "{before:?}"
     );
+}
+
+#[test]
+fn shutdown_then_exit_and_exit_without_shutdown() {
+    let (_dir, owner, dependent) = workspace("server-exit");
+    let root = owner.parent().expect("root").to_path_buf();
+    // A request between shutdown and exit is refused as invalid; exit then ends with 0.
+    let mut server = Process::start(&root, push_client());
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    server.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "shutdown"}));
+    let (answer, _) = server.answer(1);
+    assert_eq!(answer["result"], Value::Null, "{answer}");
+    server.send(
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params":
+        {"textDocument": {"uri": uri(&dependent)}, "position": {"line": 0, "character": 0}}}),
+    );
+    let (answer, _) = server.answer(2);
+    assert_eq!(answer["error"]["code"], json!(-32600), "{answer}");
+    server.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(server.status(WAIT), Some(0));
+    // exit without shutdown: 1.
+    let mut server = Process::start(&root, push_client());
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    server.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(server.status(WAIT), Some(1));
+}
+
+#[test]
+fn exit_during_an_analysis_ends_the_server_before_the_analysis() {
+    let (_dir, owner, _) = workspace("server-exit-busy");
+    let root = owner.parent().expect("root").to_path_buf();
+    // A dump whose analysis takes seconds, and ends with a finding in its last object.
+    let mut text = String::new();
+    for i in 0..50_000 {
+        text.push_str(&format!(
+            "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings-{i}\n  namespace: shop\n  uid: 0a1b2c3d-1111-4000-8000-{i:012}\n"
+        ));
+    }
+    text.push_str("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: orphaned\n  namespace: shop\n  uid: 0a1b2c3d-2222-4000-8000-000000000001\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: gone\n    uid: 0a1b2c3d-2222-4000-8000-000000000002\n");
+    let dump = root.join("dump.yaml");
+    std::fs::write(&dump, text).expect("write");
+    // Analysed to the end, the workspace publishes the dump's finding.
+    let mut server = Process::start(&root, push_client());
+    let start = std::time::Instant::now();
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let wanted = uri(&dump);
+    loop {
+        let message = server.messages.recv_timeout(WAIT * 6).expect("diagnostics");
+        if message["method"] == "textDocument/publishDiagnostics"
+            && message["params"]["uri"] == wanted
+        {
+            break;
+        }
+    }
+    let analysis = start.elapsed();
+    drop(server);
+    // exit as soon as that analysis has begun: the server ends well before it would end, and
+    // publishes nothing.
+    let mut server = Process::start(&root, push_client());
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let start = std::time::Instant::now();
+    server.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(server.status(WAIT * 6), Some(1));
+    let exit = start.elapsed();
+    assert!(
+        exit < analysis / 2,
+        "exit took {exit:?}, an analysis {analysis:?}"
+    );
+    let published: Vec<Value> = server
+        .messages
+        .try_iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics")
+        .collect();
+    assert!(published.is_empty(), "{published:?}");
 }
