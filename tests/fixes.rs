@@ -479,3 +479,33 @@ fn a_big_file_is_fixed_on_the_text_that_was_linted() {
         content.replace("kind: replicaset", "kind: ReplicaSet")
     );
 }
+
+#[test]
+fn a_file_keeps_its_final_line_end_or_its_lack_of_one() {
+    let dir = common::temp_dir("fix-final-line");
+    let text_in = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\n  uid: 0a1b2c3d-0000-4000-8000-000000000002\n  resourceVersion: \"12345\"";
+    let want = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop";
+    for (name, before, after) in [
+        ("bare.yaml", text_in.to_string(), want.to_string()),
+        ("ended.yaml", format!("{text_in}\n"), format!("{want}\n")),
+        (
+            "crlf.yaml",
+            text_in.replace('\n', "\r\n"),
+            want.replace('\n', "\r\n"),
+        ),
+    ] {
+        std::fs::write(dir.path().join(name), &before).expect("write");
+        // The fix deletes the file's last lines.
+        let out = ownerlint(
+            dir.path(),
+            &["--mode", "apply", "--fix", "--unsafe-fixes", name],
+            None,
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(name)).expect("read"),
+            after,
+            "{name}"
+        );
+    }
+}

@@ -289,6 +289,16 @@ pub fn apply(text: &str, edits: &[&Edit]) -> String {
         at = edit.span.end;
     }
     out.push_str(&text[at..]);
+    // A text without a final line end keeps none when its last lines go.
+    if !text.is_empty() && !text.ends_with('\n') {
+        let kept = out
+            .strip_suffix("\r\n")
+            .or_else(|| out.strip_suffix('\n'))
+            .map(str::len);
+        if let Some(kept) = kept {
+            out.truncate(kept);
+        }
+    }
     out
 }
 
