@@ -376,20 +376,61 @@ fn write_one(file: &Changed, roots: &[PathBuf]) -> Result<(), String> {
                 .into(),
         );
     }
-    let permissions = metadata.permissions();
+    #[cfg(unix)]
+    let keep = ownership(&metadata)?;
+    #[cfg(not(unix))]
+    if metadata.permissions().readonly() {
+        return Err("it is read-only".into());
+    }
     let mut temporary = tempfile::Builder::new()
         .prefix(".ownerlint-fix-")
         .tempfile_in(folder)
         .map_err(|e| format!("cannot write beside it: {e}"))?;
     temporary
         .write_all(file.after.as_bytes())
+        .map_err(|e| format!("cannot write beside it: {e}"))?;
+    #[cfg(unix)]
+    if let Some((uid, gid)) = keep {
+        std::os::unix::fs::fchown(temporary.as_file(), uid, gid)
+            .map_err(|e| format!("cannot give the new text its owner and group: {e}"))?;
+    }
+    // After the owner: a change of owner may clear the set-id bits of the mode.
+    std::fs::set_permissions(temporary.path(), metadata.permissions())
         .and_then(|()| temporary.as_file().sync_all())
         .map_err(|e| format!("cannot write beside it: {e}"))?;
-    std::fs::set_permissions(temporary.path(), permissions).map_err(|e| e.to_string())?;
     temporary
         .persist(&target)
         .map_err(|e| format!("cannot replace it: {}", e.error))?;
     Ok(())
+}
+
+/// The owner and group to give a new text (each `None` to leave as created), or `None` for
+/// nothing to change.
+#[cfg(unix)]
+type Keep = Option<(Option<u32>, Option<u32>)>;
+
+/// Whether `--fix` may replace the file `metadata` describes, and the owner and group to give
+/// the new text. A read-only file, and a file of another user, are left alone; a file root
+/// replaces keeps its owner and group (the new text is otherwise the user's own).
+#[cfg(unix)]
+fn ownership(metadata: &std::fs::Metadata) -> Result<Keep, String> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    if metadata.permissions().mode() & 0o200 == 0 {
+        return Err("it is read-only".into());
+    }
+    let user = rustix::process::geteuid();
+    if user.is_root() {
+        return Ok(Some((Some(metadata.uid()), Some(metadata.gid()))));
+    }
+    if metadata.uid() != user.as_raw() {
+        return Err(format!(
+            "it belongs to another user (uid {}), whose file a fix would make yours",
+            metadata.uid()
+        ));
+    }
+    // The group, when the user may give it (one of the user's groups).
+    Ok((metadata.gid() != rustix::process::getegid().as_raw())
+        .then_some((None, Some(metadata.gid()))))
 }
 
 /// A unified diff of each changed input, as `git diff` prints one.
