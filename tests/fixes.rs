@@ -598,3 +598,45 @@ fn read_only_files_and_files_of_other_users_are_not_fixed_and_a_fixed_file_keeps
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(std::fs::read_to_string(&own).expect("read"), fixed);
 }
+
+#[cfg(unix)]
+#[test]
+fn temporary_files_a_killed_fix_left_are_removed_by_the_next_fix() {
+    let dir = common::temp_dir("fix-leftovers");
+    let example = lowercase_example();
+    std::fs::write(dir.path().join("pod.yaml"), &example).expect("write");
+    // A process that has ended, and one that runs (this test).
+    let mut ended = Command::new("true").spawn().expect("true runs");
+    ended.wait().expect("true ends");
+    let dead = ended.id();
+    let alive = std::process::id();
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let leftover = |name: String, old: bool| {
+        let path = dir.path().join(name);
+        let file = std::fs::File::create(&path).expect("create");
+        if old {
+            file.set_modified(hour_ago).expect("mtime");
+        }
+        path
+    };
+    let stale = leftover(format!(".ownerlint-fix-{dead}-aB3dE9"), true);
+    let running = leftover(format!(".ownerlint-fix-{alive}-xY7zQ1"), true);
+    let recent = leftover(format!(".ownerlint-fix-{dead}-mN4pR2"), false);
+    let other = leftover(".ownerlint-fix-notmine".into(), true);
+    let out = ownerlint(dir.path(), &["--fix", "pod.yaml"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!stale.exists(), "a killed run's old leftover stays");
+    for kept in [&running, &recent, &other] {
+        assert!(kept.exists(), "{} was removed", kept.display());
+    }
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 4, "{names:?}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("pod.yaml")).expect("read"),
+        example.replace("kind: replicaset", "kind: ReplicaSet")
+    );
+}

@@ -382,8 +382,9 @@ fn write_one(file: &Changed, roots: &[PathBuf]) -> Result<(), String> {
     if metadata.permissions().readonly() {
         return Err("it is read-only".into());
     }
+    remove_stale_temporaries(folder);
     let mut temporary = tempfile::Builder::new()
-        .prefix(".ownerlint-fix-")
+        .prefix(&format!("{TEMPORARY}{}-", std::process::id()))
         .tempfile_in(folder)
         .map_err(|e| format!("cannot write beside it: {e}"))?;
     temporary
@@ -403,6 +404,14 @@ fn write_one(file: &Changed, roots: &[PathBuf]) -> Result<(), String> {
         .map_err(|e| format!("cannot replace it: {}", e.error))?;
     Ok(())
 }
+
+/// How the temporary files `--fix` writes beside a file begin; the process id and a random
+/// part follow.
+const TEMPORARY: &str = ".ownerlint-fix-";
+
+/// A temporary file this old, of a process that is no longer running, is a leftover of a run
+/// that was killed.
+const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(10 * 60);
 
 /// The owner and group to give a new text (each `None` to leave as created), or `None` for
 /// nothing to change.
@@ -431,6 +440,66 @@ fn ownership(metadata: &std::fs::Metadata) -> Result<Keep, String> {
     // The group, when the user may give it (one of the user's groups).
     Ok((metadata.gid() != rustix::process::getegid().as_raw())
         .then_some((None, Some(metadata.gid()))))
+}
+
+/// Remove from `folder` the temporary files of fixes that were killed before they renamed
+/// them: named by ownerlint, of a process that is not running, older than [`STALE_AFTER`],
+/// regular files of this user.
+fn remove_stale_temporaries(folder: &Path) {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(TEMPORARY))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == std::process::id() || running(pid) {
+            continue;
+        }
+        let Ok(metadata) = entry.path().symlink_metadata() else {
+            continue;
+        };
+        #[cfg(unix)]
+        if std::os::unix::fs::MetadataExt::uid(&metadata) != rustix::process::geteuid().as_raw() {
+            continue;
+        }
+        let old = metadata
+            .modified()
+            .ok()
+            .and_then(|m| m.elapsed().ok())
+            .is_some_and(|age| age > STALE_AFTER);
+        if metadata.is_file() && old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` runs (or may: when that cannot be told, it is taken to run).
+fn running(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Some(pid) = i32::try_from(pid)
+            .ok()
+            .and_then(rustix::process::Pid::from_raw)
+        else {
+            return false;
+        };
+        !matches!(
+            rustix::process::test_kill_process(pid),
+            Err(rustix::io::Errno::SRCH)
+        )
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
 }
 
 /// A unified diff of each changed input, as `git diff` prints one.
