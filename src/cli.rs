@@ -398,7 +398,7 @@ pub fn run(cli: Cli) -> i32 {
         },
         Some(Command::Completions { shell }) => print_out(crate::completions::script(shell), 0),
         Some(Command::Server) => match crate::server::run() {
-            Ok(()) => 0,
+            Ok(ending) => ending.status(),
             Err(message) => {
                 note!("ownerlint server: {message}");
                 2

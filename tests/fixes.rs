@@ -574,3 +574,164 @@ fn a_list_whose_every_reference_goes_goes_with_its_key_and_comments() {
         )
     );
 }
+
+#[test]
+fn a_file_keeps_its_final_line_end_or_its_lack_of_one() {
+    let dir = common::temp_dir("fix-final-line");
+    let text_in = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\n  uid: 0a1b2c3d-0000-4000-8000-000000000002\n  resourceVersion: \"12345\"";
+    let want = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop";
+    for (name, before, after) in [
+        ("bare.yaml", text_in.to_string(), want.to_string()),
+        ("ended.yaml", format!("{text_in}\n"), format!("{want}\n")),
+        (
+            "crlf.yaml",
+            text_in.replace('\n', "\r\n"),
+            want.replace('\n', "\r\n"),
+        ),
+    ] {
+        std::fs::write(dir.path().join(name), &before).expect("write");
+        // The fix deletes the file's last lines.
+        let out = ownerlint(
+            dir.path(),
+            &["--mode", "apply", "--fix", "--unsafe-fixes", name],
+            None,
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(name)).expect("read"),
+            after,
+            "{name}"
+        );
+    }
+}
+
+/// `ownerlint` as the unprivileged user `nobody`, from a copy of the binary in `dir`.
+#[cfg(unix)]
+fn as_nobody(dir: &Path, args: &[&str]) -> Option<Output> {
+    let setpriv = common::require_tool("setpriv", "Debian's util-linux")?;
+    let binary = dir.join("ownerlint");
+    if !binary.exists() {
+        std::fs::copy(env!("CARGO_BIN_EXE_ownerlint"), &binary).expect("copy the binary");
+    }
+    Some(
+        Command::new(setpriv)
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&binary)
+            .arg("--no-config")
+            .args(args)
+            .current_dir(dir)
+            .env_remove("GITHUB_ACTIONS")
+            .output()
+            .expect("the binary runs"),
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn read_only_files_and_files_of_other_users_are_not_fixed_and_a_fixed_file_keeps_its_mode() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = common::temp_dir("fix-permissions");
+    let example = lowercase_example();
+    let fixed = example.replace("kind: replicaset", "kind: ReplicaSet");
+    let path = dir.path().join("pod.yaml");
+    // Read-only: refused, by whoever runs the fix (root too).
+    std::fs::write(&path, &example).expect("write");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let out = ownerlint(dir.path(), &["--fix", "pod.yaml"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("pod.yaml: not fixed: it is read-only"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), example);
+    // Writable: fixed, and its mode kept.
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    let out = ownerlint(dir.path(), &["--fix", "pod.yaml"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), fixed);
+    let metadata = std::fs::metadata(&path).expect("metadata");
+    assert_eq!(metadata.mode() & 0o7777, 0o640);
+    if metadata.uid() != 0 {
+        common::skip("a file of another user needs root to make");
+        return;
+    }
+    // Root fixes a file of another user: it keeps its owner and group.
+    std::fs::write(&path, &example).expect("write");
+    std::os::unix::fs::chown(&path, Some(1234), Some(2345)).expect("chown");
+    let out = ownerlint(dir.path(), &["--fix", "pod.yaml"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), fixed);
+    let metadata = std::fs::metadata(&path).expect("metadata");
+    assert_eq!(
+        (metadata.uid(), metadata.gid(), metadata.mode() & 0o7777),
+        (1234, 2345, 0o640)
+    );
+    // nobody, in a folder of its own, with write access to root's file: refused, the file
+    // still root's and as it was.
+    std::fs::write(&path, &example).expect("write");
+    std::os::unix::fs::chown(&path, Some(0), Some(0)).expect("chown");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).expect("chmod");
+    std::os::unix::fs::chown(dir.path(), Some(65534), Some(65534)).expect("chown");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let Some(out) = as_nobody(dir.path(), &["--fix", "pod.yaml"]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("pod.yaml: not fixed: it belongs to another user"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), example);
+    assert_eq!(std::fs::metadata(&path).expect("metadata").uid(), 0);
+    // nobody's own file: fixed.
+    let own = dir.path().join("own.yaml");
+    std::fs::write(&own, &example).expect("write");
+    std::os::unix::fs::chown(&own, Some(65534), Some(65534)).expect("chown");
+    let out = as_nobody(dir.path(), &["--fix", "own.yaml"]).expect("setpriv");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&own).expect("read"), fixed);
+}
+
+#[cfg(unix)]
+#[test]
+fn temporary_files_a_killed_fix_left_are_removed_by_the_next_fix() {
+    let dir = common::temp_dir("fix-leftovers");
+    let example = lowercase_example();
+    std::fs::write(dir.path().join("pod.yaml"), &example).expect("write");
+    // A process that has ended, and one that runs (this test).
+    let mut ended = Command::new("true").spawn().expect("true runs");
+    ended.wait().expect("true ends");
+    let dead = ended.id();
+    let alive = std::process::id();
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let leftover = |name: String, old: bool| {
+        let path = dir.path().join(name);
+        let file = std::fs::File::create(&path).expect("create");
+        if old {
+            file.set_modified(hour_ago).expect("mtime");
+        }
+        path
+    };
+    let stale = leftover(format!(".ownerlint-fix-{dead}-aB3dE9"), true);
+    let running = leftover(format!(".ownerlint-fix-{alive}-xY7zQ1"), true);
+    let recent = leftover(format!(".ownerlint-fix-{dead}-mN4pR2"), false);
+    let other = leftover(".ownerlint-fix-notmine".into(), true);
+    let out = ownerlint(dir.path(), &["--fix", "pod.yaml"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!stale.exists(), "a killed run's old leftover stays");
+    for kept in [&running, &recent, &other] {
+        assert!(kept.exists(), "{} was removed", kept.display());
+    }
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 4, "{names:?}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("pod.yaml")).expect("read"),
+        example.replace("kind: replicaset", "kind: ReplicaSet")
+    );
+}

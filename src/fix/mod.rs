@@ -332,6 +332,16 @@ pub fn apply(text: &str, edits: &[&Edit]) -> String {
         at = edit.span.end;
     }
     out.push_str(&text[at..]);
+    // A text without a final line end keeps none when its last lines go.
+    if !text.is_empty() && !text.ends_with('\n') {
+        let kept = out
+            .strip_suffix("\r\n")
+            .or_else(|| out.strip_suffix('\n'))
+            .map(str::len);
+        if let Some(kept) = kept {
+            out.truncate(kept);
+        }
+    }
     out
 }
 
@@ -409,20 +419,130 @@ fn write_one(file: &Changed, roots: &[PathBuf]) -> Result<(), String> {
                 .into(),
         );
     }
-    let permissions = metadata.permissions();
+    #[cfg(unix)]
+    let keep = ownership(&metadata)?;
+    #[cfg(not(unix))]
+    if metadata.permissions().readonly() {
+        return Err("it is read-only".into());
+    }
+    remove_stale_temporaries(folder);
     let mut temporary = tempfile::Builder::new()
-        .prefix(".ownerlint-fix-")
+        .prefix(&format!("{TEMPORARY}{}-", std::process::id()))
         .tempfile_in(folder)
         .map_err(|e| format!("cannot write beside it: {e}"))?;
     temporary
         .write_all(file.after.as_bytes())
+        .map_err(|e| format!("cannot write beside it: {e}"))?;
+    #[cfg(unix)]
+    if let Some((uid, gid)) = keep {
+        std::os::unix::fs::fchown(temporary.as_file(), uid, gid)
+            .map_err(|e| format!("cannot give the new text its owner and group: {e}"))?;
+    }
+    // After the owner: a change of owner may clear the set-id bits of the mode.
+    std::fs::set_permissions(temporary.path(), metadata.permissions())
         .and_then(|()| temporary.as_file().sync_all())
         .map_err(|e| format!("cannot write beside it: {e}"))?;
-    std::fs::set_permissions(temporary.path(), permissions).map_err(|e| e.to_string())?;
     temporary
         .persist(&target)
         .map_err(|e| format!("cannot replace it: {}", e.error))?;
     Ok(())
+}
+
+/// How the temporary files `--fix` writes beside a file begin; the process id and a random
+/// part follow.
+const TEMPORARY: &str = ".ownerlint-fix-";
+
+/// A temporary file this old, of a process that is no longer running, is a leftover of a run
+/// that was killed.
+const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
+/// The owner and group to give a new text (each `None` to leave as created), or `None` for
+/// nothing to change.
+#[cfg(unix)]
+type Keep = Option<(Option<u32>, Option<u32>)>;
+
+/// Whether `--fix` may replace the file `metadata` describes, and the owner and group to give
+/// the new text. A read-only file, and a file of another user, are left alone; a file root
+/// replaces keeps its owner and group (the new text is otherwise the user's own).
+#[cfg(unix)]
+fn ownership(metadata: &std::fs::Metadata) -> Result<Keep, String> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    if metadata.permissions().mode() & 0o200 == 0 {
+        return Err("it is read-only".into());
+    }
+    let user = rustix::process::geteuid();
+    if user.is_root() {
+        return Ok(Some((Some(metadata.uid()), Some(metadata.gid()))));
+    }
+    if metadata.uid() != user.as_raw() {
+        return Err(format!(
+            "it belongs to another user (uid {}), whose file a fix would make yours",
+            metadata.uid()
+        ));
+    }
+    // The group, when the user may give it (one of the user's groups).
+    Ok((metadata.gid() != rustix::process::getegid().as_raw())
+        .then_some((None, Some(metadata.gid()))))
+}
+
+/// Remove from `folder` the temporary files of fixes that were killed before they renamed
+/// them: named by ownerlint, of a process that is not running, older than [`STALE_AFTER`],
+/// regular files of this user.
+fn remove_stale_temporaries(folder: &Path) {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(TEMPORARY))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == std::process::id() || running(pid) {
+            continue;
+        }
+        let Ok(metadata) = entry.path().symlink_metadata() else {
+            continue;
+        };
+        #[cfg(unix)]
+        if std::os::unix::fs::MetadataExt::uid(&metadata) != rustix::process::geteuid().as_raw() {
+            continue;
+        }
+        let old = metadata
+            .modified()
+            .ok()
+            .and_then(|m| m.elapsed().ok())
+            .is_some_and(|age| age > STALE_AFTER);
+        if metadata.is_file() && old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` runs (or may: when that cannot be told, it is taken to run).
+fn running(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Some(pid) = i32::try_from(pid)
+            .ok()
+            .and_then(rustix::process::Pid::from_raw)
+        else {
+            return false;
+        };
+        !matches!(
+            rustix::process::test_kill_process(pid),
+            Err(rustix::io::Errno::SRCH)
+        )
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
 }
 
 /// A unified diff of each changed input, as `git diff` prints one.

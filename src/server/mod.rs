@@ -12,6 +12,7 @@
 mod features;
 mod position;
 mod snapshot;
+mod transport;
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
@@ -37,17 +38,44 @@ use features::Client;
 use position::{Encoding, path_of};
 use snapshot::{Job, Snapshot};
 
-/// Serve on standard input and output until the client says `exit`.
-pub fn run() -> Result<(), String> {
-    let (connection, io_threads) = Connection::stdio();
-    serve(&connection)?;
+/// How a session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// `exit` after `shutdown` (or the input ended after it): the exit status is 0.
+    Shutdown,
+    /// `exit` without `shutdown`, or the input ended without either: the exit status is 1, as
+    /// the Language Server Protocol has it.
+    NoShutdown,
+}
+
+impl Ending {
+    pub fn status(self) -> i32 {
+        match self {
+            Ending::Shutdown => 0,
+            Ending::NoShutdown => 1,
+        }
+    }
+}
+
+/// Serve on standard input and output until the client says `exit` or the input ends.
+pub fn run() -> Result<Ending, String> {
+    let (connection, writer) = transport::stdio();
+    let ending = serve(&connection);
+    // Every answer out before the process ends; the reader is not waited for (it may be
+    // waiting for input that never comes).
     drop(connection);
-    io_threads.join().map_err(|e| e.to_string())
+    match writer.join() {
+        Ok(Ok(())) | Ok(Err(_)) => {}
+        Err(_) => return Err("the writer failed".into()),
+    }
+    ending
 }
 
 /// Serve on `connection` (standard input and output, or a connection in memory for tests).
-pub fn serve(connection: &Connection) -> Result<(), String> {
-    let (id, raw) = connection.initialize_start().map_err(|e| e.to_string())?;
+pub fn serve(connection: &Connection) -> Result<Ending, String> {
+    let Some((id, raw)) = initialize_start(connection) else {
+        return Ok(Ending::NoShutdown);
+    };
     let params: InitializeParams = match serde_json::from_value(raw.clone()) {
         Ok(params) => params,
         Err(e) => {
@@ -65,20 +93,49 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
             version: Some(env!("CARGO_PKG_VERSION").into()),
         },
     });
+    // The `initialized` notification that follows is the main loop's: it registers the file
+    // watchers.
     connection
-        .initialize_finish(id, result)
+        .sender
+        .send(Response::new_ok(id, result).into())
         .map_err(|e| e.to_string())?;
     let (jobs, worker_jobs) = crossbeam_channel::unbounded::<(u64, Job)>();
     let (worker_results, results) = crossbeam_channel::unbounded::<(u64, Snapshot)>();
-    let worker = std::thread::Builder::new()
+    std::thread::Builder::new()
         .name("ownerlint-analysis".into())
         .spawn(move || work(&worker_jobs, &worker_results))
         .map_err(|e| e.to_string())?;
     session.dirty = true;
-    let outcome = main_loop(connection, &mut session, &jobs, &results);
-    drop(jobs);
-    let _ = worker.join();
-    outcome
+    // The worker is not waited for: an analysis under way does not hold up `exit`. It ends
+    // with the job it runs, its jobs closed.
+    main_loop(connection, &mut session, &jobs, &results)
+}
+
+/// Wait for `initialize`: requests before it are answered that the server is not initialized,
+/// notifications are dropped; `None` when the client says `exit` or the input ends first.
+fn initialize_start(connection: &Connection) -> Option<(RequestId, serde_json::Value)> {
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request)
+                if request.method == lsp_types::request::Initialize::METHOD =>
+            {
+                return Some((request.id, request.params));
+            }
+            Message::Request(request) => {
+                let response = Response::new_err(
+                    request.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    format!("{} before initialize", request.method),
+                );
+                let _ = connection.sender.send(response.into());
+            }
+            Message::Notification(n) if n.method == lsp_types::notification::Exit::METHOD => {
+                return None;
+            }
+            Message::Notification(_) | Message::Response(_) => {}
+        }
+    }
+    None
 }
 
 /// The worker: each job's analysis, one at a time. A job that panics gives an empty snapshot
@@ -107,9 +164,17 @@ fn main_loop(
     session: &mut Session,
     jobs: &Sender<(u64, Job)>,
     results: &Receiver<(u64, Snapshot)>,
-) -> Result<(), String> {
+) -> Result<Ending, String> {
+    let mut shut_down = false;
+    let ending = |shut_down: bool| {
+        if shut_down {
+            Ending::Shutdown
+        } else {
+            Ending::NoShutdown
+        }
+    };
     loop {
-        if session.dirty && !session.running {
+        if session.dirty && !session.running && !shut_down {
             session.dirty = false;
             session.running = true;
             session.generation += 1;
@@ -118,19 +183,35 @@ fn main_loop(
         }
         select! {
             recv(connection.receiver) -> message => {
-                let Ok(message) = message else { return Ok(()) };
+                let Ok(message) = message else { return Ok(ending(shut_down)) };
                 match message {
-                    Message::Request(request) => {
-                        if connection.handle_shutdown(&request).map_err(|e| e.to_string())? {
-                            return Ok(());
-                        }
-                        session.request(connection, request);
+                    Message::Request(request) if shut_down => {
+                        let response = Response::new_err(
+                            request.id,
+                            ErrorCode::InvalidRequest as i32,
+                            format!("{} after shutdown", request.method),
+                        );
+                        let _ = connection.sender.send(response.into());
                     }
+                    Message::Request(request)
+                        if request.method == lsp_types::request::Shutdown::METHOD =>
+                    {
+                        shut_down = true;
+                        // Pull requests that waited for an analysis get what is known.
+                        for waiting in std::mem::take(&mut session.waiting) {
+                            session.answer(connection, waiting);
+                        }
+                        let response = Response::new_ok(request.id, ());
+                        let _ = connection.sender.send(response.into());
+                    }
+                    Message::Request(request) => session.request(connection, request),
                     Message::Notification(notification) => {
                         if notification.method == lsp_types::notification::Exit::METHOD {
-                            return Ok(());
+                            return Ok(ending(shut_down));
                         }
-                        session.notification(connection, notification);
+                        if !shut_down {
+                            session.notification(connection, notification);
+                        }
                     }
                     // Answers to the server's own requests (refresh, registration).
                     Message::Response(_) => {}
@@ -140,7 +221,9 @@ fn main_loop(
                 let Ok((_, snapshot)) = result else { return Err("the analysis stopped".into()) };
                 session.running = false;
                 session.snapshot = Arc::new(snapshot);
-                session.analysed(connection);
+                if !shut_down {
+                    session.analysed(connection);
+                }
             }
         }
     }
@@ -365,16 +448,22 @@ impl Session {
     }
 
     fn request(&mut self, connection: &Connection, request: Request) {
-        use lsp_types::request::{
-            CodeActionRequest, DocumentDiagnosticRequest, GotoDefinition, HoverRequest, References,
-            WorkspaceDiagnosticRequest,
-        };
+        use lsp_types::request::{DocumentDiagnosticRequest, WorkspaceDiagnosticRequest};
         let is_pull = request.method == DocumentDiagnosticRequest::METHOD
             || request.method == WorkspaceDiagnosticRequest::METHOD;
         if is_pull && (self.dirty || self.running) {
             self.waiting.push(request);
             return;
         }
+        self.answer(connection, request);
+    }
+
+    /// Answer `request` from the last analysis.
+    fn answer(&mut self, connection: &Connection, request: Request) {
+        use lsp_types::request::{
+            CodeActionRequest, DocumentDiagnosticRequest, GotoDefinition, HoverRequest, References,
+            WorkspaceDiagnosticRequest,
+        };
         let id = request.id.clone();
         let snapshot = Arc::clone(&self.snapshot);
         let client = self.client;
