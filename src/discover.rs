@@ -183,7 +183,12 @@ pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool) -> Discovered 
     } else {
         Vec::new()
     };
-    let read_by_build = |path: &Path| builds.iter().any(|(_, consumed)| consumed.contains(path));
+    let read_by_build = |path: &Path| {
+        let path = lexical(path);
+        builds
+            .iter()
+            .any(|(_, consumed)| consumed.contains_lexical(&path))
+    };
     for path in files {
         let Some(path) = path else {
             found.inputs.push(Input::Stdin);

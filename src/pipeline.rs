@@ -64,6 +64,7 @@ pub fn analyze_with(
         .map(|(name, _, _)| name.clone())
         .collect();
     let mut analysis = check_cached(read.inputs, options, None, &read.renders);
+    skip_named_files_that_are_not_manifests(&mut analysis, &linted_alone);
     analysis.outcome.linted_alone = linted_alone;
     analysis.outcome.errors.extend(read.errors);
     analysis.outcome.stats.assertion_files = read.assertion_files;
@@ -303,7 +304,6 @@ fn check_cached(
     outcome.stats.part_builds = part;
     outcome.stats.skipped_builds = renders.skipped.len() - part;
     outcome.builds = build_reports(renders, &loaded.objects, &outcome.sources);
-    skip_named_files_that_are_not_manifests(&mut outcome, &loaded.objects);
     outcome.stats.suppressed +=
         crate::render::map::map_findings(&mut outcome, renders, !options.no_suppress);
     // Rules read positions from the files too.
@@ -324,18 +324,28 @@ fn check_cached(
 /// `Cargo.toml`) is linted only when it holds a Kubernetes object: otherwise it is no
 /// manifest, and what reading it as YAML found (a syntax error, a template, a comment that
 /// looks like a suppression) is said as one line that it was skipped, not as findings.
-fn skip_named_files_that_are_not_manifests(outcome: &mut Outcome, objects: &[Object]) {
-    let with_objects: HashSet<SourceId> = objects.iter().map(|o| o.source).collect();
+fn skip_named_files_that_are_not_manifests(analysis: &mut Analysis, linted_alone: &[String]) {
+    let outcome = &mut analysis.outcome;
+    let with_objects: HashSet<SourceId> = analysis.objects.iter().map(|o| o.source).collect();
+    // Only the inputs linted on their own: not a build, nor a file a failed build names.
+    let candidates: HashSet<&str> = linted_alone
+        .iter()
+        .map(String::as_str)
+        .filter(|name| {
+            *name != crate::discover::STDIN_NAME
+                && !crate::discover::has_manifest_extension(std::path::Path::new(name))
+        })
+        .collect();
+    if candidates.is_empty() {
+        return;
+    }
     let not_manifests: HashSet<SourceId> = outcome
         .sources
         .iter()
         .enumerate()
         .map(|(i, source)| (SourceId(i as u32), source))
         .filter(|(id, source)| {
-            source.built_by.is_none()
-                && source.name != crate::discover::STDIN_NAME
-                && !with_objects.contains(id)
-                && !crate::discover::has_manifest_extension(std::path::Path::new(&source.name))
+            candidates.contains(source.name.as_str()) && !with_objects.contains(id)
         })
         .map(|(id, _)| id)
         .collect();

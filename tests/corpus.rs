@@ -45,10 +45,7 @@ fn findings_per_project() {
     let Some(corpus) = common::corpus_dir() else {
         return;
     };
-    if common::require_tool("helm", "install helm to build the corpus's charts").is_none()
-        || common::require_tool("kubectl", "install kubectl to build the corpus's overlays")
-            .is_none()
-    {
+    if !build_tools() {
         return;
     }
     let real_prefix = std::fs::canonicalize(&corpus)
@@ -110,13 +107,18 @@ fn every_corpus_input_is_accounted_for() {
     let Some(corpus) = common::corpus_dir() else {
         return;
     };
-    if common::require_tool("helm", "install helm to build the corpus's charts").is_none()
-        || common::require_tool("kubectl", "install kubectl to build the corpus's overlays")
-            .is_none()
-    {
+    if !build_tools() {
         return;
     }
     assert_eq!(common::unaccounted_inputs(&corpus), Vec::<String>::new());
+}
+
+/// Whether helm and kubectl, which build the corpus's charts and overlays, are on `PATH`
+/// (skipped through `common::skip` where they are not).
+fn build_tools() -> bool {
+    common::require_tool("helm", "install helm to build the corpus's charts").is_some()
+        && common::require_tool("kubectl", "install kubectl to build the corpus's overlays")
+            .is_some()
 }
 
 fn collect(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {

@@ -1076,3 +1076,40 @@ metadata:
         run.stderr
     );
 }
+
+#[test]
+fn a_build_that_fails_in_a_helper_template_is_reported_there() {
+    if helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("helper-fails");
+    write_files(
+        dir.path(),
+        &[
+            (
+                "db/Chart.yaml",
+                "apiVersion: v2\nname: db\nversion: 0.1.0\n",
+            ),
+            (
+                "db/templates/_helpers.tpl",
+                "{{- define \"db.host\" -}}\n{{ .Values.dbHost\n{{- end -}}\n",
+            ),
+            (
+                "db/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\ndata:\n  host: {{ include \"db.host\" . }}\n",
+            ),
+        ],
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "db"], None);
+    // The place helm names is a `.tpl` file, which is no manifest: the finding stays there.
+    assert!(
+        run.stdout
+            .starts_with("db/templates/_helpers.tpl:3:1: error[render-failed]")
+            && run.stdout.contains("error[render-failed]")
+            && run.stdout.contains("parse error"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+}

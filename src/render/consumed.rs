@@ -20,10 +20,15 @@ pub struct Consumed {
 }
 
 impl Consumed {
-    /// Whether the build reads `path` (lexical, written as the build's folder was).
+    /// Whether the build reads `path` (written as the build's folder was).
     pub fn contains(&self, path: &Path) -> bool {
-        let path = lexical(path);
-        self.files.contains(&path) || self.folders.iter().any(|dir| path.starts_with(dir))
+        self.contains_lexical(&lexical(path))
+    }
+
+    /// [`Consumed::contains`] of a path already made lexical (one path tested against many
+    /// builds is made lexical once).
+    pub fn contains_lexical(&self, path: &Path) -> bool {
+        self.files.contains(path) || self.folders.iter().any(|dir| path.starts_with(dir))
     }
 }
 
