@@ -60,6 +60,9 @@ pub struct Options {
     /// Build the Helm charts and Kustomize overlays among the paths and lint what they build
     /// (`None`: read their files as they are).
     pub render: Option<crate::render::RenderOptions>,
+    /// Also read the manifests the git change deletes, and check the references to what they
+    /// defined (`--git-deletions`).
+    pub git_deletions: bool,
 }
 
 impl Default for Options {
@@ -86,6 +89,7 @@ impl Default for Options {
             fast_path_fields: None,
             big_file_at_least: Some(BIG_FILE),
             render: None,
+            git_deletions: false,
         }
     }
 }

@@ -131,6 +131,12 @@ pub struct InputArgs {
     /// it; findings are reported only for PATHS (for pre-commit, which passes changed files)
     #[arg(long, value_name = "PATH", value_hint = clap::ValueHint::AnyPath)]
     pub project: Vec<PathBuf>,
+    /// Also check what the git change deletes: the YAML and JSON files deleted in the index
+    /// (or between PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF), read as they were; a reference
+    /// in the --project to an object only they defined is an error. With no PATHS, nothing else
+    /// is linted (for pre-commit, whose commit may only delete files)
+    #[arg(long)]
+    pub git_deletions: bool,
     /// Only read files in walked directories that match this glob (repeatable)
     #[arg(long, value_name = "GLOB")]
     pub include: Vec<String>,
@@ -182,6 +188,7 @@ impl From<&InputArgs> for Flags {
             crds,
             context,
             project: _,
+            git_deletions: _,
             include,
             exclude,
             max_document_size: _,
@@ -493,12 +500,14 @@ fn options(input: InputArgs) -> Result<crate::analysis::Options, Vec<ConfigError
         values: input.values.clone(),
         set: input.set.clone(),
     });
-    let paths = match input.paths.is_empty() {
+    // With --git-deletions and no path, the change deletes files only: nothing else is linted.
+    let paths = match input.paths.is_empty() && !input.git_deletions {
         true => vec![PathBuf::from(".")],
         false => input.paths,
     };
     Ok(crate::analysis::Options {
         render,
+        git_deletions: input.git_deletions,
         ..effective.into_options(paths, input.project, limits)
     })
 }
@@ -993,6 +1002,9 @@ fn fix(
 
 /// Why a run read no file: the paths given hold no manifest it reads.
 fn nothing_to_lint(options: &crate::analysis::Options) -> String {
+    if options.paths.is_empty() && options.git_deletions {
+        return "nothing to lint: no file given, and the git change deletes no manifest that a reference names".to_string();
+    }
     let paths: Vec<String> = options
         .paths
         .iter()

@@ -44,6 +44,7 @@ mod controllers;
 pub mod discover;
 #[doc(hidden)]
 pub mod fields;
+mod git;
 #[doc(hidden)]
 pub mod load;
 mod manpage;

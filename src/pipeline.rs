@@ -236,6 +236,10 @@ fn check_cached(
         partial_dump,
         policies: options.policies.clone(),
     };
+    let deleted = rules::Deleted {
+        index: index::Index::build(&loaded.deleted, &catalog, &options.namespace),
+        objects: std::mem::take(&mut loaded.deleted),
+    };
     let cx = rules::Context {
         sources: &outcome.sources,
         objects: &loaded.objects,
@@ -245,6 +249,7 @@ fn check_cached(
         ownership: &ownership,
         unread: &loaded.unread,
         options: &check_options,
+        deleted: &deleted,
     };
     outcome.findings = run_rules(&cx);
     if !options.no_suppress {
@@ -425,6 +430,8 @@ struct LoadedAll {
     malformed: Vec<suppress::Malformed>,
     lint_sources: HashSet<SourceId>,
     has_project: bool,
+    /// Objects of the files the git change deletes: gone, not indexed.
+    deleted: Vec<Object>,
 }
 
 /// Decode and load each input (in parallel, then taken in input order, so the output does not
@@ -455,6 +462,7 @@ fn load_all(
         malformed: Vec::new(),
         lint_sources: HashSet::new(),
         has_project: false,
+        deleted: Vec::new(),
     };
     for prepared in prepared {
         let Prepared {
@@ -487,8 +495,16 @@ fn load_all(
             all.outcome.sources.push(source);
             continue;
         };
-        if role == Role::Lint {
+        // A finding on a reference to what the change deletes is reported, like one in a
+        // linted file.
+        if matches!(role, Role::Lint | Role::Deleted) {
             all.lint_sources.insert(id);
+        }
+        if role == Role::Deleted {
+            // Gone: its objects are not indexed, and what it could not read is not reported.
+            all.deleted.extend(loaded.objects);
+            all.outcome.sources.push(source);
+            continue;
         }
         if role == Role::Project {
             // Read and checked as manifests like the linted files, so that owners resolve as
@@ -503,6 +519,7 @@ fn load_all(
         }
         match role {
             Role::Crds => append(&mut all.crd_objects, loaded.objects),
+            Role::Deleted => {}
             Role::Lint | Role::Context | Role::Project => {
                 if role == Role::Lint {
                     let stats = &mut all.outcome.stats;

@@ -15,6 +15,9 @@ pub(crate) enum Role {
     Context,
     /// Manifests of the project beside the linted files: objects as in a lint, not reported.
     Project,
+    /// Manifests the git change deletes, as they were (`--git-deletions`): their objects are
+    /// gone, and references to them are checked.
+    Deleted,
 }
 
 /// What reading the inputs gave: each input's name, content and role, in input order; what
@@ -104,6 +107,19 @@ pub(crate) fn read(options: &Options, filter: &Filter, stdin: &mut dyn std::io::
             Ok(content) => read.push((input.display_name(), content, role)),
             Err(message) => errors.push(InputError {
                 path: input.display_name(),
+                message,
+            }),
+        }
+    }
+    if options.git_deletions {
+        match crate::git::deletions() {
+            Ok(deleted) => read.extend(
+                deleted
+                    .into_iter()
+                    .map(|d| (d.path, Content::Bytes(d.content), Role::Deleted)),
+            ),
+            Err(message) => errors.push(InputError {
+                path: "--git-deletions".to_string(),
                 message,
             }),
         }

@@ -245,6 +245,7 @@ impl Effective {
             fast_path_fields: None,
             big_file_at_least: Some(crate::analysis::BIG_FILE),
             render: None,
+            git_deletions: false,
         }
     }
 }

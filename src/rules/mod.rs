@@ -186,6 +186,37 @@ pub struct Context<'a> {
     /// What the loader could not read as objects.
     pub unread: &'a [crate::load::Unread],
     pub options: &'a CheckOptions,
+    /// What the git change deletes (`--git-deletions`): gone, so not in the index, and named
+    /// when a reference finds no owner.
+    pub deleted: &'a Deleted,
+}
+
+/// The objects of the files the git change deletes, and what an index of their own worked out
+/// of each (group and namespace as for every other object).
+#[derive(Default)]
+pub struct Deleted {
+    pub objects: Vec<Object>,
+    pub index: Index,
+}
+
+impl Deleted {
+    /// The deleted object of this identity, if the change deletes one.
+    pub fn find(
+        &self,
+        group: &str,
+        kind: &str,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Option<&Object> {
+        self.objects.iter().enumerate().find_map(|(i, object)| {
+            let facts = self.index.facts(crate::index::ObjId(i as u32));
+            let found = facts.group.as_deref() == Some(group)
+                && object.kind_str() == kind
+                && object.name.as_ref().is_some_and(|n| n.value == name)
+                && facts.namespace.as_deref() == namespace;
+            found.then_some(object)
+        })
+    }
 }
 
 impl CheckOptions {

@@ -33,6 +33,29 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         let complete = cx
             .options
             .complete_for(&resolution.group, reference.kind_str().unwrap_or(""));
+        if let Some(deleted) = deleted_owner(cx, id, reference, resolution) {
+            let path = &cx.sources[deleted.source.0 as usize].name;
+            let mut finding = cx.finding(
+                &META,
+                id,
+                reference.head,
+                format!("{owner} is deleted by this change"),
+                format!(
+                    "{}: this change deletes {owner} ({path}); once it is gone from the cluster, {consequence}",
+                    cx.arrow(id, reference, resolution)
+                ),
+            );
+            finding = finding
+                .related(crate::finding::Label::new(
+                    deleted.source,
+                    deleted.name_span(),
+                    "the owner, in a file this change deletes",
+                ))
+                .help("keep the owner's manifest, delete this dependent in the same change, or remove this reference");
+            finding.severity = Severity::Error;
+            out.push(finding);
+            continue;
+        }
         let (severity, message) = if let (Some(renamed), false) = (renamed, complete) {
             (
                 Severity::Warning,
@@ -87,6 +110,27 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         finding.severity = severity;
         out.push(finding);
     }
+}
+
+/// The owner this reference names among the objects the git change deletes
+/// (`--git-deletions`), looked up where the garbage collector looks: in the dependent's
+/// namespace, or cluster-wide for a cluster-scoped kind.
+fn deleted_owner<'a>(
+    cx: &Context<'a>,
+    id: crate::index::ObjId,
+    reference: &crate::model::OwnerRef,
+    resolution: &crate::resolve::RefResolution,
+) -> Option<&'a crate::model::Object> {
+    let namespace = match resolution.owner_scope {
+        Some(crate::catalog::Scope::Cluster) => None,
+        _ => cx.index.facts(id).namespace.as_deref(),
+    };
+    cx.deleted.find(
+        &resolution.group,
+        reference.kind_str()?,
+        namespace,
+        reference.name_str()?,
+    )
 }
 
 /// In what kustomize built, the name of an object of the referenced kind in the dependent's

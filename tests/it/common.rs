@@ -1,0 +1,331 @@
+//! Helpers shared by the integration tests: running the linter on text, rendering findings,
+//! reading rule documents, and turning a plain YAML stream into the other input shapes users
+//! feed ownerlint (a `kind: List` dump, JSON, a `helm template` stream).
+
+use ownerlint::report::{self, Format, RenderOptions};
+use ownerlint::yaml::{self, Node, ScalarType, Value};
+use ownerlint::{Options, Outcome};
+
+pub fn lint(name: &str, text: &str, options: &Options) -> Outcome {
+    ownerlint::lint_texts(vec![(name.to_string(), text.to_string())], options)
+}
+
+/// The `short` lines of a lint of `text`, after checking that the full parse (without the
+/// fast path) finds exactly the same.
+pub fn lint_short_both_ways(name: &str, text: &str) -> String {
+    let fast = lint(name, text, &Options::default());
+    let full = lint(
+        name,
+        text,
+        &Options {
+            full_parse: true,
+            ..Options::default()
+        },
+    );
+    let short = render(&fast, Format::Short);
+    assert_eq!(short, render(&full, Format::Short), "{text}");
+    short
+}
+
+pub fn render(outcome: &Outcome, format: Format) -> String {
+    let mut out = Vec::new();
+    report::render(
+        format,
+        outcome,
+        RenderOptions {
+            color: false,
+            width: 100,
+            quiet: false,
+            ..RenderOptions::default()
+        },
+        &mut out,
+    )
+    .expect("rendering to memory cannot fail");
+    String::from_utf8(out).expect("reports are UTF-8")
+}
+
+/// The YAML code block that follows `heading` in a rule document.
+pub fn example(doc: &str, heading: &str) -> Option<String> {
+    let after = &doc[doc.find(heading)? + heading.len()..];
+    let start = after.find("```yaml\n")? + "```yaml\n".len();
+    let end = after[start..].find("\n```")?;
+    Some(after[start..start + end + 1].to_string())
+}
+
+/// The options a rule document's examples run with: the defaults, plus the configuration in
+/// its `## Configuration` section (the policies that turn the rule on), if it has one.
+pub fn doc_options(doc: &str) -> Options {
+    let mut options = Options::default();
+    if let Some(text) = example(doc, "## Configuration") {
+        let config = ownerlint::config::parse("configuration", &text, std::path::Path::new(""))
+            .unwrap_or_else(|e| panic!("the document's configuration: {e:?}"));
+        options.policies = config.policies;
+        options.levels = config.rules.into_iter().map(|(r, l, _)| (r, l)).collect();
+        options.kinds = config.kinds.iter().map(|(k, _)| k.crd_info()).collect();
+        if let Some((mode, _)) = config.mode {
+            options.mode = mode;
+        }
+    }
+    options
+}
+
+/// Documents of a plain YAML stream, as text without separators.
+fn documents(text: &str) -> Vec<String> {
+    text.split("\n---\n")
+        .map(|d| d.trim_start_matches("---\n").trim_end().to_string())
+        .filter(|d| !d.trim().is_empty())
+        .collect()
+}
+
+/// The stream as `kubectl get -o yaml` prints several objects: one `kind: List`.
+pub fn to_list(text: &str) -> String {
+    let mut out = String::from("apiVersion: v1\nkind: List\nitems:\n");
+    for doc in documents(text) {
+        for (i, line) in doc.lines().enumerate() {
+            let prefix = if i == 0 { "- " } else { "  " };
+            out.push_str(prefix);
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out.push_str("metadata:\n  resourceVersion: \"\"\n");
+    out
+}
+
+/// The stream as `helm template` prints it, each document with its `# Source:` template.
+pub fn to_helm(text: &str) -> String {
+    let mut out = String::new();
+    for (i, doc) in documents(text).iter().enumerate() {
+        out.push_str(&format!(
+            "---\n# Source: shop/templates/object-{}.yaml\n{doc}\n",
+            i + 1
+        ));
+    }
+    out
+}
+
+/// The stream as `kubectl get -o json` prints several objects: one JSON `List`.
+pub fn to_json(text: &str) -> Option<String> {
+    let mut items = Vec::new();
+    for chunk in yaml::split_documents(text, 0) {
+        let doc = yaml::parse_document(text, chunk, yaml::Limits::default()).ok()?;
+        if let Some(root) = doc.root {
+            items.push(json_value(&root));
+        }
+    }
+    let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
+    serde_json::to_string_pretty(&list).ok()
+}
+
+fn json_value(node: &Node) -> serde_json::Value {
+    match &node.value {
+        Value::Map(entries) => serde_json::Value::Object(
+            entries
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.as_scalar().map(|s| s.text.clone()).unwrap_or_default(),
+                        json_value(v),
+                    )
+                })
+                .collect(),
+        ),
+        Value::Seq(items) => serde_json::Value::Array(items.iter().map(json_value).collect()),
+        Value::Scalar(s) => match s.resolve() {
+            ScalarType::Null => serde_json::Value::Null,
+            ScalarType::Bool(b) => serde_json::Value::Bool(b),
+            ScalarType::Number => s
+                .text
+                .parse::<i64>()
+                .map(serde_json::Value::from)
+                .ok()
+                .or_else(|| {
+                    let float = s.text.parse::<f64>().ok()?;
+                    serde_json::Number::from_f64(float).map(serde_json::Value::Number)
+                })
+                .unwrap_or_else(|| serde_json::Value::String(s.text.clone())),
+            ScalarType::String => serde_json::Value::String(s.text.clone()),
+        },
+    }
+}
+
+/// A new folder under the system's temporary folder, named after `name`, removed with
+/// everything in it when the value is dropped (also when the test fails).
+pub fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("ownerlint-{name}-"))
+        .tempdir()
+        .expect("a temporary folder can be made")
+}
+
+/// The target folder these tests were built in. The heavy tests build ownerlint as users do
+/// (the Action's `cargo install`, the hook's pip and maturin) into it, so that with `cargo test
+/// --release` the release binary is built once and their builds reuse it.
+pub fn target_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("CARGO_TARGET_TMPDIR is a folder of the target folder")
+        .to_path_buf()
+}
+
+/// Whether the tests run in CI (`CI=true`), where every test must run its real subject.
+pub fn in_ci() -> bool {
+    std::env::var("CI").as_deref() == Ok("true")
+}
+
+/// A test cannot run its real subject here, for `reason`. Under `CI=true` that fails the test;
+/// elsewhere the reason is written to standard error past the test harness's capture, so that
+/// it shows in a plain `cargo test` run, and the caller returns.
+#[track_caller]
+pub fn skip(reason: &str) {
+    let at = std::panic::Location::caller();
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    assert!(
+        !in_ci(),
+        "CI=true, and {test} ({at}) cannot run its subject: {reason}"
+    );
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "skipped: {test} ({at}) did not run its subject: {reason}"
+    );
+}
+
+/// The path of the program `name` on `PATH`. Without it, the test is skipped through [`skip`]
+/// (a failure under `CI=true`), with `install` saying how to get it.
+#[track_caller]
+pub fn require_tool(name: &str, install: &str) -> Option<std::path::PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|path| is_executable(path))
+    });
+    if found.is_none() {
+        skip(&format!("{name} is not on PATH ({install})"));
+    }
+    found
+}
+
+fn is_executable(path: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        path.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
+}
+
+/// Path to the shared corpus of real manifests, when it is present. In CI (`CI=true`) it must
+/// be, unless `.ci/run` found none beside the clone and said so (`OWNERLINT_SHARED=absent`: a
+/// contributor's clone has no `../shared`).
+#[track_caller]
+pub fn corpus_dir() -> Option<std::path::PathBuf> {
+    shared_dir("corpus", "the shared corpus of real manifests")
+}
+
+/// `../shared/SUB` beside the checkout (real data from others that the project does not ship),
+/// when it is present; see [`corpus_dir`].
+#[track_caller]
+pub fn shared_dir(sub: &str, what: &str) -> Option<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(sub);
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    let reason = format!("{} is missing ({what}, beside the checkout)", dir.display());
+    if std::env::var("OWNERLINT_SHARED").is_ok_and(|v| v == "absent") {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "skipped: {} did not run: {reason}, as .ci/run said",
+            std::thread::current().name().unwrap_or("a test")
+        );
+        return None;
+    }
+    skip(&reason);
+    None
+}
+
+/// Path to the shared dump of a real Kubernetes 1.36 cluster (`all.yaml`, a `kubectl get -A -o
+/// yaml` List, and `bundle/`, one `kubectl get -o json` file per namespace), when it is present.
+/// Like [`corpus_dir`]: required under `CI=true`, said through [`skip`] elsewhere.
+#[track_caller]
+pub fn cluster_dump_dir() -> Option<std::path::PathBuf> {
+    shared_dir("k8s/cluster-dump", "the dump of a real cluster")
+}
+
+/// What the official SARIF 2.1.0 schema (`tests/schemas/`) finds wrong in `sarif`, formats
+/// checked.
+pub fn sarif_schema_errors(sarif: &serde_json::Value) -> Vec<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/schemas/sarif-schema-2.1.0.json");
+    let schema_text = std::fs::read_to_string(path).expect("schema is in the repository");
+    // The published schema's pattern for `run.language` has a stray `]` that Rust's regex
+    // engines reject (ECMAScript reads it as a literal); it constrains a field we never write.
+    let schema_text = schema_text.replace(
+        r#""^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$""#,
+        r#""^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}\\]?$""#,
+    );
+    let schema: serde_json::Value = serde_json::from_str(&schema_text).expect("schema is JSON");
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("schema compiles");
+    validator
+        .iter_errors(sarif)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
+/// Every file that `--no-render` reads an object from is, with the builds, either linted on
+/// its own or read by a chart or overlay that was built (or failed to build, which is
+/// reported): no input goes unaccounted for. Returns what went unaccounted.
+pub fn unaccounted_inputs(dir: &std::path::Path) -> Vec<String> {
+    use std::collections::HashSet;
+    let plain = ownerlint::analyze(
+        &Options {
+            paths: vec![dir.to_path_buf()],
+            ..Options::default()
+        },
+        &mut std::io::empty(),
+    );
+    let with_objects: HashSet<String> = plain
+        .objects
+        .iter()
+        .map(|object| plain.outcome.source(object.source).name.clone())
+        .collect();
+    let built = ownerlint::lint(
+        &Options {
+            paths: vec![dir.to_path_buf()],
+            render: Some(ownerlint::render::RenderOptions::default()),
+            ..Options::default()
+        },
+        &mut std::io::empty(),
+    );
+    let accounted: HashSet<&String> = built
+        .linted_alone
+        .iter()
+        .chain(&built.build_files)
+        .collect();
+    let mut missing: Vec<String> = with_objects
+        .into_iter()
+        .filter(|file| !accounted.contains(file))
+        .collect();
+    // Nor is any file both linted on its own and read by a build.
+    let alone: HashSet<&String> = built.linted_alone.iter().collect();
+    missing.extend(
+        built
+            .build_files
+            .iter()
+            .filter(|file| alone.contains(file))
+            .map(|file| format!("{file} (linted twice)")),
+    );
+    missing.sort();
+    missing
+}

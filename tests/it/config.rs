@@ -1,0 +1,492 @@
+//! Configuration: discovery from nested folders, flags over the file, `ownerlint config`, every
+//! error message for a bad file (snapshotted), and the bundled `cluster-api` pack on Cluster API
+//! object sets built from its ownership table.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use ownerlint::Options;
+
+fn ownerlint(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A temporary repository: `files` written under it, and a `.git` folder at its root.
+fn repository(name: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = common::temp_dir(&format!("config-{name}"));
+    std::fs::create_dir_all(dir.path().join(".git")).expect("temp repository");
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    dir
+}
+
+const DANGLING: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  ownerReferences:\n  - {apiVersion: apps/v1, kind: Deployment, name: api, uid: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d}\n";
+
+#[test]
+fn the_nearest_configuration_upwards_applies_and_flags_override_it() {
+    let repo = repository(
+        "discovery",
+        &[
+            (
+                ".ownerlint.yaml",
+                "rules:\n  owner-not-found: error\nnamespace: shop\n",
+            ),
+            ("deploy/apps/cache.yaml", DANGLING),
+        ],
+    );
+    let nested = repo.path().join("deploy/apps");
+    // Found from a nested folder: the warning becomes an error.
+    let out = ownerlint(&nested, &["--format", "short", "cache.yaml"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("cache.yaml:7:3: error[owner-not-found]"),
+        "{}",
+        stdout(&out)
+    );
+
+    // `ownerlint config` names the file and the origin of every value; a flag wins over it.
+    let out = ownerlint(&nested, &["config", "--namespace", "staging"]);
+    let text = stdout(&out);
+    assert!(text.starts_with("# configuration file: "), "{text}");
+    assert!(text.contains(".ownerlint.yaml\n"), "{text}");
+    assert!(text.contains("namespace: staging"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("namespace: staging") && l.ends_with("# --namespace")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("  owner-not-found: error") && l.ends_with(".ownerlint.yaml:2")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("mode: auto") && l.ends_with("# default")),
+        "{text}"
+    );
+
+    // --no-config ignores it; --config chooses another.
+    let out = ownerlint(&nested, &["--format", "short", "--no-config", "cache.yaml"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("warning[owner-not-found]"));
+    std::fs::write(
+        repo.path().join("quiet.yaml"),
+        "rules:\n  owner-not-found: off\n",
+    )
+    .expect("write");
+    let out = ownerlint(
+        &nested,
+        &[
+            "--format",
+            "short",
+            "--config",
+            "../../quiet.yaml",
+            "cache.yaml",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+
+    // Above the repository root nothing is looked for.
+    let outside = repository(
+        "outside",
+        &[("inner/.git/HEAD", ""), ("inner/cache.yaml", DANGLING)],
+    );
+    std::fs::write(
+        outside.path().join(".ownerlint.yaml"),
+        "rules:\n  owner-not-found: off\n",
+    )
+    .expect("write");
+    let out = ownerlint(
+        &outside.path().join("inner"),
+        &["--format", "short", "cache.yaml"],
+    );
+    assert!(
+        stdout(&out).contains("warning[owner-not-found]"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn config_shows_the_severity_a_run_gives() {
+    let repo = repository("severity", &[("cache.yaml", DANGLING)]);
+    let line = |args: &[&str]| {
+        let text = stdout(&ownerlint(repo.path(), args));
+        text.lines()
+            .find(|l| l.starts_with("  owner-not-found:"))
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_string()
+    };
+    assert_eq!(
+        line(&["config"]),
+        "  owner-not-found: warning                # default; info in a snapshot; error for a complete input"
+    );
+    assert_eq!(
+        line(&["config", "--complete"]),
+        "  owner-not-found: error                  # default for a complete input"
+    );
+    // The run agrees with what `config` said, either way.
+    for (args, shown) in [
+        (vec!["--format", "short", "cache.yaml"], "warning"),
+        (
+            vec!["--format", "short", "--complete", "cache.yaml"],
+            "error",
+        ),
+    ] {
+        let text = stdout(&ownerlint(repo.path(), &args));
+        assert!(
+            text.contains(&format!(": {shown}[owner-not-found]")),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn every_mistake_in_a_configuration_is_named_at_its_place() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut all = String::new();
+    for file in [
+        "bad.yaml",
+        "bad-shapes.yaml",
+        "not-a-mapping.yaml",
+        "invalid-yaml.yaml",
+        "missing.yaml",
+    ] {
+        let path = format!("testdata/config/{file}");
+        let out = ownerlint(&dir, &["--config", &path, "examples"]);
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        assert_eq!(stdout(&out), "", "{file}");
+        all.push_str(&stderr(&out));
+    }
+    insta::assert_snapshot!(all);
+}
+
+/// Cluster API objects as its documentation's ownership table describes them.
+fn cluster_api(machine_owner: &str) -> String {
+    let object = |kind: &str, group: &str, name: &str, uid: &str, owner: &str| {
+        format!(
+            "apiVersion: {group}/v1beta1\nkind: {kind}\nmetadata:\n  name: {name}\n  namespace: fleet\n  uid: {uid}\n{owner}---\n"
+        )
+    };
+    let owner = |kind: &str, group: &str, name: &str, uid: &str, controller: bool| {
+        format!(
+            "  ownerReferences:\n  - {{apiVersion: {group}/v1beta1, kind: {kind}, name: {name}, uid: {uid}, controller: {controller}}}\n"
+        )
+    };
+    let core = "cluster.x-k8s.io";
+    [
+        object("Cluster", core, "fleet-1", "u-cluster", ""),
+        object(
+            "KubeadmControlPlane",
+            "controlplane.cluster.x-k8s.io",
+            "cp",
+            "u-kcp",
+            &owner("Cluster", core, "fleet-1", "u-cluster", true),
+        ),
+        object(
+            "MachineDeployment",
+            core,
+            "md-0",
+            "u-md",
+            &owner("Cluster", core, "fleet-1", "u-cluster", false),
+        ),
+        object(
+            "MachineSet",
+            core,
+            "md-0-x",
+            "u-ms",
+            &owner("MachineDeployment", core, "md-0", "u-md", true),
+        ),
+        object("Machine", core, "md-0-x-1", "u-m1", machine_owner),
+        object(
+            "Machine",
+            core,
+            "cp-1",
+            "u-m2",
+            &owner(
+                "KubeadmControlPlane",
+                "controlplane.cluster.x-k8s.io",
+                "cp",
+                "u-kcp",
+                true,
+            ),
+        ),
+        object(
+            "KubeadmConfig",
+            "bootstrap.cluster.x-k8s.io",
+            "md-0-x-1",
+            "u-kc",
+            &owner("Machine", core, "md-0-x-1", "u-m1", true),
+        ),
+        object(
+            "MachineHealthCheck",
+            core,
+            "md-0-mhc",
+            "u-mhc",
+            &owner("Cluster", core, "fleet-1", "u-cluster", false),
+        ),
+    ]
+    .concat()
+}
+
+fn with_pack() -> Options {
+    let config = ownerlint::config::parse("config", "packs: [cluster-api]\n", Path::new(""))
+        .expect("config");
+    let mut options = Options::default();
+    for (pack, _) in config.packs {
+        let policies = ownerlint::config::pack_policies(&pack).expect("bundled pack");
+        options
+            .policies
+            .required_owner
+            .extend(policies.required_owner);
+    }
+    options
+}
+
+#[test]
+fn the_cluster_api_pack_checks_the_ownership_table() {
+    let good_owner = "  ownerReferences:\n  - {apiVersion: cluster.x-k8s.io/v1beta1, kind: MachineSet, name: md-0-x, uid: u-ms, controller: true}\n";
+    let outcome = common::lint("capi.yaml", &cluster_api(good_owner), &with_pack());
+    assert!(outcome.findings.is_empty(), "{:#?}", outcome.findings);
+
+    // A Machine that lost its MachineSet owner.
+    let outcome = common::lint("capi.yaml", &cluster_api(""), &with_pack());
+    let found: Vec<(&str, &str)> = outcome
+        .findings
+        .iter()
+        .map(|f| (f.rule.id, f.message.as_str()))
+        .collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].0, "required-owner");
+    assert!(found[0].1.starts_with("Machine fleet/md-0-x-1 has no owner reference to MachineSet or KubeadmControlPlane, which the policy (pack cluster-api) requires"), "{}", found[0].1);
+
+    // The MachineSet owner without the controller flag.
+    let plain = good_owner.replace("controller: true", "controller: false");
+    let outcome = common::lint("capi.yaml", &cluster_api(&plain), &with_pack());
+    let found: Vec<(&str, &str)> = outcome
+        .findings
+        .iter()
+        .map(|f| (f.rule.id, f.message.as_str()))
+        .collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(
+        found[0].1,
+        "Machine fleet/md-0-x-1 → MachineSet/md-0-x: the policy (pack cluster-api) requires `controller: true` on this reference"
+    );
+}
+
+/// The README's block that starts with `first_line`.
+fn readme_block(first_line: &str) -> String {
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .expect("README");
+    let start = readme.find(first_line).expect("the example");
+    let end = readme[start..].find("```").expect("its end") + start;
+    readme[start..end].to_string()
+}
+
+#[test]
+fn the_readme_configuration_example_runs_as_written() {
+    let config = readme_block("# .ownerlint.yaml\n");
+    let parsed = ownerlint::config::parse(".ownerlint.yaml", &config, Path::new(""))
+        .unwrap_or_else(|e| panic!("{e:#?}"));
+    assert_eq!(parsed.rules.len(), 2);
+    assert_eq!(parsed.packs.len(), 1);
+    assert_eq!(parsed.policies.required_owner.len(), 1);
+    assert_eq!(parsed.policies.tracking_label_required.len(), 1);
+    // Copied into a repository of manifests, as a user would, it runs: findings, no errors.
+    let shop = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/manifests/shop.yaml"),
+    )
+    .expect("example");
+    let repo = repository(
+        "readme-config",
+        &[(".ownerlint.yaml", &config), ("deploy/shop.yaml", &shop)],
+    );
+    let out = ownerlint(repo.path(), &["--format", "short"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    // The summary, and what --fix could fix: no error.
+    let messages: Vec<String> = stderr(&out).lines().map(str::to_string).collect();
+    assert!(
+        messages.len() <= 2
+            && messages
+                .iter()
+                .skip(1)
+                .all(|l| l.contains("fixable with --fix")),
+        "{messages:#?}"
+    );
+    let text = stdout(&out);
+    // `include` reads deploy/, `policies` and `rules` apply.
+    assert!(text.starts_with("deploy/shop.yaml:"), "{text}");
+    assert!(text.contains("error[tracking-label-required]"), "{text}");
+    assert!(!text.contains("[owner-kind-unknown]"), "{text}");
+}
+
+#[test]
+fn the_readme_suppression_example_suppresses_what_it_says() {
+    let manifests =
+        readme_block("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop-settings");
+    let repo = repository("readme-suppress", &[("shop.yaml", &manifests)]);
+    let out = ownerlint(repo.path(), &["--format", "short", "shop.yaml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).contains("2 suppressed"), "{}", stderr(&out));
+    let summary = stdout(&ownerlint(
+        repo.path(),
+        &["--format", "markdown", "shop.yaml"],
+    ));
+    assert!(summary.contains("Not shown: 2 suppressed."), "{summary}");
+    let out = ownerlint(
+        repo.path(),
+        &["--format", "short", "--no-suppress", "shop.yaml"],
+    );
+    let text = stdout(&out);
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains("warning[owner-not-found]"))
+            .count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 2, "{text}");
+}
+
+#[test]
+fn a_tracking_label_must_name_an_owner_that_exists() {
+    let config = "policies:\n  tracking-label-required:\n    - kinds: [ClusterRole]\n      label: example.com/agentrun\n      owner: {group: example.com, kind: AgentRun}\n      namespace-label: example.com/agentrun-namespace\n";
+    let parsed = ownerlint::config::parse("c.yaml", config, Path::new("")).expect("config");
+    let options = Options {
+        policies: parsed.policies,
+        ..Options::default()
+    };
+    let role = |name: &str, ns: &str| {
+        format!(
+            "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: r-{name}-{ns}\n  labels: {{example.com/agentrun: {name}, example.com/agentrun-namespace: {ns}}}\n---\n"
+        )
+    };
+    let run =
+        "apiVersion: example.com/v1\nkind: AgentRun\nmetadata: {name: my-run, namespace: agents}\n";
+    let text = format!(
+        "{}{}{}{run}",
+        role("my-run", "agents"),
+        role("gone", "agents"),
+        role("my-run", "other")
+    );
+    let outcome = common::lint("roles.yaml", &text, &options);
+    let messages: Vec<&str> = outcome
+        .findings
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "ClusterRole r-gone-agents: its `example.com/agentrun` label names AgentRun agents/gone, which is not in the input (policy c.yaml:3): a cleanup by label would never run for it",
+            "ClusterRole r-my-run-other: its `example.com/agentrun` label names AgentRun other/my-run, which is not in the input (policy c.yaml:3): a cleanup by label would never run for it",
+        ]
+    );
+}
+
+#[test]
+fn config_prints_a_configuration_that_reads_back_as_itself() {
+    let file = "namespace: shop\ninclude: [\"deploy/**/*.yaml\"]\nexclude:\n  - \"**/charts/**\"\n  - 'odd #name'\nkinds:\n  - {group: example.com, kind: Widget, scope: Namespaced}\npolicies:\n  required-owner:\n    - group: cluster.x-k8s.io\n      kind: Machine\n      owners: [{kind: MachineSet}, {kind: KubeadmControlPlane, controller: false}]\n      controller: true\n  tracking-label-required:\n    - kinds: [ClusterRole]\n      label: example.com/agentrun\n      owner: {group: example.com, kind: AgentRun}\n      namespace-label: example.com/agentrun-namespace\n";
+    let dir = repository("round-trip", &[(".ownerlint.yaml", file)]);
+    let out = ownerlint(dir.path(), &["config"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let printed = stdout(&out);
+    // Every value reads back as written, and every comment starts in one column (or, after
+    // a line too long for it, one space after it).
+    let read = |text: &str| serde_yaml::from_str::<serde_yaml::Value>(text).expect("YAML");
+    let (first, again) = (read(file), read(&printed));
+    for key in ["namespace", "include", "exclude", "kinds", "policies"] {
+        assert_eq!(first[key], again[key], "{key}: {printed}");
+    }
+    assert!(
+        printed.contains("exclude: [\"**/charts/**\", \"odd #name\"]"),
+        "{printed}"
+    );
+    let columns: std::collections::BTreeSet<usize> = printed
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.find(" # ").map(|at| at + 1))
+        .filter(|&at| at <= 61)
+        .collect();
+    assert_eq!(columns.len(), 1, "{printed}");
+    assert!(
+        printed.contains("  deletion-finalizer-in-manifest: warning "),
+        "{printed}"
+    );
+    // Printed back as the configuration file, it is the same configuration.
+    std::fs::write(dir.path().join(".ownerlint.yaml"), &printed).expect("write");
+    let out = ownerlint(dir.path(), &["config"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let reread = read(&stdout(&out));
+    for key in [
+        "namespace",
+        "mode",
+        "complete",
+        "kube-version",
+        "include",
+        "exclude",
+        "rules",
+        "kinds",
+        "policies",
+    ] {
+        assert_eq!(again[key], reread[key], "{key}: {}", stdout(&out));
+    }
+}
+
+#[test]
+fn a_release_newer_than_the_newest_known_is_refused_naming_the_newest() {
+    let newest = ownerlint::catalog::KubeVersion::newest_known();
+    let dir = repository("kube-version", &[("deploy/cm.yaml", DANGLING)]);
+    let out = ownerlint(dir.path(), &["--kube-version", "1.99", "deploy"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(&format!(
+            "1.99 is newer than the newest Kubernetes release ownerlint knows, {newest}"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stdout(&out), "");
+    std::fs::write(
+        dir.path().join(".ownerlint.yaml"),
+        "kube-version: \"1.99\"\n",
+    )
+    .expect("write");
+    let out = ownerlint(dir.path(), &["deploy"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(".ownerlint.yaml:1:15: kube-version 1.99 is newer than the newest Kubernetes release ownerlint knows"),
+        "{}",
+        stderr(&out)
+    );
+    // The newest itself is accepted.
+    std::fs::remove_file(dir.path().join(".ownerlint.yaml")).expect("remove");
+    let out = ownerlint(
+        dir.path(),
+        &["--kube-version", &newest.to_string(), "deploy"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

@@ -1,0 +1,431 @@
+//! `ownerlint tree` and `ownerlint delete-preview` on the fixtures in `testdata/graph/` (a
+//! Deployment chain, a Namespace owning objects in other namespaces, several owners, a cycle,
+//! a dangling chain) and on a real `kubectl get` dump from `../shared/corpus`.
+
+use crate::common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Run ownerlint from the repository root; stdout, with the exit code checked.
+fn run(args: &[&str], code: i32) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+        .args(args)
+        .current_dir(root())
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .expect("the binary runs");
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_deployment_chain_in_every_format() {
+    let file = "testdata/graph/chain.yaml";
+    insta::assert_snapshot!("chain-text", run(&["tree", file], 0));
+    insta::assert_snapshot!("chain-json", run(&["tree", "--format", "json", file], 0));
+    insta::assert_snapshot!("chain-dot", run(&["tree", "--format", "dot", file], 0));
+    insta::assert_snapshot!(
+        "chain-mermaid",
+        run(&["tree", "--format", "mermaid", file], 0)
+    );
+    for cascade in ["background", "foreground", "orphan"] {
+        insta::assert_snapshot!(
+            format!("chain-delete-{cascade}"),
+            run(
+                &[
+                    "delete-preview",
+                    "deployment/web",
+                    "-n",
+                    "shop",
+                    "--cascade",
+                    cascade,
+                    file
+                ],
+                0
+            )
+        );
+    }
+    insta::assert_snapshot!(
+        "chain-delete-json",
+        run(
+            &[
+                "delete-preview",
+                "replicaset/web-7d9f",
+                "-n",
+                "shop",
+                "--format",
+                "json",
+                file
+            ],
+            0
+        )
+    );
+}
+
+#[test]
+fn a_namespace_owning_objects_in_other_namespaces_and_several_owners() {
+    let file = "testdata/graph/namespace-owner.yaml";
+    let tree = run(&["tree", file], 0);
+    insta::assert_snapshot!("namespace-owner-text", tree);
+    // The ConfigMap with three owners is drawn once in full and referred back to twice.
+    assert_eq!(tree.matches("ConfigMap platform/shared").count(), 3);
+    assert_eq!(
+        tree.matches("ConfigMap platform/shared  ↑ shown above")
+            .count(),
+        2
+    );
+    insta::assert_snapshot!(
+        "namespace-owner-delete",
+        run(&["delete-preview", "namespace/tenant-a", file], 0)
+    );
+    // Filters: one namespace keeps its owners for context; --root starts at one object.
+    insta::assert_snapshot!(
+        "namespace-owner-filter-ns",
+        run(&["tree", "-n", "tenant-a", file], 0)
+    );
+    insta::assert_snapshot!(
+        "namespace-owner-filter-kind",
+        run(&["tree", "--kind", "secret", file], 0)
+    );
+    insta::assert_snapshot!(
+        "namespace-owner-root",
+        run(
+            &["tree", "--root", "configmap/audit", "-n", "platform", file],
+            0
+        )
+    );
+}
+
+#[test]
+fn a_cycle_is_shown_not_followed() {
+    let file = "testdata/graph/cycle.yaml";
+    let tree = run(&["tree", file], 0);
+    insta::assert_snapshot!("cycle-text", tree);
+    assert!(tree.contains("↻"));
+    insta::assert_snapshot!(
+        "cycle-delete",
+        run(&["delete-preview", "configmap/a", "-n", "shop", file], 0)
+    );
+}
+
+#[test]
+fn a_dangling_chain_is_deleted_on_apply() {
+    let file = "testdata/graph/dangling.yaml";
+    insta::assert_snapshot!("dangling-text", run(&["tree", file], 0));
+    let preview = run(&["delete-preview", "deployment/api", "-n", "shop", file], 0);
+    insta::assert_snapshot!("dangling-delete", preview);
+    assert!(
+        preview.contains("  - ConfigMap shop/api-cache\n  - Secret shop/api-cache-key\n"),
+        "{preview}"
+    );
+}
+
+/// ownerlint's stderr and exit code for `args`, run from the repository root.
+fn fails(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn an_unknown_target_is_a_clear_error() {
+    let chain = "testdata/graph/chain.yaml";
+    assert_eq!(
+        fails(&["delete-preview", "deployment/nope", "-n", "shop", chain]),
+        (
+            Some(2),
+            "ownerlint: no Deployment named nope in namespace shop in the input\n".into()
+        )
+    );
+    // The object is in another namespace: say which.
+    assert_eq!(
+        fails(&["delete-preview", "deploy/web", chain]),
+        (
+            Some(2),
+            "ownerlint: no Deployment named web in namespace default in the input; there is \
+             Deployment shop/web (add `-n shop`)\n"
+                .into()
+        )
+    );
+    // The type is blamed, not the object, when no kind goes by that name.
+    assert_eq!(
+        fails(&["tree", "--root", "deplyo/web", "-n", "shop", chain]),
+        (
+            Some(2),
+            "ownerlint: no resource type `deplyo` (did you mean `deploy`?): use a kind, \
+             resource or short name, as kubectl takes them (`deploy`, `deployments`, \
+             `Deployment.apps`)\n"
+                .into()
+        )
+    );
+    let (code, message) = fails(&["delete-preview", "web", chain]);
+    assert_eq!(code, Some(2));
+    assert!(message.contains("expected TYPE/NAME"), "{message}");
+}
+
+#[test]
+fn targets_are_named_as_kubectl_names_them() {
+    let chain = "testdata/graph/chain.yaml";
+    let by_kind = run(
+        &["delete-preview", "replicaset/web-7d9f", "-n", "shop", chain],
+        0,
+    );
+    assert!(
+        by_kind.starts_with("Deleting ReplicaSet shop/web-7d9f"),
+        "{by_kind}"
+    );
+    for target in [
+        "rs/web-7d9f",
+        "replicasets/web-7d9f",
+        "ReplicaSet/web-7d9f",
+        "rs.apps/web-7d9f",
+        "replicasets.v1.apps/web-7d9f",
+    ] {
+        assert_eq!(
+            run(&["delete-preview", target, "-n", "shop", chain], 0),
+            by_kind,
+            "{target}"
+        );
+    }
+    let (code, message) = fails(&["delete-preview", "rs.batch/web-7d9f", "-n", "shop", chain]);
+    assert_eq!(code, Some(2), "a group that is not the object's");
+    assert!(
+        message.contains("no ReplicaSet named web-7d9f"),
+        "{message}"
+    );
+    let tree = run(&["tree", "--root", "deploy/web", "-n", "shop", chain], 0);
+    assert!(tree.starts_with("Deployment shop/web"), "{tree}");
+    assert_eq!(
+        run(
+            &[
+                "tree",
+                "--root",
+                "deployments.apps/web",
+                "-n",
+                "shop",
+                chain
+            ],
+            0
+        ),
+        tree
+    );
+    let pod = run(&["delete-preview", "po/web-7d9f-a", "-n", "shop", chain], 0);
+    assert!(pod.starts_with("Deleting Pod shop/web-7d9f-a"), "{pod}");
+}
+
+#[test]
+fn custom_kinds_take_the_names_their_definition_declares() {
+    let file = "testdata/graph/custom-kind.yaml";
+    let by_kind = run(&["delete-preview", "widget/dial", "-n", "shop", file], 0);
+    assert!(
+        by_kind.contains("ConfigMap shop/dial-settings"),
+        "{by_kind}"
+    );
+    for target in [
+        "wg/dial",
+        "widgets/dial",
+        "Widget/dial",
+        "wg.example.com/dial",
+    ] {
+        assert_eq!(
+            run(&["delete-preview", target, "-n", "shop", file], 0),
+            by_kind,
+            "{target}"
+        );
+    }
+    // Two kinds go by `events`: the group tells them apart.
+    let (code, message) = fails(&["delete-preview", "ev/dial.1", "-n", "shop", file]);
+    assert_eq!(code, Some(2));
+    assert!(
+        message.contains("ev/dial.1 names 2 objects") && message.contains("ev.GROUP/dial.1"),
+        "{message}"
+    );
+    let other = run(
+        &[
+            "delete-preview",
+            "ev.events.k8s.io/dial.1",
+            "-n",
+            "shop",
+            file,
+        ],
+        0,
+    );
+    assert!(other.starts_with("Deleting Event shop/dial.1"), "{other}");
+}
+
+#[test]
+fn a_real_cluster_dump() {
+    let Some(corpus) = common::corpus_dir() else {
+        return;
+    };
+    let dump = corpus.join("vmware-tanzu__sonobuoy/healthsummary/resources");
+    let path = dump.to_string_lossy().into_owned();
+    insta::assert_snapshot!("sonobuoy-tree", run(&["tree", &path], 0));
+    insta::assert_snapshot!(
+        "sonobuoy-delete-node",
+        run(&["delete-preview", "node/kind-control-plane", &path], 0)
+    );
+}
+
+#[test]
+fn the_readme_shows_the_tools_own_output() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let mermaid = run(&["tree", "--format", "mermaid", "examples/cluster-dump"], 0);
+    assert!(
+        readme.contains(&format!("```mermaid\n{mermaid}```")),
+        "README mermaid block is stale:\n{mermaid}"
+    );
+    let tree = run(&["tree", "examples/cluster-dump"], 0);
+    assert!(
+        readme.contains(&format!(
+            "$ ownerlint tree examples/cluster-dump\n{tree}```"
+        )),
+        "README tree is stale:\n{tree}"
+    );
+    let command = "delete-preview rs/billing-7c9f8d6b5 -n payments examples/cluster-dump";
+    let preview = run(&command.split(' ').collect::<Vec<_>>(), 0);
+    assert!(
+        readme.contains(&format!("$ ownerlint {command}\n{preview}```")),
+        "README preview is stale:\n{preview}"
+    );
+}
+
+#[test]
+fn kind_name_is_looked_up_in_the_configured_namespace() {
+    let tmp = common::temp_dir("graph-config");
+    let dir = tmp.path();
+    std::fs::write(dir.join(".ownerlint.yaml"), "namespace: shop\n").expect("write");
+    std::fs::copy(
+        root().join("testdata/graph/chain.yaml"),
+        dir.join("chain.yaml"),
+    )
+    .expect("copy");
+    let run_in = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("the binary runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    // No -n: the configuration's namespace, as `kubectl` takes its context's.
+    let (code, preview) = run_in(&["delete-preview", "deployment/web", "chain.yaml"]);
+    assert_eq!(code, Some(0), "{preview}");
+    assert!(
+        preview.starts_with("Deleting Deployment shop/web"),
+        "{preview}"
+    );
+    let (code, tree) = run_in(&["tree", "--root", "deployment/web", "chain.yaml"]);
+    assert_eq!(code, Some(0), "{tree}");
+    assert!(tree.starts_with("Deployment shop/web"), "{tree}");
+}
+
+#[test]
+fn a_consequence_counts_an_owner_missing_from_a_snapshot_as_delete_preview_does() {
+    // Pod …-q8kzn names a ReplicaSet whose uid is not the one in the dump, and a ReplicaSet the
+    // dump does not hold: the collector deletes the Pod only if that one is gone too.
+    let dump = "examples/cluster-dump";
+    let lint = run(&[dump], 1);
+    let mismatch = lint
+        .lines()
+        .find(|l| l.contains("error[owner-uid-mismatch]"))
+        .unwrap_or_default();
+    assert!(
+        mismatch.ends_with(
+            "the garbage collector deletes Pod payments/billing-7c9f8d6b5-q8kzn unless ReplicaSet payments/billing-6b5a4c3d2, which is not in this snapshot, still exists in the cluster; if it does, the collector removes just this reference"
+        ),
+        "{lint}"
+    );
+    assert!(!mismatch.contains("no other owner keeps it"), "{mismatch}");
+    // The missing owner's own finding supposes it gone, and the other owner counts as gone.
+    let not_found = lint
+        .lines()
+        .find(|l| l.contains("→ ReplicaSet payments/billing-6b5a4c3d2"))
+        .unwrap_or_default();
+    assert!(
+        not_found.ends_with("if it is gone from the cluster too, the garbage collector deletes Pod payments/billing-7c9f8d6b5-q8kzn (no other owner keeps it)"),
+        "{lint}"
+    );
+    // delete-preview agrees: the Pod is neither deleted with the ReplicaSet it names nor on apply.
+    let preview = run(
+        &[
+            "delete-preview",
+            "replicaset/billing-7c9f8d6b5",
+            "-n",
+            "payments",
+            dump,
+        ],
+        0,
+    );
+    assert!(!preview.contains("q8kzn"), "{preview}");
+    assert!(
+        preview.contains("Pod payments/billing-7c9f8d6b5-tx2lp"),
+        "{preview}"
+    );
+}
+
+#[test]
+fn an_owner_named_with_a_uid_that_cannot_match_is_drawn_once() {
+    let dir = common::temp_dir("tree-fresh");
+    let file = dir.path().join("fresh.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d\n",
+    )
+    .expect("write");
+    let path = file.to_str().unwrap_or_default();
+    assert_eq!(
+        run(&["tree", path], 0),
+        "Deployment shop/api\n└── ConfigMap shop/cache  ✗ created with a fresh uid: counts as gone\n"
+    );
+    assert_eq!(
+        run(&["tree", "--format", "mermaid", path], 0),
+        "flowchart LR\n  n0[\"Deployment shop/api\"]\n  n1[\"ConfigMap shop/cache\"]\n  n0 -. created with a fresh uid .-> n1\n"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&run(&["tree", "--format", "json", path], 0)).unwrap_or_default();
+    assert_eq!(json["roots"], serde_json::json!(["n0"]), "{json}");
+    assert_eq!(json["nodes"].as_array().map(Vec::len), Some(2), "{json}");
+    assert_eq!(json["edges"][0]["owner"], "n0", "{json}");
+    assert_eq!(json["edges"][0]["unresolved"], "fresh-uid", "{json}");
+    // Kept for context when only the dependent's kind is asked for.
+    assert_eq!(
+        run(&["tree", "--kind", "ConfigMap", path], 0),
+        "Deployment shop/api\n└── ConfigMap shop/cache  ✗ created with a fresh uid: counts as gone\n"
+    );
+}
+
+#[test]
+fn a_uid_mismatched_reference_is_drawn_under_the_object_it_names() {
+    let tree = run(&["tree", "examples/cluster-dump"], 0);
+    assert!(
+        tree.contains("    ├── Pod payments/billing-7c9f8d6b5-q8kzn  [controller, blocks owner deletion]  ✗ uid mismatch: counts as gone\n"),
+        "{tree}"
+    );
+    assert!(!tree.contains("(uid mismatch)"), "{tree}");
+    assert_eq!(
+        tree.matches("ReplicaSet payments/billing-7c9f8d6b5")
+            .count(),
+        1,
+        "{tree}"
+    );
+}

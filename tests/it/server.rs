@@ -1,0 +1,880 @@
+//! The language server, driven as an editor drives it, over a connection in memory: the
+//! handshake, diagnostics pushed or pulled, hover, definition, references, quick fixes, and
+//! what it does with bad requests and files that change on disk.
+
+use crate::common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};
+use serde_json::{Value, json};
+
+/// A client on one end of a connection in memory, the server on the other.
+struct Client {
+    connection: Connection,
+    server: Option<std::thread::JoinHandle<Result<ownerlint::server::Ending, String>>>,
+    next_id: i32,
+    /// Notifications and server requests seen while waiting for something else.
+    seen: Vec<Message>,
+}
+
+const WAIT: Duration = Duration::from_secs(20);
+
+impl Client {
+    fn start(root: &Path, capabilities: Value) -> Client {
+        let (server, client) = Connection::memory();
+        let handle = std::thread::spawn(move || ownerlint::server::serve(&server));
+        let mut this = Client {
+            connection: client,
+            server: Some(handle),
+            next_id: 0,
+            seen: Vec::new(),
+        };
+        let root_uri = uri(root);
+        let result = this.request(
+            "initialize",
+            json!({
+                "processId": null,
+                "rootUri": root_uri,
+                "workspaceFolders": [{"uri": root_uri, "name": "root"}],
+                "capabilities": capabilities,
+            }),
+        );
+        assert!(result.get("capabilities").is_some(), "{result}");
+        this.notify("initialized", json!({}));
+        this
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        match self.request_raw(method, params).response_result {
+            Ok(result) => result,
+            Err(error) => panic!("{method}: {error:?}"),
+        }
+    }
+
+    fn request_raw(&mut self, method: &str, params: Value) -> Response {
+        self.next_id += 1;
+        let id = RequestId::from(self.next_id);
+        self.connection
+            .sender
+            .send(Request::new(id.clone(), method.into(), params).into())
+            .expect("send");
+        loop {
+            match self.connection.receiver.recv_timeout(WAIT) {
+                Ok(Message::Response(response)) if response.id == id => return response,
+                Ok(other) => self.seen.push(other),
+                Err(e) => panic!("no answer to {method}: {e}"),
+            }
+        }
+    }
+
+    fn notify(&self, method: &str, params: Value) {
+        self.connection
+            .sender
+            .send(Notification::new(method.into(), params).into())
+            .expect("send");
+    }
+
+    /// The next message that `pick` takes (those before it are kept in `seen`).
+    fn wait_for<T>(&mut self, what: &str, mut pick: impl FnMut(&Message) -> Option<T>) -> T {
+        if let Some(i) = self.seen.iter().position(|m| pick(m).is_some()) {
+            let message = self.seen.remove(i);
+            return pick(&message).expect("picked");
+        }
+        loop {
+            match self.connection.receiver.recv_timeout(WAIT) {
+                Ok(message) => match pick(&message) {
+                    Some(found) => return found,
+                    None => self.seen.push(message),
+                },
+                Err(e) => panic!("waited for {what}: {e}; seen {:?}", self.seen),
+            }
+        }
+    }
+
+    /// The next diagnostics pushed for `file`.
+    fn published(&mut self, file: &Path) -> Vec<Value> {
+        let wanted = uri(file);
+        self.wait_for("diagnostics", |m| match m {
+            Message::Notification(n)
+                if n.method == "textDocument/publishDiagnostics" && n.params["uri"] == wanted =>
+            {
+                n.params["diagnostics"].as_array().cloned()
+            }
+            _ => None,
+        })
+    }
+
+    fn open(&self, file: &Path, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri(file), "languageId": "yaml", "version": 1, "text": text}}),
+        );
+    }
+
+    fn change(&self, file: &Path, version: i32, changes: Value) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri(file), "version": version}, "contentChanges": changes}),
+        );
+    }
+
+    fn stop(mut self) {
+        let response = self.request_raw("shutdown", Value::Null);
+        assert!(response.response_result.is_ok(), "{response:?}");
+        self.notify("exit", Value::Null);
+        let outcome = self
+            .server
+            .take()
+            .expect("server")
+            .join()
+            .expect("the server thread ends");
+        assert_eq!(outcome, Ok(ownerlint::server::Ending::Shutdown));
+    }
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display()).replace(' ', "%20")
+}
+
+/// Only the rule ids of diagnostics, in order.
+fn codes(diagnostics: &[Value]) -> Vec<String> {
+    diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or("?").to_string())
+        .collect()
+}
+
+const OWNER: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n  uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
+
+const DEPENDENT: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  uid: 0a1b2c3d-0000-4000-8000-000000000002\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
+
+/// A workspace of two files: a Deployment and a ConfigMap it owns, as a snapshot (with uids).
+fn workspace(name: &str) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = common::temp_dir(name);
+    let root = dir.path().canonicalize().expect("root");
+    let owner = root.join("owner.yaml");
+    let dependent = root.join("dependent.yaml");
+    std::fs::write(&owner, OWNER).expect("write");
+    std::fs::write(&dependent, DEPENDENT).expect("write");
+    (dir, owner, dependent)
+}
+
+fn push_client() -> Value {
+    json!({"textDocument": {"publishDiagnostics": {"relatedInformation": true}}})
+}
+
+fn pull_client() -> Value {
+    json!({
+        "general": {"positionEncodings": ["utf-8", "utf-16"]},
+        "textDocument": {"diagnostic": {"dynamicRegistration": false}},
+        "workspace": {"diagnostics": {"refreshSupport": true}, "didChangeWatchedFiles": {"dynamicRegistration": true}},
+    })
+}
+
+#[test]
+fn an_edit_in_one_file_changes_the_diagnostics_of_another() {
+    let (_dir, owner, dependent) = workspace("server-push");
+    let root = owner.parent().expect("root").to_path_buf();
+    let mut client = Client::start(&root, push_client());
+    client.open(&owner, OWNER);
+    // The owner's uid edited (not saved): the dependent's reference no longer matches.
+    let uid_line = 5;
+    client.change(
+        &owner,
+        2,
+        json!([{"range": {"start": {"line": uid_line, "character": 7}, "end": {"line": uid_line, "character": 43}}, "text": "0a1b2c3d-0000-4000-8000-00000000ffff"}]),
+    );
+    let diagnostics = client.published(&dependent);
+    assert_eq!(
+        codes(&diagnostics),
+        ["owner-uid-mismatch"],
+        "{diagnostics:?}"
+    );
+    let diagnostic = &diagnostics[0];
+    assert_eq!(diagnostic["source"], "ownerlint");
+    assert_eq!(diagnostic["severity"], 1);
+    assert_eq!(diagnostic["range"]["start"]["line"], 10);
+    // The owner's side is named with its place.
+    let related = diagnostic["relatedInformation"][0]["location"]["uri"].clone();
+    assert_eq!(related, uri(&owner));
+    // Undone: the dependent's diagnostics are cleared.
+    client.change(&owner, 3, json!([{"text": OWNER}]));
+    assert_eq!(client.published(&dependent), Vec::<Value>::new());
+    // Never pulled: a push client is not sent refresh requests.
+    assert!(
+        !client
+            .seen
+            .iter()
+            .any(|m| matches!(m, Message::Request(r) if r.method.contains("diagnostic")))
+    );
+    client.stop();
+}
+
+#[test]
+fn a_client_that_pulls_is_asked_to_pull_again_and_is_never_pushed_to() {
+    let (_dir, owner, dependent) = workspace("server-pull");
+    let root = owner.parent().expect("root").to_path_buf();
+    let mut client = Client::start(&root, pull_client());
+    client.open(&dependent, DEPENDENT);
+    client.open(&owner, OWNER);
+    let report = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri(&dependent)}}),
+    );
+    assert_eq!(report["kind"], "full");
+    assert_eq!(report["items"], json!([]));
+    // The owner's kind edited: the uid the reference names now belongs to another kind.
+    client.change(
+        &owner,
+        2,
+        json!([{"range": {"start": {"line": 1, "character": 6}, "end": {"line": 1, "character": 16}}, "text": "StatefulSet"}]),
+    );
+    client.wait_for("a refresh request", |m| match m {
+        Message::Request(r) if r.method == "workspace/diagnostic/refresh" => Some(()),
+        _ => None,
+    });
+    let report = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri(&dependent)}}),
+    );
+    let items = report["items"].as_array().cloned().unwrap_or_default();
+    assert_eq!(codes(&items), ["owner-uid-conflict"], "{report}");
+    let workspace = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let files: Vec<&str> = workspace["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| !r["items"].as_array().is_none_or(Vec::is_empty))
+        .filter_map(|r| r["uri"].as_str())
+        .collect();
+    assert_eq!(files, [uri(&dependent)]);
+    assert!(
+        !client.seen.iter().any(
+            |m| matches!(m, Message::Notification(n) if n.method == "textDocument/publishDiagnostics")
+        ),
+        "a pull client got pushed diagnostics"
+    );
+    client.stop();
+}
+
+#[test]
+fn hover_definition_and_references_follow_ownership() {
+    let (_dir, owner, dependent) = workspace("server-navigate");
+    let root = owner.parent().expect("root").to_path_buf();
+    let mut client = Client::start(&root, pull_client());
+    client.open(&dependent, DEPENDENT);
+    // Wait for the analysis (a pull answers once it is done).
+    client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri(&dependent)}}),
+    );
+    let on_reference =
+        json!({"textDocument": {"uri": uri(&dependent)}, "position": {"line": 9, "character": 10}});
+    let hover = client.request("textDocument/hover", on_reference.clone());
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("**Owner:** Deployment shop/api"), "{text}");
+    assert!(
+        text.contains("0a1b2c3d-0000-4000-8000-000000000001"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("{}:4", owner.display())), "{text}");
+    let definition = client.request("textDocument/definition", on_reference);
+    assert_eq!(definition["uri"], uri(&owner));
+    assert_eq!(
+        definition["range"]["start"],
+        json!({"line": 3, "character": 8})
+    );
+    // From the owner: the reference to it, and its own name when asked.
+    let on_owner = json!({"textDocument": {"uri": uri(&owner)}, "position": {"line": 3, "character": 9}, "context": {"includeDeclaration": true}});
+    let references = client.request("textDocument/references", on_owner);
+    let places: Vec<(String, u64)> = references
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|l| {
+            (
+                l["uri"].as_str().unwrap_or_default().to_string(),
+                l["range"]["start"]["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(places, [(uri(&owner), 3), (uri(&dependent), 7)]);
+    // On the owner's name: its dependents.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&owner)}, "position": {"line": 3, "character": 9}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("Dependents"), "{text}");
+    assert!(text.contains("ConfigMap shop/cache"), "{text}");
+    client.stop();
+}
+
+#[test]
+fn a_reference_with_another_uid_is_not_called_the_owner() {
+    let (_dir, owner, dependent) = workspace("server-uid-mismatch");
+    let stale = DEPENDENT.replace(
+        "    uid: 0a1b2c3d-0000-4000-8000-000000000001",
+        "    uid: 0a1b2c3d-0000-4000-8000-000000000009",
+    );
+    std::fs::write(&dependent, &stale).expect("write");
+    let root = owner.parent().expect("root").to_path_buf();
+    let mut client = Client::start(&root, pull_client());
+    client.open(&dependent, &stale);
+    client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri(&dependent)}}),
+    );
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&dependent)}, "position": {"line": 9, "character": 10}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(!text.contains("**Owner:**"), "{text}");
+    assert!(
+        text.contains("**Named, but not the owner:** Deployment shop/api"),
+        "{text}"
+    );
+    assert!(
+        text.contains("its uid `0a1b2c3d-0000-4000-8000-000000000001` is not the reference's `0a1b2c3d-0000-4000-8000-000000000009`"),
+        "{text}"
+    );
+    // On the dependent: no owner; on the owner: no dependent, one naming it.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&dependent)}, "position": {"line": 3, "character": 9}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("No owner in the input."), "{text}");
+    assert!(text.contains("but not owners"), "{text}");
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&owner)}, "position": {"line": 3, "character": 9}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("No dependents in the input."), "{text}");
+    assert!(
+        text.contains("Naming it with another uid, so not its dependents")
+            && text.contains("ConfigMap shop/cache"),
+        "{text}"
+    );
+    client.stop();
+}
+
+#[test]
+fn quick_fixes_are_the_findings_fixes() {
+    let dir = common::temp_dir("server-fix");
+    let root = dir.path().canonicalize().expect("root");
+    let file = root.join("pod.yaml");
+    let text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-1\n  namespace: shop\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: replicaset\n    name: web\n    uid: 0a1b2c3d-0000-4000-8000-000000000009\n";
+    std::fs::write(&file, text).expect("write");
+    let mut client = Client::start(&root, pull_client());
+    client.open(&file, text);
+    let report = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri(&file)}}),
+    );
+    assert!(
+        codes(report["items"].as_array().map_or(&[][..], Vec::as_slice))
+            .contains(&"owner-kind-lowercase".to_string()),
+        "{report}"
+    );
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(&file)}, "range": {"start": {"line": 7, "character": 10}, "end": {"line": 7, "character": 10}}, "context": {"diagnostics": []}}),
+    );
+    let action = actions
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|a| {
+            a["title"]
+                .as_str()
+                .is_some_and(|t| t.contains("ReplicaSet"))
+        })
+        .unwrap_or_else(|| panic!("no fix for the kind: {actions}"));
+    assert_eq!(action["kind"], "quickfix");
+    assert_eq!(action["isPreferred"], true);
+    let edits = &action["edit"]["changes"][uri(&file)];
+    assert_eq!(
+        edits,
+        &json!([{"range": {"start": {"line": 7, "character": 10}, "end": {"line": 7, "character": 20}}, "newText": "ReplicaSet"}])
+    );
+    // Once the text moves on, a fix computed for the old text is not offered.
+    client.change(&file, 2, json!([{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "# edited\n"}]));
+    let stale = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(&file)}, "range": {"start": {"line": 7, "character": 10}, "end": {"line": 7, "character": 10}}, "context": {"diagnostics": []}}),
+    );
+    // Either the new analysis answered (the fix, a line lower) or none was offered.
+    for action in stale.as_array().into_iter().flatten() {
+        let line = &action["edit"]["changes"][uri(&file)][0]["range"]["start"]["line"];
+        assert_eq!(line, 8, "{action}");
+    }
+    client.stop();
+}
+
+#[test]
+fn bad_requests_broken_files_and_files_deleted_on_disk() {
+    let (_dir, owner, dependent) = workspace("server-robust");
+    let root = owner.parent().expect("root").to_path_buf();
+    let mut client = Client::start(&root, push_client());
+    // A request the server does not know, and one with parameters of the wrong shape.
+    let unknown = client.request_raw("textDocument/rename", json!({}));
+    assert_eq!(unknown.response_result.err().map(|e| e.code), Some(-32601));
+    let bad = client.request_raw("textDocument/hover", json!({"textDocument": 42}));
+    assert_eq!(bad.response_result.err().map(|e| e.code), Some(-32602));
+    // A notification of the wrong shape is logged, not fatal.
+    client.notify("textDocument/didOpen", json!({"nonsense": true}));
+    // A document that is not YAML at all.
+    let broken = root.join("broken.yaml");
+    client.open(&broken, "key: [unclosed\n\u{0}\u{1}{{{\n");
+    let diagnostics = client.published(&broken);
+    assert_eq!(codes(&diagnostics), ["invalid-yaml"], "{diagnostics:?}");
+    // The owner deleted on disk: the dependent's reference dangles once the client says so.
+    std::fs::remove_file(&owner).expect("remove");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&owner), "type": 3}]}),
+    );
+    let diagnostics = client.published(&dependent);
+    assert_eq!(codes(&diagnostics), ["owner-not-found"], "{diagnostics:?}");
+    // Closing the broken buffer, which was never saved, clears its diagnostics.
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri(&broken)}}),
+    );
+    assert_eq!(client.published(&broken), Vec::<Value>::new());
+    // Still answering.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&dependent)}, "position": {"line": 0, "character": 0}}),
+    );
+    assert!(hover.is_object(), "{hover}");
+    client.stop();
+}
+
+#[test]
+fn an_analysis_after_an_edit_loads_only_the_file_edited_and_finds_what_a_fresh_one_finds() {
+    let (_dir, owner, dependent) = workspace("server-cache");
+    let root = owner.parent().expect("root").to_path_buf();
+    let options = ownerlint::Options {
+        paths: vec![root.clone()],
+        ..ownerlint::Options::default()
+    };
+    let mut cache = ownerlint::pipeline::LoadCache::default();
+    let mut open = std::collections::HashMap::new();
+    let first = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    assert_eq!((cache.loaded_last(), cache.len()), (2, 2));
+    assert!(first.outcome.findings.is_empty());
+    // The owner edited in the editor: only it is loaded again, and the finding it causes in
+    // the other file is the one a run without the cache finds.
+    open.insert(owner.clone(), OWNER.replace("000000000001", "00000000ffff"));
+    let second = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    assert_eq!(cache.loaded_last(), 1);
+    let fresh = ownerlint::pipeline::analyze_workspace(
+        &options,
+        &open,
+        &mut ownerlint::pipeline::LoadCache::default(),
+    );
+    let render =
+        |a: &ownerlint::Analysis| common::render(&a.outcome, ownerlint::report::Format::Short);
+    assert_eq!(render(&second), render(&fresh));
+    assert!(
+        render(&second).contains("[owner-uid-mismatch]"),
+        "{}",
+        render(&second)
+    );
+    assert!(render(&second).contains(&*dependent.to_string_lossy()));
+    // Nothing changed: nothing is loaded.
+    ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    assert_eq!(cache.loaded_last(), 0);
+}
+
+#[test]
+fn files_created_on_disk_are_taken_in_and_a_huge_one_does_not_hold_up_requests() {
+    let (_dir, owner, dependent) = workspace("server-created");
+    let root = owner.parent().expect("root").to_path_buf();
+    std::fs::remove_file(&owner).expect("remove");
+    let mut client = Client::start(&root, push_client());
+    client.open(&dependent, DEPENDENT);
+    assert_eq!(codes(&client.published(&dependent)), ["owner-not-found"]);
+    // The owner's file appears on disk (a checkout, a generator): the reference resolves.
+    std::fs::write(&owner, OWNER).expect("write");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&owner), "type": 1}]}),
+    );
+    assert_eq!(codes(&client.published(&dependent)), Vec::<String>::new());
+    // A dump of 100,000 objects (about 20 MB) appears: it is analysed on the worker, and a
+    // request sent meanwhile is answered from what is known, before that analysis ends.
+    let huge = root.join("dump.yaml");
+    let mut text = String::new();
+    for i in 0..100_000 {
+        text.push_str(&format!(
+            "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings-{i}\n  namespace: shop\n  uid: 0a1b2c3d-1111-4000-8000-{i:012}\ndata:\n  key: value\n"
+        ));
+    }
+    // Its last object names an owner that is in no file: a finding that shows it was read.
+    text.push_str("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: orphaned\n  namespace: shop\n  uid: 0a1b2c3d-2222-4000-8000-000000000001\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: gone\n    uid: 0a1b2c3d-2222-4000-8000-000000000002\n");
+    std::fs::write(&huge, text).expect("write");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&huge), "type": 1}]}),
+    );
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&dependent)}, "position": {"line": 8, "character": 10}}),
+    );
+    assert!(hover.to_string().contains("Deployment shop/api"), "{hover}");
+    let published_before_the_answer = client.seen.iter().any(
+        |m| matches!(m, Message::Notification(n) if n.method == "textDocument/publishDiagnostics"),
+    );
+    assert!(
+        !published_before_the_answer,
+        "the hover waited for the analysis of the dump: {:?}",
+        client.seen
+    );
+    // The analysis ends with the dump's own finding.
+    assert_eq!(codes(&client.published(&huge)), ["owner-not-found"]);
+    client.stop();
+}
+
+/// `ownerlint server` as an editor starts it: the binary, frames written raw to its standard
+/// input, messages read from its standard output.
+struct Process {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    messages: std::sync::mpsc::Receiver<Value>,
+}
+
+impl Process {
+    fn start(root: &Path, capabilities: Value) -> Process {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+            .arg("server")
+            .current_dir(root)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("ownerlint server starts");
+        let stdin = child.stdin.take();
+        let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+        let (sender, messages) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            while let Some(message) = read_frame(&mut stdout) {
+                if sender.send(message).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut this = Process {
+            child,
+            stdin,
+            messages,
+        };
+        let root_uri = uri(root);
+        this.send(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "processId": null,
+                "rootUri": root_uri,
+                "workspaceFolders": [{"uri": root_uri, "name": "root"}],
+                "capabilities": capabilities,
+            }}),
+        );
+        let (answer, _) = this.answer(0);
+        assert!(answer["result"]["capabilities"].is_object(), "{answer}");
+        this
+    }
+
+    fn raw(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    fn send(&mut self, message: &Value) {
+        let body = message.to_string();
+        self.raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    /// The answer to request `id`, and the messages that came before it.
+    fn answer(&mut self, id: i64) -> (Value, Vec<Value>) {
+        let mut before = Vec::new();
+        loop {
+            match self.messages.recv_timeout(WAIT) {
+                Ok(message) if message["id"] == id && message.get("method").is_none() => {
+                    return (message, before);
+                }
+                Ok(message) => before.push(message),
+                Err(e) => panic!("no answer to {id}: {e}; seen {before:?}"),
+            }
+        }
+    }
+
+    /// The exit status, once the server has ended (within `within`).
+    fn status(&mut self, within: Duration) -> Option<i32> {
+        self.stdin.take();
+        let start = std::time::Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.code();
+            }
+            if start.elapsed() > within {
+                let _ = self.child.kill();
+                panic!("the server did not end within {within:?}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn read_frame(input: &mut impl std::io::BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if input.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length: ") {
+            length = value.parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    std::io::Read::read_exact(input, &mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+fn frame(body: &[u8]) -> Vec<u8> {
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+#[test]
+fn malformed_frames_are_answered_and_skipped_and_the_server_reads_on() {
+    let (_dir, owner, _) = workspace("server-malformed");
+    let root = owner.parent().expect("root").to_path_buf();
+    let mut server = Process::start(&root, push_client());
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let parse_error = json!(-32700);
+    let invalid = json!(-32600);
+    let shapes: Vec<(&str, Vec<u8>, Value, Value)> = vec![
+        (
+            "invalid UTF-8",
+            frame(b"{\"jsonrpc\":\"2.0\",\"method\":\"\xff\xfe\"}"),
+            parse_error.clone(),
+            Value::Null,
+        ),
+        ("not JSON", frame(b"hello there"), parse_error.clone(), Value::Null),
+        (
+            "a batch",
+            frame(br#"[{"jsonrpc":"2.0","id":90,"method":"shutdown"}]"#),
+            invalid.clone(),
+            Value::Null,
+        ),
+        (
+            "no method",
+            frame(br#"{"jsonrpc":"2.0","id":91}"#),
+            invalid.clone(),
+            json!(91),
+        ),
+        (
+            "an id that is not an integer",
+            frame(br#"{"jsonrpc":"2.0","id":1.5,"method":"textDocument/hover"}"#),
+            invalid.clone(),
+            json!(1.5),
+        ),
+        (
+            "no Content-Length",
+            b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"initialized\"}".to_vec(),
+            parse_error.clone(),
+            Value::Null,
+        ),
+        (
+            "a Content-Length that is not a number",
+            b"Content-Length: twelve\r\n\r\n{\"jsonrpc\":\"2.0\"}".to_vec(),
+            parse_error.clone(),
+            Value::Null,
+        ),
+        (
+            "truncated JSON",
+            frame(br#"{"jsonrpc":"2.0","id":92,"method":"textDoc"#),
+            parse_error.clone(),
+            Value::Null,
+        ),
+        ("NUL bytes", frame(b"\0\0\0\0"), parse_error.clone(), Value::Null),
+        (
+            "nesting 100,000 deep",
+            frame(deep.as_bytes()),
+            parse_error.clone(),
+            Value::Null,
+        ),
+        (
+            "a petabyte announced",
+            b"Content-Length: 1000000000000000\r\n\r\n{\"jsonrpc\":\"2.0\"}".to_vec(),
+            parse_error.clone(),
+            Value::Null,
+        ),
+        (
+            "a header line of 1 MiB",
+            format!("Content-Length: 2\r\nX-Padding: {}\r\n\r\n{{}}", "x".repeat(1 << 20))
+                .into_bytes(),
+            parse_error.clone(),
+            Value::Null,
+        ),
+    ];
+    for (i, (shape, bytes, code, id)) in shapes.into_iter().enumerate() {
+        server.raw(&bytes);
+        // A request after it: answered, after the bad frame's error.
+        let ping = 100 + i as i64;
+        server.send(&json!({"jsonrpc": "2.0", "id": ping, "method": "ownerlint/unknown"}));
+        let (answer, before) = server.answer(ping);
+        assert_eq!(answer["error"]["code"], json!(-32601), "{shape}: {answer}");
+        let errors: Vec<&Value> = before.iter().filter(|m| m.get("error").is_some()).collect();
+        assert_eq!(errors.len(), 1, "{shape}: {before:?}");
+        assert_eq!(errors[0]["error"]["code"], code, "{shape}: {before:?}");
+        assert_eq!(errors[0]["id"], id, "{shape}: {before:?}");
+    }
+    // A header ended by LF alone is read.
+    let body = r#"{"jsonrpc":"2.0","id":200,"method":"ownerlint/x"}"#;
+    server.raw(format!("Content-Length: {}\n\n{body}", body.len()).as_bytes());
+    let (answer, _) = server.answer(200);
+    assert_eq!(answer["error"]["code"], json!(-32601), "{answer}");
+    // A GiB announced is refused before any of it is read, and the next frame is answered.
+    server.raw(b"Content-Length: 1073741824\r\n\r\n");
+    server.send(&json!({"jsonrpc": "2.0", "id": 201, "method": "ownerlint/x"}));
+    let (_, before) = server.answer(201);
+    assert!(
+        before.iter().any(|m| m["error"]["code"] == parse_error),
+        "{before:?}"
+    );
+    server.send(&json!({"jsonrpc": "2.0", "id": 202, "method": "shutdown"}));
+    let (answer, _) = server.answer(202);
+    assert_eq!(answer["result"], Value::Null, "{answer}");
+    server.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(server.status(WAIT), Some(0));
+}
+
+#[test]
+fn file_watchers_are_registered_after_initialized() {
+    let (_dir, owner, _) = workspace("server-watchers");
+    let root = owner.parent().expect("root").to_path_buf();
+    let mut server = Process::start(&root, pull_client());
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    server.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "shutdown"}));
+    let (_, before) = server.answer(1);
+    let registration = before
+        .iter()
+        .find(|m| m["method"] == "client/registerCapability")
+        .unwrap_or_else(|| panic!("no registration: {before:?}"));
+    let registered = &registration["params"]["registrations"][0];
+    assert_eq!(registered["method"], "workspace/didChangeWatchedFiles");
+    let globs: Vec<&Value> = registered["registerOptions"]["watchers"]
+        .as_array()
+        .expect("watchers")
+        .iter()
+        .map(|w| &w["globPattern"])
+        .collect();
+    assert!(globs.contains(&&json!("**/*.yaml")), "{globs:?}");
+    // A client that cannot register them is not asked to.
+    let mut server = Process::start(&root, push_client());
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    server.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "shutdown"}));
+    let (_, before) = server.answer(1);
+    assert!(
+        !before
+            .iter()
+            .any(|m| m["method"] == "client/registerCapability"),
+        "{before:?}"
+    );
+}
+
+#[test]
+fn shutdown_then_exit_and_exit_without_shutdown() {
+    let (_dir, owner, dependent) = workspace("server-exit");
+    let root = owner.parent().expect("root").to_path_buf();
+    // A request between shutdown and exit is refused as invalid; exit then ends with 0.
+    let mut server = Process::start(&root, push_client());
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    server.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "shutdown"}));
+    let (answer, _) = server.answer(1);
+    assert_eq!(answer["result"], Value::Null, "{answer}");
+    server.send(
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params":
+        {"textDocument": {"uri": uri(&dependent)}, "position": {"line": 0, "character": 0}}}),
+    );
+    let (answer, _) = server.answer(2);
+    assert_eq!(answer["error"]["code"], json!(-32600), "{answer}");
+    server.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(server.status(WAIT), Some(0));
+    // exit without shutdown: 1.
+    let mut server = Process::start(&root, push_client());
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    server.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(server.status(WAIT), Some(1));
+}
+
+#[test]
+fn exit_during_an_analysis_ends_the_server_before_the_analysis() {
+    let (_dir, owner, _) = workspace("server-exit-busy");
+    let root = owner.parent().expect("root").to_path_buf();
+    // A dump whose analysis takes seconds, and ends with a finding in its last object.
+    let mut text = String::new();
+    for i in 0..50_000 {
+        text.push_str(&format!(
+            "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings-{i}\n  namespace: shop\n  uid: 0a1b2c3d-1111-4000-8000-{i:012}\n"
+        ));
+    }
+    text.push_str("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: orphaned\n  namespace: shop\n  uid: 0a1b2c3d-2222-4000-8000-000000000001\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: gone\n    uid: 0a1b2c3d-2222-4000-8000-000000000002\n");
+    let dump = root.join("dump.yaml");
+    std::fs::write(&dump, text).expect("write");
+    // Analysed to the end, the workspace publishes the dump's finding.
+    let mut server = Process::start(&root, push_client());
+    let start = std::time::Instant::now();
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let wanted = uri(&dump);
+    loop {
+        let message = server.messages.recv_timeout(WAIT * 6).expect("diagnostics");
+        if message["method"] == "textDocument/publishDiagnostics"
+            && message["params"]["uri"] == wanted
+        {
+            break;
+        }
+    }
+    let analysis = start.elapsed();
+    drop(server);
+    // exit as soon as that analysis has begun: the server ends well before it would end, and
+    // publishes nothing.
+    let mut server = Process::start(&root, push_client());
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let start = std::time::Instant::now();
+    server.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(server.status(WAIT * 6), Some(1));
+    let exit = start.elapsed();
+    assert!(
+        exit < analysis / 2,
+        "exit took {exit:?}, an analysis {analysis:?}"
+    );
+    let published: Vec<Value> = server
+        .messages
+        .try_iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics")
+        .collect();
+    assert!(published.is_empty(), "{published:?}");
+}
