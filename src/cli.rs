@@ -165,6 +165,10 @@ pub struct InputArgs {
     /// (repeatable, as helm's --set)
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
     pub set: Vec<String>,
+    /// Seconds a chart's or overlay's build may take before it is stopped, with every process
+    /// it started, and reported as not built
+    #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    pub render_timeout: u64,
 }
 
 /// `config` does the layering and knows nothing of clap: it gets the layered flags as plain data.
@@ -192,6 +196,7 @@ impl From<&InputArgs> for Flags {
             release_name: _,
             values: _,
             set: _,
+            render_timeout: _,
         } = args;
         Flags {
             config: config.clone(),
@@ -492,6 +497,7 @@ fn options(input: InputArgs) -> Result<crate::analysis::Options, Vec<ConfigError
         release: input.release_name.clone(),
         values: input.values.clone(),
         set: input.set.clone(),
+        timeout: std::time::Duration::from_secs(input.render_timeout),
     });
     let paths = match input.paths.is_empty() {
         true => vec![PathBuf::from(".")],

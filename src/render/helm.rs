@@ -72,7 +72,7 @@ pub(super) fn render(
         "KUBECONFIG",
         if cfg!(windows) { "NUL" } else { "/dev/null" },
     );
-    let output = run_tool(&mut command).map_err(|e| {
+    let output = run_tool(&mut command, options.timeout).map_err(|e| {
         let missing = e.kind() != std::io::ErrorKind::TimedOut;
         fail(
             target.file.clone(),
