@@ -354,9 +354,12 @@ fn parse_kube_version(text: &str) -> Result<KubeVersion, String> {
 
 /// `eprintln!` without its panic: standard error may be a closed pipe too (`2>&1 | head`),
 /// and a message nobody can read is no reason to crash.
+/// A line (or lines) on standard error, with what the inputs put in it (paths, messages)
+/// escaped as every human format escapes it (`report::escape`).
 macro_rules! note {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let line = format!($($arg)*);
+        let _ = writeln!(std::io::stderr(), "{}", crate::report::escape::lines(&line));
     }};
 }
 
