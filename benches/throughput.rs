@@ -15,7 +15,17 @@
 //! reader does: finding every line and its indentation (YAML), or `serde_json` checking the
 //! text without building anything (JSON).
 //!
-//! `cargo bench --bench throughput`; sizes in MB from `OWNERLINT_BENCH_MB` (default `30,300`).
+//! Last, the shapes whose cost once grew with the square of their size, each at `n` and `4n`
+//! objects (`n` from `OWNERLINT_BENCH_SCALE`, default 10,000) beside a shape known to be
+//! linear, in the same rounds: how much the time per object grows from `n` to `4n`, and that
+//! growth over the linear shape's (1.0: as linear as it). Thousands of ReplicaSets in one
+//! namespace; as many Pods owned by them; as many Pods without an owner that share an `app`
+//! label with every ReplicaSet (each one tested for adoption); all beside ConfigMaps owned by
+//! ConfigMaps. And a `kind: List` of objects with broken owners as JSON on one line (`jq -c`),
+//! beside the same List with one item per line.
+//!
+//! `cargo bench --bench throughput`; sizes in MB from `OWNERLINT_BENCH_MB` (default `30,300`;
+//! `0` measures only the shapes above).
 //! Inputs are generated into `target/bench-data/` (seeded, so every run measures the same bytes)
 //! and are not committed.
 
@@ -298,7 +308,12 @@ fn main() {
         .unwrap_or_else(|_| "30,300".into())
         .split(',')
         .filter_map(|s| s.trim().parse().ok())
+        .filter(|&mb| mb > 0)
         .collect();
+    if sizes.is_empty() {
+        scaling();
+        return;
+    }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!("cores: {cores}");
     println!(
@@ -413,5 +428,191 @@ fn main() {
                 100.0 * slowest / fastest
             );
         }
+    }
+    scaling();
+}
+
+/// One object in namespace `shop`: `kind` named `name` with `labels` (`key: value` lines),
+/// `extra` lines after its metadata, and `owner` (kind, name, uid) as its controller.
+fn object(
+    kind: &str,
+    api: &str,
+    name: &str,
+    labels: &[(&str, String)],
+    extra: &str,
+    owner: Option<(&str, &str, String)>,
+) -> String {
+    let mut text = format!(
+        "apiVersion: {api}\nkind: {kind}\nmetadata:\n  name: {name}\n  namespace: shop\n  uid: uid-{name}\n  labels:\n"
+    );
+    for (key, value) in labels {
+        text.push_str(&format!("    {key}: {value}\n"));
+    }
+    if let Some((kind, owner, uid)) = owner {
+        let api = if kind == "ConfigMap" { "v1" } else { "apps/v1" };
+        text.push_str(&format!("  ownerReferences:\n  - apiVersion: {api}\n    kind: {kind}\n    name: {owner}\n    uid: {uid}\n    controller: true\n"));
+    }
+    text.push_str(extra);
+    text
+}
+
+/// A ReplicaSet selecting `app: web` and its own `pod-template-hash`, as a Deployment makes it.
+fn replica_set(i: usize) -> String {
+    let labels = [
+        ("app", "web".to_string()),
+        ("pod-template-hash", format!("h{i}")),
+    ];
+    let extra = format!(
+        "spec:\n  selector:\n    matchLabels:\n      app: web\n      pod-template-hash: h{i}\n  template:\n    metadata:\n      labels:\n        app: web\n        pod-template-hash: h{i}\n"
+    );
+    object(
+        "ReplicaSet",
+        "apps/v1",
+        &format!("web-{i}"),
+        &labels,
+        &extra,
+        None,
+    )
+}
+
+fn pod(i: usize, owned: bool) -> String {
+    let labels = [
+        ("app", "web".to_string()),
+        ("pod-template-hash", format!("h{i}")),
+    ];
+    let owner = owned.then(|| ("ReplicaSet", format!("web-{i}"), format!("uid-web-{i}")));
+    let owner = owner.as_ref().map(|(k, n, u)| (*k, n.as_str(), u.clone()));
+    object("Pod", "v1", &format!("web-{i}-x"), &labels, "", owner)
+}
+
+fn config_map(i: usize, owned: bool) -> String {
+    let labels = [("app", "web".to_string()), ("part", format!("p{i}"))];
+    let (name, owner) = match owned {
+        true => (
+            format!("cm-{i}-x"),
+            Some(("ConfigMap", format!("cm-{i}"), format!("uid-cm-{i}"))),
+        ),
+        false => (format!("cm-{i}"), None),
+    };
+    let owner = owner.as_ref().map(|(k, n, u)| (*k, n.as_str(), u.clone()));
+    object(
+        "ConfigMap",
+        "v1",
+        &name,
+        &labels,
+        "data:\n  key: value\n",
+        owner,
+    )
+}
+
+/// `pairs` pairs of objects of one shape, as a `---` stream.
+fn stream_of(shape: &str, pairs: usize) -> String {
+    let mut docs = Vec::with_capacity(2 * pairs);
+    for i in 0..pairs {
+        match shape {
+            "configmaps" => {
+                docs.push(config_map(i, false));
+                docs.push(config_map(i, true));
+            }
+            "replicasets" => {
+                docs.push(replica_set(2 * i));
+                docs.push(replica_set(2 * i + 1));
+            }
+            "pods+replicasets" => {
+                docs.push(replica_set(i));
+                docs.push(pod(i, true));
+            }
+            _ => {
+                docs.push(replica_set(i));
+                docs.push(pod(i, false));
+            }
+        }
+    }
+    docs.join("---\n")
+}
+
+/// `count` ConfigMaps whose owners are missing or name another uid, as one `kind: List` in
+/// JSON: on one line, or one item per line.
+fn broken_owners_list(count: usize, one_line: bool) -> String {
+    let items: Vec<String> = (0..count)
+        .map(|i| {
+            let owner = if i % 2 == 0 { format!("gone-{i}") } else { format!("cm-{}", i - 1) };
+            format!(
+                r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"cm-{i}","namespace":"shop","uid":"uid-cm-{i}","ownerReferences":[{{"apiVersion":"v1","kind":"ConfigMap","name":"{owner}","uid":"not-the-uid-{i}","controller":true}}]}},"data":{{"key":"value"}}}}"#
+            )
+        })
+        .collect();
+    let separator = if one_line { "," } else { ",\n" };
+    let open = if one_line { "" } else { "\n" };
+    format!(
+        r#"{{"apiVersion":"v1","kind":"List","items":[{open}{}{open}]}}"#,
+        items.join(separator)
+    ) + "\n"
+}
+
+/// The shapes whose cost once grew with the square of their size, at `n` and `4n` objects,
+/// each beside a linear shape; see the module's documentation.
+fn scaling() {
+    let n: usize = std::env::var("OWNERLINT_BENCH_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10_000);
+    let dir = data_dir();
+    // (shape, the linear shape it is measured against)
+    let shapes = [
+        ("configmaps", "configmaps"),
+        ("replicasets", "configmaps"),
+        ("pods+replicasets", "configmaps"),
+        ("orphan pods+replicasets", "configmaps"),
+        ("list, one item per line", "list, one item per line"),
+        ("list on one line", "list, one item per line"),
+    ];
+    let file = |shape: &str, objects: usize| {
+        let slug: String = shape
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        let json = shape.starts_with("list");
+        let path = dir.join(format!(
+            "scaling-{slug}-{objects}.{}",
+            if json { "json" } else { "yaml" }
+        ));
+        if !path.exists() {
+            let text = match shape {
+                "list on one line" => broken_owners_list(objects, true),
+                "list, one item per line" => broken_owners_list(objects, false),
+                _ => stream_of(shape, objects / 2),
+            };
+            std::fs::write(&path, text).expect("write");
+        }
+        path
+    };
+    let sizes = [n, 4 * n];
+    // Seconds per object of each shape at each size, the fastest of three rounds.
+    let mut best = vec![[f64::INFINITY; 2]; shapes.len()];
+    for _ in 0..3 {
+        for (i, (shape, _)) in shapes.iter().enumerate() {
+            for (j, &objects) in sizes.iter().enumerate() {
+                let (time, _, counted) = ownerlint(&file(shape, objects));
+                assert_eq!(counted, objects, "{shape}: every object is read");
+                best[i][j] = best[i][j].min(time / objects as f64);
+            }
+        }
+    }
+    println!(
+        "\nshape                      objects   µs/object  objects   µs/object  growth  growth / linear shape's"
+    );
+    let growth = |i: usize| best[i][1] / best[i][0];
+    for (i, (shape, linear)) in shapes.iter().enumerate() {
+        let base = shapes.iter().position(|(s, _)| s == linear).unwrap_or(i);
+        println!(
+            "{shape:<26} {:>7} {:>10.2} {:>8} {:>10.2} {:>7.2} {:>8.2} ({linear})",
+            sizes[0],
+            best[i][0] * 1e6,
+            sizes[1],
+            best[i][1] * 1e6,
+            growth(i),
+            growth(i) / growth(base),
+        );
     }
 }

@@ -55,7 +55,7 @@ pub fn write(path: &Path, outcome: &Outcome, root: Option<&Path>) -> Result<usiz
 
 /// Read a baseline written by `write`.
 pub fn read(path: &Path) -> Result<Vec<Entry>, String> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::read::regular_file(path)
         .map_err(|e| format!("cannot read the baseline {}: {e}", path.display()))?;
     let file: File = serde_json::from_str(&text).map_err(|e| {
         // serde_json counts columns from 1, and says 0 for the start of a line it stopped at

@@ -171,6 +171,10 @@ pub struct InputArgs {
     /// (repeatable, as helm's --set)
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
     pub set: Vec<String>,
+    /// Seconds a chart's or overlay's build may take before it is stopped, with every process
+    /// it started, and reported as not built
+    #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    pub render_timeout: u64,
 }
 
 /// `config` does the layering and knows nothing of clap: it gets the layered flags as plain data.
@@ -199,6 +203,7 @@ impl From<&InputArgs> for Flags {
             release_name: _,
             values: _,
             set: _,
+            render_timeout: _,
         } = args;
         Flags {
             config: config.clone(),
@@ -356,9 +361,12 @@ fn parse_kube_version(text: &str) -> Result<KubeVersion, String> {
 
 /// `eprintln!` without its panic: standard error may be a closed pipe too (`2>&1 | head`),
 /// and a message nobody can read is no reason to crash.
+/// A line (or lines) on standard error, with what the inputs put in it (paths, messages)
+/// escaped as every human format escapes it (`report::escape`).
 macro_rules! note {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let line = format!($($arg)*);
+        let _ = writeln!(std::io::stderr(), "{}", crate::report::escape::lines(&line));
     }};
 }
 
@@ -499,6 +507,7 @@ fn options(input: InputArgs) -> Result<crate::analysis::Options, Vec<ConfigError
         release: input.release_name.clone(),
         values: input.values.clone(),
         set: input.set.clone(),
+        timeout: std::time::Duration::from_secs(input.render_timeout),
     });
     // With --git-deletions and no path, the change deletes files only: nothing else is linted.
     let paths = match input.paths.is_empty() && !input.git_deletions {

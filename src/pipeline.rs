@@ -539,7 +539,7 @@ fn load_all(
 /// each failure names, read to show it.
 fn add_render_failures(loaded: &mut LoadedAll, renders: &Renders) {
     for failure in &renders.failures {
-        let text = std::fs::read_to_string(&failure.file).unwrap_or_default();
+        let text = crate::read::small_file(&failure.file).unwrap_or_default();
         let source = Source::new(crate::discover::display_path(&failure.file), text);
         let at = match failure.at {
             Some((line, column)) if line <= source.line_count() => {

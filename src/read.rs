@@ -329,9 +329,26 @@ pub fn changed_inputs(sources: &[Source], errors: &[InputError]) -> Vec<InputErr
 /// `Chart.yaml`, an ignore file): far more than any real one holds.
 pub(crate) const SMALL_FILE_LIMIT: u64 = 16 << 20;
 
-/// A file that ownerlint reads for itself, as text: only a regular file (a named pipe would
-/// block, a device never end), and at most [`SMALL_FILE_LIMIT`] bytes of it.
-pub(crate) fn small_file(path: &std::path::Path) -> Result<String, String> {
+/// Why a file of this kind and size is not one that ownerlint reads for itself: it is not a
+/// regular file, or it is larger than [`SMALL_FILE_LIMIT`].
+pub(crate) fn not_small_file(metadata: &std::fs::Metadata) -> Option<String> {
+    if !metadata.is_file() {
+        return Some(format!(
+            "not a regular file ({}), so it was not read",
+            describe_file_type(metadata.file_type())
+        ));
+    }
+    (metadata.len() > SMALL_FILE_LIMIT).then(|| {
+        format!(
+            "larger than {} MiB, so it was not read",
+            SMALL_FILE_LIMIT >> 20
+        )
+    })
+}
+
+/// A file that ownerlint reads for itself and that may be large (a baseline), as text: only a
+/// regular file (a named pipe would block, a device never end), read to the length it had.
+pub(crate) fn regular_file(path: &std::path::Path) -> Result<String, String> {
     use std::io::Read;
     let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
     if !metadata.is_file() {
@@ -339,6 +356,22 @@ pub(crate) fn small_file(path: &std::path::Path) -> Result<String, String> {
             "not a regular file ({}), so it was not read",
             describe_file_type(metadata.file_type())
         ));
+    }
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(metadata.len())
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
+}
+
+/// A file that ownerlint reads for itself, as text: only a regular file (a named pipe would
+/// block, a device never end), and at most [`SMALL_FILE_LIMIT`] bytes of it.
+pub(crate) fn small_file(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if let Some(problem) = not_small_file(&metadata) {
+        return Err(problem);
     }
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let mut bytes = Vec::new();

@@ -347,7 +347,7 @@ pub fn text(forest: &Forest, color: bool) -> String {
             line.push_str(if last { "└── " } else { "├── " });
             rails.push(last);
         }
-        let label = forest.label(node);
+        let label = crate::report::escape::text(&forest.label(node)).into_owned();
         match node {
             Node::Placeholder(_) => line.push_str(&paint("31", &format!("✗ {label}"))),
             Node::Object(_) => line.push_str(&label),
@@ -478,7 +478,7 @@ pub fn dot(forest: &Forest) -> String {
             out,
             "  {} [label=\"{}\"{style}];",
             id(node),
-            quote(&forest.label(node))
+            quote(&crate::report::escape::text(&forest.label(node)))
         );
     }
     for edge in edges {
@@ -519,7 +519,8 @@ pub fn mermaid(forest: &Forest) -> String {
     let quote = |s: &str| s.replace('"', "#quot;");
     let mut out = String::from("flowchart LR\n");
     for node in &nodes {
-        let _ = writeln!(out, "  {}[\"{}\"]", id(*node), quote(&forest.label(*node)));
+        let label = crate::report::escape::text(&forest.label(*node)).into_owned();
+        let _ = writeln!(out, "  {}[\"{}\"]", id(*node), quote(&label));
     }
     for edge in edges {
         let arrow = match (edge.controller, forest.marked(&edge)) {

@@ -152,7 +152,7 @@ const KEYS: [&str; 13] = [
 /// Read a configuration file.
 pub fn read(path: &Path) -> Result<FileConfig, Vec<ConfigError>> {
     let name = crate::discover::display_path(path);
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::read::small_file(path).map_err(|e| {
         vec![ConfigError {
             path: name.clone(),
             line: 0,

@@ -72,7 +72,7 @@ pub(super) fn render(
         "KUBECONFIG",
         if cfg!(windows) { "NUL" } else { "/dev/null" },
     );
-    let output = run_tool(&mut command).map_err(|e| {
+    let output = run_tool(&mut command, options.timeout).map_err(|e| {
         let missing = e.kind() != std::io::ErrorKind::TimedOut;
         fail(
             target.file.clone(),
@@ -139,7 +139,7 @@ fn chart_names(dir: &Path) -> HashMap<String, PathBuf> {
 /// A field (`name`, `type`) of the `Chart.yaml` in `dir`.
 fn chart_field(dir: &Path, field: &str) -> Option<String> {
     use crate::yaml;
-    let text = std::fs::read_to_string(dir.join("Chart.yaml")).ok()?;
+    let text = crate::read::small_file(&dir.join("Chart.yaml")).ok()?;
     let root = yaml::roots(&text).into_iter().next()?;
     Some(root.get(field)?.as_str()?.to_string())
 }

@@ -13,7 +13,10 @@ use std::path::{Path, PathBuf};
 
 use super::{Failure, Origins, Rendered, Target, on_path, relative, run_tool, tool_message};
 
-pub(super) fn render(target: &Target) -> Result<Rendered, Box<Failure>> {
+pub(super) fn render(
+    target: &Target,
+    timeout: std::time::Duration,
+) -> Result<Rendered, Box<Failure>> {
     // A component is built only as part of the overlays that use it (`components:`), never
     // alone: there is nothing to build.
     if is_component(&target.file) {
@@ -67,7 +70,7 @@ pub(super) fn render(target: &Target) -> Result<Rendered, Box<Failure>> {
     std::fs::write(wrapper_dir.join("kustomization.yaml"), kustomization)
         .map_err(|e| io("cannot make a temporary folder to build it from", e))?;
     command.arg(&wrapper_dir);
-    let output = run_tool(&mut command).map_err(|e| {
+    let output = run_tool(&mut command, timeout).map_err(|e| {
         let missing = e.kind() != std::io::ErrorKind::TimedOut;
         fail(format!("the build could not be run: {e}"), missing)
     })?;

@@ -285,7 +285,7 @@ impl Mapper {
         if let Some(id) = self.files.get(file) {
             return *id;
         }
-        let id = std::fs::read_to_string(file).ok().map(|text| {
+        let id = crate::read::small_file(file).ok().map(|text| {
             let id = SourceId((self.first_new + self.new_sources.len()) as u32);
             self.new_sources
                 .push(Source::new(crate::discover::display_path(file), text));

@@ -116,6 +116,8 @@ pub struct RenderOptions {
     pub values: Vec<PathBuf>,
     /// Values set on the command line (`--set key=value`), in order.
     pub set: Vec<String>,
+    /// How long one build (`helm template`, `kustomize build`) may take before it is stopped.
+    pub timeout: std::time::Duration,
 }
 
 impl Default for RenderOptions {
@@ -124,6 +126,7 @@ impl Default for RenderOptions {
             release: "release-name".to_string(),
             values: Vec::new(),
             set: Vec::new(),
+            timeout: DEFAULT_BUILD_TIMEOUT,
         }
     }
 }
@@ -199,7 +202,7 @@ pub fn render(
 ) -> Result<Rendered, Box<Failure>> {
     match target.tool {
         Tool::Helm => helm::render(target, options, namespace, kube_version),
-        Tool::Kustomize => kustomize::render(target),
+        Tool::Kustomize => kustomize::render(target, options.timeout),
     }
 }
 
@@ -261,14 +264,19 @@ pub fn kustomization_builds_on(root: &crate::yaml::Node) -> Vec<&str> {
         .collect()
 }
 
-/// How long a build may take before it is stopped: a chart or overlay that fetches remote
-/// resources may wait on a network that never answers.
-const BUILD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
+/// How long a build may take before it is stopped, unless `--render-timeout` says otherwise:
+/// a chart or overlay that fetches remote resources may wait on a network that never answers.
+pub const DEFAULT_BUILD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
 
-/// Run a build to its end, or stop it after [`BUILD_TIMEOUT`] (an error of kind `TimedOut`).
+/// Run a build to its end, or stop it after `timeout` (an error of kind `TimedOut`).
 /// Its output is read as it comes, so that a full pipe never stops it; a process it started
-/// that keeps the output open after it ends is not waited for past the timeout either.
-fn run_tool(command: &mut std::process::Command) -> std::io::Result<std::process::Output> {
+/// that keeps the output open after it ends is not waited for past the timeout either. On
+/// Unix the tool runs in a process group of its own, and a stop ends the whole group: the
+/// processes the tool started too, not only the tool.
+fn run_tool(
+    command: &mut std::process::Command,
+    timeout: std::time::Duration,
+) -> std::io::Result<std::process::Output> {
     use std::io::Read;
     use std::process::Stdio;
     use std::time::{Duration, Instant};
@@ -276,16 +284,31 @@ fn run_tool(command: &mut std::process::Command) -> std::io::Result<std::process
         std::io::Error::new(
             std::io::ErrorKind::TimedOut,
             format!(
-                "{what} after {} seconds, and was stopped",
-                BUILD_TIMEOUT.as_secs()
+                "{what} after {}, and was stopped",
+                describe_duration(timeout)
             ),
         )
     };
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()?;
+    // The group's id is the tool's process id (`process_group(0)`).
+    let stop_group = |id: u32| {
+        #[cfg(unix)]
+        if let Some(group) = i32::try_from(id)
+            .ok()
+            .and_then(rustix::process::Pid::from_raw)
+        {
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        }
+        #[cfg(not(unix))]
+        let _ = id;
+    };
+    let id = child.id();
     let reader = |pipe: Option<Box<dyn Read + Send>>| {
         let (send, receive) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
@@ -309,12 +332,13 @@ fn run_tool(command: &mut std::process::Command) -> std::io::Result<std::process
             .take()
             .map(|p| Box::new(p) as Box<dyn Read + Send>),
     );
-    let deadline = Instant::now() + BUILD_TIMEOUT;
+    let deadline = Instant::now() + timeout;
     let status = loop {
         if let Some(status) = child.try_wait()? {
             break status;
         }
         if Instant::now() > deadline {
+            stop_group(id);
             let _ = child.kill();
             let _ = child.wait();
             return Err(timed_out("it had not finished"));
@@ -323,14 +347,28 @@ fn run_tool(command: &mut std::process::Command) -> std::io::Result<std::process
     };
     let left = || deadline.saturating_duration_since(Instant::now()) + Duration::from_secs(1);
     let collect = |pipe: std::sync::mpsc::Receiver<Vec<u8>>| {
-        pipe.recv_timeout(left())
-            .map_err(|_| timed_out("its output was still open"))
+        pipe.recv_timeout(left()).map_err(|_| {
+            // What still holds the output open is a process the tool started, in its group.
+            stop_group(id);
+            timed_out("its output was still open")
+        })
     };
     Ok(std::process::Output {
         status,
         stdout: collect(stdout)?,
         stderr: collect(stderr)?,
     })
+}
+
+/// "5 minutes", "90 seconds", "1 second".
+fn describe_duration(duration: std::time::Duration) -> String {
+    let seconds = duration.as_secs();
+    let (count, unit) = if seconds >= 60 && seconds.is_multiple_of(60) {
+        (seconds / 60, "minute")
+    } else {
+        (seconds, "second")
+    };
+    format!("{count} {unit}{}", if count == 1 { "" } else { "s" })
 }
 
 /// `path` with `.` and `..` resolved by its text alone.

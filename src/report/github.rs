@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use super::{RenderOptions, one_line_message, repo_relative};
+use super::{RenderOptions, escape, one_line_message, repo_relative};
 use crate::analysis::Outcome;
 use crate::finding::{Finding, Severity};
 
@@ -23,18 +23,20 @@ pub fn render(
             Severity::Warning => "warning",
             Severity::Info => "notice",
         };
-        let mut message = one_line_message(finding);
+        // Escaped for the log the runner prints (a terminal's escapes are no annotation), then
+        // for the workflow command.
+        let mut message = escape::text(&one_line_message(finding)).into_owned();
         if let Some(line) = place.rendered_line {
             message.push_str(&format!(" (line {line} of the rendered stream)"));
         }
         if let Some(help) = &finding.help {
             message.push_str("\nhelp: ");
-            message.push_str(help);
+            message.push_str(&escape::text(help));
         }
         writeln!(
             out,
             "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-            escape_property(&repo_relative(&place.path, root)),
+            escape_property(&escape::text(&repo_relative(&place.path, root))),
             start.line,
             start.column,
             end.line,
@@ -47,9 +49,9 @@ pub fn render(
         writeln!(
             out,
             "::error file={},title={}::{}",
-            escape_property(&repo_relative(&error.path, root)),
+            escape_property(&escape::text(&repo_relative(&error.path, root))),
             escape_property("ownerlint: unreadable input"),
-            escape_data(&error.message)
+            escape_data(&escape::text(&error.message))
         )?;
     }
     Ok(())

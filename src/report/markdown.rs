@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use super::{RenderOptions, one_line_message, plural, repo_relative};
+use super::{RenderOptions, escape, one_line_message, plural, repo_relative};
 use crate::analysis::Outcome;
 use crate::finding::{Finding, Severity};
 
@@ -42,7 +42,12 @@ pub fn render(
     if !outcome.errors.is_empty() {
         writeln!(out, "Inputs that could not be read:\n")?;
         for error in &outcome.errors {
-            writeln!(out, "- `{}`: {}", error.path, cell(&error.message))?;
+            writeln!(
+                out,
+                "- `{}`: {}",
+                escape::path(&error.path),
+                cell(&error.message)
+            )?;
         }
         writeln!(out)?;
     }
@@ -65,8 +70,13 @@ pub fn render(
     for finding in findings {
         let source = outcome.source(finding.primary.source);
         let at = source.line_col(finding.primary.span.start);
-        let path = repo_relative(&source.name, root);
-        let text = format!("{path}:{}:{}", at.line, at.column);
+        let path = escape::text(&repo_relative(&source.name, root)).into_owned();
+        let text = format!(
+            "{}:{}:{}",
+            escape::path(&repo_relative(&source.name, root)),
+            at.line,
+            at.column
+        );
         let location = match &options.link_base {
             Some(base) => format!(
                 "[{text}]({}/{}#L{})",
@@ -88,7 +98,7 @@ pub fn render(
     Ok(())
 }
 
-/// Text for a table cell: no line breaks, and `|` escaped.
+/// Text for a table cell: controls escaped (see [`escape`]), and `|` escaped.
 fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace(['\r', '\n'], " ")
+    escape::text(text).replace('|', "\\|")
 }

@@ -1,5 +1,6 @@
 //! Report: findings in the format the user asked for. One module per format.
 
+pub mod escape;
 pub mod github;
 pub mod json;
 pub mod markdown;

@@ -54,7 +54,12 @@ pub fn render(
         writeln!(out)?;
     }
     for error in &outcome.errors {
-        writeln!(out, "  × {}: {}", error.path, error.message)?;
+        writeln!(
+            out,
+            "  × {}: {}",
+            super::escape::path(&error.path),
+            super::escape::text(&error.message)
+        )?;
     }
     Ok(())
 }
@@ -186,13 +191,18 @@ struct Snippets<'a> {
 }
 
 /// A source as miette reads it: the lines around some labels, read once (a big file's text is
-/// read from the file where it is shown, not held).
+/// read from the file where it is shown, not held), with the characters a terminal would act
+/// on escaped (`super::escape`). Offsets among the report's are those of the escaped text: an
+/// offset `o` into the source is `base + shown(o)`.
 struct Part<'a> {
     source: &'a Source,
     /// Where the part starts among the report's offsets.
     base: usize,
-    /// Where the lines start, and their text.
+    /// Where the lines start in the source, and their text as shown.
     lines: (usize, Cow<'a, str>),
+    /// After each escaped character (its end in the source), how much longer the text shown
+    /// is than the source's up to there.
+    grown: Vec<(usize, usize)>,
 }
 
 impl<'a> Part<'a> {
@@ -211,17 +221,57 @@ impl<'a> Part<'a> {
         } else {
             (0, Cow::Borrowed(""))
         };
+        let (from, text) = lines;
+        // Line ends stay line ends (a `\r` before one too), and tabs tabs; any other character
+        // a terminal would act on is escaped.
+        let mut grown = Vec::new();
+        let mut shown = String::new();
+        let mut total = 0;
+        for line in text.split_inclusive('\n') {
+            let at = from + shown.len() - total;
+            let (body, end) = match line.strip_suffix("\r\n") {
+                Some(body) => (body, "\r\n"),
+                None => line
+                    .strip_suffix('\n')
+                    .map_or((line, ""), |body| (body, "\n")),
+            };
+            for (after, more) in super::escape::growth(body) {
+                total += more;
+                grown.push((at + after, total));
+            }
+            shown.push_str(&super::escape::source_line(body));
+            shown.push_str(end);
+        }
+        let lines = match grown.is_empty() {
+            true => (from, text),
+            false => (from, Cow::Owned(shown)),
+        };
         Part {
             source,
             base,
             lines,
+            grown,
         }
+    }
+
+    /// Where source offset `offset` is in the text shown, as an offset of the source's.
+    fn shown(&self, offset: usize) -> usize {
+        let i = self.grown.partition_point(|&(after, _)| after <= offset);
+        offset + i.checked_sub(1).map_or(0, |i| self.grown[i].1)
+    }
+
+    /// The source offset shown at `shown` (one that [`Part::shown`] gave).
+    fn in_source(&self, shown: usize) -> usize {
+        let i = self
+            .grown
+            .partition_point(|&(after, total)| after + total <= shown);
+        shown - i.checked_sub(1).map_or(0, |i| self.grown[i].1)
     }
 
     /// Where the next part can start: past every offset of this one, an empty span at the end
     /// of its text included.
     fn end(&self) -> usize {
-        self.base + self.source.text.len() + 1
+        self.base + self.source.text.len() + self.grown.last().map_or(0, |g| g.1) + 1
     }
 }
 
@@ -239,8 +289,8 @@ impl SourceCode for Snippets<'_> {
             .find(|part| part.base <= span.offset())
             .ok_or(MietteError::OutOfBounds)?;
         let source = part.source;
-        let start = span.offset() - part.base;
-        let end = start + span.len();
+        let start = part.in_source(span.offset() - part.base);
+        let end = part.in_source(span.offset() - part.base + span.len());
         // (A span across two parts, as miette asks for when it tries to join snippets, is
         // refused: they stay apart.)
         if end > source.text.len() {
@@ -258,13 +308,14 @@ impl SourceCode for Snippets<'_> {
             (source.line_start(first), 0)
         };
         let to = source.line_start(last + 1).min(source.text.len());
-        let (at, lines) = (part.lines.0, part.lines.1.as_bytes());
+        let (at, lines) = (part.shown(part.lines.0), part.lines.1.as_bytes());
+        let (from, to) = (part.shown(from), part.shown(to));
         let data = from
             .checked_sub(at)
             .and_then(|from| lines.get(from..to - at))
             .ok_or(MietteError::OutOfBounds)?;
         Ok(Box::new(MietteSpanContents::new_named(
-            source.name.clone(),
+            super::escape::path(&source.name).into_owned(),
             data,
             SourceSpan::new((part.base + from).into(), to - from),
             first,
@@ -337,8 +388,9 @@ impl<'a> Report<'a> {
             let base = parts.last().map_or(0, Part::end);
             let part = Part::new(outcome.source(source), base, group.iter().map(|l| l.span));
             for label in group {
-                let span = SourceSpan::new((base + label.span.start).into(), label.span.len());
-                let text = Some(label.message.clone());
+                let (start, end) = (part.shown(label.span.start), part.shown(label.span.end));
+                let span = SourceSpan::new((base + start).into(), end - start);
+                let text = Some(super::escape::text(&label.message).into_owned());
                 labels.push(match std::ptr::eq(label, &finding.primary) {
                     true => LabeledSpan::new_primary_with_span(text, span),
                     false => LabeledSpan::new_with_span(text, span),
@@ -353,7 +405,9 @@ impl<'a> Report<'a> {
                 .as_ref()
                 .map_or(String::new(), |n| format!("{n}\n"));
             let help = format!(
-                "{note}{h}\n(`ownerlint explain {}` tells more)",
+                "{}{}\n(`ownerlint explain {}` tells more)",
+                super::escape::lines(&note),
+                super::escape::text(h),
                 finding.rule
             );
             wrap(&help, limit.saturating_sub(HELP_INDENT))
@@ -365,7 +419,10 @@ impl<'a> Report<'a> {
         };
         // The first word, never broken: it starts the first line.
         let head = format!("{}[{}]", finding.severity, finding.rule);
-        let message = format!("{head}: {}", super::message_with_origin(finding));
+        let message = format!(
+            "{head}: {}",
+            super::escape::text(&super::message_with_origin(finding))
+        );
         let mut message = wrap(&message, limit.saturating_sub(MESSAGE_INDENT));
         if let Some(styles) = styles {
             let style = match severity {

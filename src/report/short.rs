@@ -1,5 +1,6 @@
 //! `short`: `path:line:col: severity[rule-id]: message`, the form problem matchers and Vim's
-//! `errorformat` read. Columns count characters, from 1.
+//! `errorformat` read. Columns count characters, from 1. Paths and messages are shown as
+//! [`super::escape`] shows them, so that each finding is one line.
 
 use std::io::{self, Write};
 
@@ -13,12 +14,12 @@ pub fn render(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> 
         writeln!(
             out,
             "{}:{}:{}: {}[{}]: {}",
-            source.name,
+            super::escape::path(&source.name),
             at.line,
             at.column,
             finding.severity,
             finding.rule,
-            super::one_line_message(finding)
+            super::escape::text(&super::one_line_message(finding))
         )?;
     }
     Ok(())

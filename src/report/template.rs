@@ -46,7 +46,7 @@ pub fn place(outcome: &Outcome, finding: &Finding, label: &Label, root: Option<&
     };
     let path = file.to_string_lossy().into_owned();
     let rendered = source.line_text(start.line - 1);
-    match std::fs::read_to_string(&file)
+    match crate::read::small_file(&file)
         .ok()
         .and_then(|template| line_in_template(&template, &rendered))
     {
@@ -112,12 +112,24 @@ fn find_template(origin: &str, root: Option<&Path>) -> Option<PathBuf> {
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
     let wanted = Path::new(origin);
-    let found = ignore::WalkBuilder::new(&base)
-        .build()
-        .filter_map(Result::ok)
-        .filter(|entry| entry.file_type().is_some_and(|t| t.is_file()))
-        .map(|entry| entry.into_path())
-        .filter(|path| path.ends_with(wanted))
+    let mut files = Vec::new();
+    // An ignore file that is not a small regular file is left unread, as in the walk of the
+    // inputs (which said so already).
+    crate::discover::walk_entries(
+        &base,
+        false,
+        &mut |entry| {
+            if let Ok(entry) = entry
+                && entry.file_type().is_some_and(|t| t.is_file())
+                && entry.path().ends_with(wanted)
+            {
+                files.push(entry.into_path());
+            }
+        },
+        &mut Vec::new(),
+    );
+    let found = files
+        .into_iter()
         .min_by_key(|path| path.components().count())
         .map(|path| {
             path.strip_prefix("./")

@@ -19,18 +19,36 @@ super::declare_rule! {
 }
 
 /// The controllers that can adopt, by namespace and the group and kind they claim, and within
-/// those by one `key=value` their selector requires: a dependent is tested only against the
-/// controllers whose selectors its own labels can meet, so a namespace of tens of thousands of
-/// Pods and ReplicaSets costs what its objects do, not their product.
+/// those by one `key=value` their selector requires (or one of the values an `In` allows): a
+/// dependent is tested only against the controllers whose selectors its own labels can meet.
+/// Of a selector's requirements, the one that the fewest objects' labels meet is the one
+/// indexed (`pod-template-hash=…` rather than the `app=web` of every Pod), so a namespace of
+/// tens of thousands of Pods and ReplicaSets costs what its objects do, not their product.
 #[derive(Default)]
 struct Adopters {
     by_label: HashMap<(String, &'static str, &'static str, String, String), Vec<ObjId>>,
-    /// Those whose selector requires no single `key=value` (only expressions).
+    /// Those whose selector requires no `key=value` and no `key in (…)` (only other
+    /// expressions).
     others: HashMap<(String, &'static str, &'static str), Vec<ObjId>>,
 }
 
 impl Adopters {
     fn of(cx: &Context) -> Adopters {
+        // How many claimable objects carry each `key=value`.
+        let mut carried: HashMap<(&str, &str), usize> = HashMap::new();
+        for (i, object) in cx.objects.iter().enumerate() {
+            let facts = cx.index.facts(ObjId(i as u32));
+            let (Some(group), Some(labels)) = (&facts.group, &object.labels) else {
+                continue;
+            };
+            if !is_claimable(group, object.kind_str()) {
+                continue;
+            }
+            for (key, value) in &labels.pairs {
+                *carried.entry((key.as_str(), value.as_str())).or_default() += 1;
+            }
+        }
+        let carried = |key: &str, value: &str| carried.get(&(key, value)).copied().unwrap_or(0);
         let mut adopters = Adopters::default();
         for (i, object) in cx.objects.iter().enumerate() {
             let id = ObjId(i as u32);
@@ -46,23 +64,40 @@ impl Adopters {
             let Some(controller) = workload_controller(group, object.kind_str()) else {
                 continue;
             };
-            let required = selector.requirements.iter().find_map(|r| match r {
-                Requirement::Equals(key, value) => Some((key, value)),
-                _ => None,
-            });
+            // The labels, one of which a dependent must carry to be selected, of the
+            // requirement the fewest objects meet.
+            let indexed = selector
+                .requirements
+                .iter()
+                .filter_map(|r| match r {
+                    Requirement::Equals(key, value) => Some((key, std::slice::from_ref(value))),
+                    Requirement::In(key, values) => Some((key, values.as_slice())),
+                    _ => None,
+                })
+                .min_by_key(|(key, values)| {
+                    values.iter().map(|v| carried(key, v)).sum::<usize>()
+                });
             for claim in controller.claims {
                 let (group, kind) = (claim.group, claim.kind);
-                let list = match required {
-                    Some((key, value)) => adopters
-                        .by_label
-                        .entry((namespace.clone(), group, kind, key.clone(), value.clone()))
-                        .or_default(),
+                match indexed {
+                    Some((key, values)) => {
+                        let mut values: Vec<&String> = values.iter().collect();
+                        values.sort_unstable();
+                        values.dedup();
+                        for value in values {
+                            adopters
+                                .by_label
+                                .entry((namespace.clone(), group, kind, key.clone(), value.clone()))
+                                .or_default()
+                                .push(id);
+                        }
+                    }
                     None => adopters
                         .others
                         .entry((namespace.clone(), group, kind))
-                        .or_default(),
-                };
-                list.push(id);
+                        .or_default()
+                        .push(id),
+                }
             }
         }
         adopters

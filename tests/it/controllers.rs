@@ -250,3 +250,68 @@ metadata: {name: settings, namespace: shop, uid: cm-1}
         "match the selectors of ReplicaSet shop/web and DaemonSet shop/agent: whichever controller syncs first adopts it (a race)"
     ));
 }
+
+#[test]
+fn every_orphan_is_tested_against_every_controller_whose_selector_it_can_meet() {
+    // Most Pods carry `app: web`, so the controllers are found by their rarer requirements
+    // (`hash=h1`, `tier in (x,y)`), or by none that names a value (`debug` exists).
+    let mut text = "\
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: a, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web, hash: h1}}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: b, namespace: shop}
+spec:
+  selector:
+    matchExpressions:
+    - {key: tier, operator: In, values: [x, y]}
+    - {key: app, operator: In, values: [web]}
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: c, namespace: shop}
+spec:
+  selector: {matchExpressions: [{key: debug, operator: Exists}]}
+"
+    .to_string();
+    for (name, labels) in [
+        ("p1", "{app: web, hash: h1}"),
+        ("p2", "{app: web, tier: y}"),
+        ("p3", "{app: web, hash: h1, tier: x}"),
+        ("p4", "{app: web}"),
+        ("p5", "{debug: '1'}"),
+        ("p6", "{app: web, tier: z, hash: h2}"),
+        ("p7", "{app: api, hash: h1, tier: x}"),
+    ] {
+        text.push_str("---\n");
+        text.push_str(&pod(name, labels, None));
+    }
+    let mut adopted: Vec<String> = findings(&text)
+        .into_iter()
+        .filter(|(rule, _)| *rule == "orphan-will-be-adopted")
+        .map(|(_, m)| {
+            let (pod, rest) = m.split_once(" has no controller").expect("a pod");
+            let selectors = rest
+                .split_once("selector of ")
+                .or_else(|| rest.split_once("selectors of "))
+                .expect("selectors")
+                .1;
+            let selectors = selectors.split_once(':').expect("named").0;
+            format!("{pod}: {selectors}")
+        })
+        .collect();
+    adopted.sort();
+    assert_eq!(
+        adopted,
+        [
+            "Pod shop/p1: ReplicaSet shop/a",
+            "Pod shop/p2: DaemonSet shop/b",
+            "Pod shop/p3: ReplicaSet shop/a and DaemonSet shop/b",
+            "Pod shop/p5: ReplicaSet shop/c",
+        ]
+    );
+}

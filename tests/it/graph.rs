@@ -429,3 +429,62 @@ fn a_uid_mismatched_reference_is_drawn_under_the_object_it_names() {
         "{tree}"
     );
 }
+
+#[test]
+fn names_that_hold_controls_are_drawn_escaped_in_every_format() {
+    let dir = tempfile::Builder::new()
+        .prefix("ownerlint-tree-controls-")
+        .tempdir()
+        .expect("a temporary folder");
+    let file = dir.path().join("chain.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: \"w\\e]0;owned\\a\", namespace: shop, uid: d-1}\n---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: \"rs\\u202E\\n2\"\n  namespace: shop\n  uid: r-1\n  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: \"w\\e]0;owned\\a\", uid: d-1, controller: true}]\n",
+    )
+    .expect("write");
+    let file = file.display().to_string();
+    let acted_on = |text: &str| -> Vec<char> {
+        text.chars()
+            .filter(|&c| (c.is_control() && c != '\n') || matches!(c, '\u{202a}'..='\u{202e}'))
+            .collect()
+    };
+    let text = run(&["tree", "--color", "never", &file], 0);
+    assert_eq!(acted_on(&text), Vec::<char>::new(), "{text:?}");
+    assert_eq!(
+        text,
+        "Deployment shop/w\\x1b]0;owned\\x07\n└── ReplicaSet shop/rs\\u{202e}\\n2  [controller]\n"
+    );
+    let dot = run(&["tree", "--format", "dot", &file], 0);
+    assert_eq!(acted_on(&dot), Vec::<char>::new(), "{dot:?}");
+    assert!(
+        dot.contains(r#"[label="Deployment shop/w\\x1b]0;owned\\x07"]"#),
+        "{dot}"
+    );
+    let mermaid = run(&["tree", "--format", "mermaid", &file], 0);
+    assert_eq!(acted_on(&mermaid), Vec::<char>::new(), "{mermaid:?}");
+    assert!(
+        mermaid.contains(r#"["ReplicaSet shop/rs\u{202e}\n2"]"#),
+        "{mermaid}"
+    );
+    let preview = run(
+        &[
+            "delete-preview",
+            "deployment/w\u{1b}]0;owned\u{7}",
+            "-n",
+            "shop",
+            &file,
+        ],
+        0,
+    );
+    assert_eq!(acted_on(&preview), Vec::<char>::new(), "{preview:?}");
+    assert!(
+        preview.contains(r"  - ReplicaSet shop/rs\u{202e}\n2"),
+        "{preview}"
+    );
+    // JSON carries the names as data, escaped as JSON escapes them.
+    let json = run(&["tree", "--format", "json", &file], 0);
+    assert!(
+        json.contains(r#""name": "w\u001b]0;owned\u0007""#),
+        "{json}"
+    );
+}

@@ -412,3 +412,66 @@ fn linting_never_writes_to_its_inputs() {
         before
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn ignore_files_that_are_not_small_regular_files_are_reported_and_not_read() {
+    let tmp = temp("ignore-files");
+    let dir = tmp.path();
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    let owned = |name: &str| HEALTHY.replace("reader", name);
+    write("tree/a.yaml", &owned("a"));
+    write("tree/sub/b.yaml", &owned("b"));
+    write("tree/sub/deeper/c.yaml", &owned("c"));
+    write("tree/z/d.yaml", &owned("d"));
+    // Readable ignore files apply, beside and above the unreadable ones.
+    write("tree/.ignore", "ignored.yaml\n");
+    write("tree/ignored.yaml", &owned("ignored"));
+    write("tree/sub/.ignore", "left-out.yaml\n");
+    write("tree/sub/left-out.yaml", &owned("left-out"));
+    // Read without end, and blocking for ever, if they were read.
+    std::os::unix::fs::symlink("/dev/zero", dir.join("tree/sub/.gitignore")).expect("symlink");
+    let status = Command::new("mkfifo")
+        .arg(dir.join("tree/z/.ignore"))
+        .status();
+    assert!(status.is_ok_and(|s| s.success()), "mkfifo");
+    let (code, text) = lint(dir, &["tree"]);
+    insta::assert_snapshot!(format!("exit {code}\n{text}"));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_configuration_or_baseline_that_is_not_a_regular_file_is_an_error_naming_it() {
+    let tmp = temp("named-files");
+    let dir = tmp.path();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.yaml")).expect("symlink");
+    let status = Command::new("mkfifo").arg(dir.join("pipe.json")).status();
+    assert!(status.is_ok_and(|s| s.success()), "mkfifo");
+    for (args, expected) in [
+        (
+            ["--config", "zero.yaml"],
+            "ownerlint: zero.yaml: cannot read the configuration: not a regular file (a device), so it was not read",
+        ),
+        (
+            ["--baseline", "pipe.json"],
+            "cannot read the baseline pipe.json: not a regular file (a named pipe), so it was not read",
+        ),
+    ] {
+        let limit = Duration::from_secs(120);
+        let out = run_bounded(
+            Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+                .args(args)
+                .arg("healthy.yaml")
+                .current_dir(dir),
+            limit,
+        )
+        .unwrap_or_else(|| panic!("{args:?} did not finish within {limit:?}: it hangs"));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}

@@ -408,3 +408,35 @@ fn a_pretty_report_file_takes_neither_the_terminals_width_nor_its_colour() {
     assert!(!written.contains('\u{1b}'), "{written}");
     assert!((90..=100).contains(&widest_text(&written)), "{written}");
 }
+
+#[test]
+fn on_a_terminal_only_ownerlints_own_colours_reach_it() {
+    // A file name and values holding an OSC title sequence, a bell, a screen clear and a
+    // right-to-left override: on a terminal, with colour, they are shown escaped.
+    let dir = common::temp_dir("terminal-controls");
+    let name = "t\u{1b}]0;owned\u{7}.yaml";
+    std::fs::write(
+        dir.path().join(name),
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: \"r\\e[2J\\u202Eb\"\n  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: api, uid: 8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a8b}]\n",
+    )
+    .expect("write");
+    let path = dir.path().display().to_string();
+    assert!(!path.contains('\''), "{path}");
+    // The colours are ownerlint's own: `in_terminal` takes them out, and nothing else that a
+    // terminal acts on may be left.
+    let Some(text) = in_terminal(100, "", &format!("'{path}'"), "") else {
+        return;
+    };
+    let acted_on: Vec<char> = text
+        .chars()
+        .filter(|&c| (c.is_control() && c != '\n') || matches!(c, '\u{202a}'..='\u{202e}'))
+        .collect();
+    assert_eq!(acted_on, Vec::<char>::new(), "{text:?}");
+    assert!(
+        text.contains(
+            r"error[cluster-scoped-dependent]: ClusterRole r\x1b[2J\u{202e}b → Deployment"
+        ),
+        "{text}"
+    );
+    assert!(text.contains(r#"t\x1b]0;owned\x07.yaml":5:21]"#), "{text}");
+}

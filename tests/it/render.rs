@@ -1113,3 +1113,61 @@ fn a_build_that_fails_in_a_helper_template_is_reported_there() {
     );
     assert_eq!(run.code, 1, "{}", run.stderr);
 }
+
+#[test]
+fn a_build_past_its_timeout_is_stopped_with_every_process_it_started() {
+    use std::os::unix::fs::PermissionsExt;
+    // A stand-in helm that starts a child of its own and then never finishes.
+    let tools = common::temp_dir("hanging-helm");
+    let pid_file = tools.path().join("child");
+    let helm = tools.path().join("helm");
+    std::fs::write(
+        &helm,
+        format!(
+            "#!/bin/sh\nsleep 420 &\necho $! > '{}'\nsleep 420\n",
+            pid_file.display()
+        ),
+    )
+    .expect("write");
+    std::fs::set_permissions(&helm, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = std::env::join_paths([
+        tools.path().to_path_buf(),
+        PathBuf::from("/bin"),
+        PathBuf::from("/usr/bin"),
+    ])
+    .expect("PATH");
+    let run = ownerlint(
+        &[
+            "--format",
+            "short",
+            "--render-timeout",
+            "1",
+            "testdata/render/chart",
+        ],
+        Some(Path::new(&path)),
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(
+            "error[render-failed]: helm template could not be run: it had not finished after 1 second, and was stopped"
+        ),
+        "{}",
+        run.stdout
+    );
+    let child = std::fs::read_to_string(&pid_file).expect("the stand-in started its child");
+    let child = child.trim();
+    // The child is gone: ended, and reaped by whoever adopted it (a zombie has ended too).
+    let running = || {
+        std::fs::read_to_string(format!("/proc/{child}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit_once(") ")
+                .is_some_and(|(_, s)| s.starts_with('Z'))
+        })
+    };
+    let mut waited = 0;
+    while running() && waited < 100 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        waited += 1;
+    }
+    assert!(!running(), "the helm's child {child} is still running");
+}
