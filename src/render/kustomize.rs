@@ -13,7 +13,10 @@ use std::path::{Path, PathBuf};
 
 use super::{Failure, Origins, Rendered, Target, on_path, relative, run_tool, tool_message};
 
-pub(super) fn render(target: &Target) -> Result<Rendered, Box<Failure>> {
+pub(super) fn render(
+    target: &Target,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<Rendered, Box<Failure>> {
     // A component is built only as part of the overlays that use it (`components:`), never
     // alone: there is nothing to build.
     if is_component(&target.file) {
@@ -23,6 +26,7 @@ pub(super) fn render(target: &Target) -> Result<Rendered, Box<Failure>> {
             origins: Origins::Kustomize {
                 wrapper: PathBuf::new(),
                 dir: PathBuf::new(),
+                moved: None,
             },
         });
     }
@@ -67,7 +71,7 @@ pub(super) fn render(target: &Target) -> Result<Rendered, Box<Failure>> {
     std::fs::write(wrapper_dir.join("kustomization.yaml"), kustomization)
         .map_err(|e| io("cannot make a temporary folder to build it from", e))?;
     command.arg(&wrapper_dir);
-    let output = run_tool(&mut command).map_err(|e| {
+    let output = run_tool(&mut command, stop).map_err(|e| {
         let missing = e.kind() != std::io::ErrorKind::TimedOut;
         fail(format!("the build could not be run: {e}"), missing)
     })?;
@@ -82,6 +86,7 @@ pub(super) fn render(target: &Target) -> Result<Rendered, Box<Failure>> {
         origins: Origins::Kustomize {
             wrapper: wrapper_dir,
             dir,
+            moved: None,
         },
     })
 }

@@ -84,6 +84,7 @@ pub fn map_findings(outcome: &mut Outcome, renders: &Renders, suppress: bool) ->
         return 0;
     }
     let mut mapper = Mapper {
+        texts: renders,
         first_new: outcome.sources.len(),
         new_sources: Vec::new(),
         files: HashMap::new(),
@@ -166,7 +167,9 @@ fn at_the_files(message: &str, moved: &[(String, String)]) -> String {
     message
 }
 
-struct Mapper {
+struct Mapper<'r> {
+    /// What the builds read files as.
+    texts: &'r Renders,
     first_new: usize,
     new_sources: Vec<Source>,
     /// Each file read, by path, as the source it became (`None`: unreadable).
@@ -215,7 +218,7 @@ fn stream_documents(stream: &Source) -> Vec<StreamDocument> {
         .collect()
 }
 
-impl Mapper {
+impl Mapper<'_> {
     fn map(&mut self, label: &mut Label, stream: &Source, rendered: &Rendered) {
         let place = self
             .place(label.source, label.span, stream, rendered)
@@ -285,7 +288,7 @@ impl Mapper {
         if let Some(id) = self.files.get(file) {
             return *id;
         }
-        let id = std::fs::read_to_string(file).ok().map(|text| {
+        let id = self.texts.read(file).map(|text| {
             let id = SourceId((self.first_new + self.new_sources.len()) as u32);
             self.new_sources
                 .push(Source::new(crate::discover::display_path(file), text));

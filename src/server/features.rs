@@ -12,9 +12,11 @@ use lsp_types::{
 
 use super::position::{Encoding, offset, path_of, range, uri_of};
 use super::snapshot::{Part, Snapshot};
+use crate::config::ConfigError;
 use crate::finding::{Applicability, Finding, Severity};
 use crate::index::ObjId;
 use crate::resolve::{Resolution, UidCheck};
+use crate::source::{Source, Span};
 
 /// What the client can take.
 #[derive(Clone, Copy, Debug)]
@@ -46,21 +48,76 @@ pub fn all_diagnostics(snapshot: &Snapshot, client: Client) -> Vec<(Uri, Vec<Dia
             }
         }
     }
+    for (source, errors) in &snapshot.configs {
+        if let Some(uri) = uri_of(Path::new(&source.name)) {
+            out.entry(uri.as_str().to_string())
+                .or_insert_with(|| (uri, Vec::new()))
+                .1
+                .extend(config_diagnostics(source, errors, client));
+        }
+    }
     out.into_values().collect()
+}
+
+/// The mistakes of a configuration file, each at its line and column (the whole line from
+/// there), as the command line names them.
+fn config_diagnostics<'a>(
+    source: &'a Source,
+    errors: &'a [ConfigError],
+    client: Client,
+) -> impl Iterator<Item = Diagnostic> + 'a {
+    errors.iter().map(move |error| {
+        let span = if error.line >= 1 && error.line <= source.line_count() {
+            let start = source.line_start(error.line - 1);
+            let line = source.line_text(error.line - 1);
+            let end = start + line.trim_end().len();
+            let at = line
+                .char_indices()
+                .nth(error.column.saturating_sub(1))
+                .map_or(line.len(), |(at, _)| at);
+            Span::new((start + at).min(end), end)
+        } else {
+            Span::new(0, source.line_text(0).trim_end().len())
+        };
+        Diagnostic {
+            range: range(source, span, client.encoding),
+            severity: Some(DiagnosticSeverity::ERROR),
+            code: Some(NumberOrString::String("config".into())),
+            code_description: None,
+            source: Some("ownerlint".into()),
+            message: format!(
+                "{}\n\nhelp: until this is fixed, ownerlint checks with the default configuration",
+                error.message
+            ),
+            related_information: None,
+            tags: None,
+            data: None,
+        }
+    })
 }
 
 /// The diagnostics of the file at `uri`: empty when no analysis lints it.
 pub fn diagnostics(snapshot: &Snapshot, uri: &Uri, client: Client) -> Vec<Diagnostic> {
-    let Some((part, id)) = path_of(uri).and_then(|p| snapshot.find(&p)) else {
+    let Some(path) = path_of(uri) else {
         return Vec::new();
     };
-    part.analysis
-        .outcome
-        .findings
+    let mut out: Vec<Diagnostic> = snapshot
+        .configs
         .iter()
-        .filter(|f| f.primary.source == id)
-        .map(|f| diagnostic(part, f, client))
-        .collect()
+        .filter(|(source, _)| Path::new(&source.name) == path)
+        .flat_map(|(source, errors)| config_diagnostics(source, errors, client))
+        .collect();
+    if let Some((part, id)) = snapshot.find(&path) {
+        out.extend(
+            part.analysis
+                .outcome
+                .findings
+                .iter()
+                .filter(|f| f.primary.source == id)
+                .map(|f| diagnostic(part, f, client)),
+        );
+    }
+    out
 }
 
 fn diagnostic(part: &Part, finding: &Finding, client: Client) -> Diagnostic {

@@ -3,8 +3,11 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use crate::analysis::{Analysis, Options};
+use crate::config::ConfigError;
 use crate::index::ObjId;
 use crate::model::Object;
 use crate::pipeline::LoadCache;
@@ -77,9 +80,25 @@ pub struct Snapshot {
     pub parts: Vec<Part>,
     /// The open files' texts as analysed, by path.
     pub texts: HashMap<PathBuf, String>,
+    /// The open files' versions as analysed, by path.
+    pub versions: HashMap<PathBuf, i32>,
+    /// Each configuration file with mistakes (as read), and its mistakes.
+    pub configs: Vec<(Source, Vec<ConfigError>)>,
+    /// Builds were stopped half-way (newer edits came): what it holds is not to be shown.
+    pub stopped: bool,
 }
 
 impl Snapshot {
+    pub fn empty() -> Snapshot {
+        Snapshot {
+            parts: Vec::new(),
+            texts: HashMap::new(),
+            versions: HashMap::new(),
+            configs: Vec::new(),
+            stopped: false,
+        }
+    }
+
     /// The analysis that lints `path`, and its source there.
     pub fn find(&self, path: &Path) -> Option<(&Part, SourceId)> {
         self.parts
@@ -94,6 +113,11 @@ pub struct Job {
     /// Open files in no folder, with the options of the configuration found beside them.
     pub loose: Option<Options>,
     pub open: HashMap<PathBuf, String>,
+    pub versions: HashMap<PathBuf, i32>,
+    /// The mistakes of the configuration files read (their options are the defaults).
+    pub config_errors: Vec<ConfigError>,
+    /// Set when a newer edit makes this analysis unwanted: its builds stop.
+    pub stop: Arc<AtomicBool>,
 }
 
 /// What was loaded of each folder's files, for the next analysis: only files whose bytes
@@ -104,17 +128,42 @@ impl Job {
     pub fn run(self, caches: &mut Caches) -> Snapshot {
         let mut used = Caches::new();
         let mut parts = Vec::new();
+        let mut stopped = false;
         for options in self.folders.iter().chain(&self.loose) {
             let mut cache = caches.remove(&options.paths).unwrap_or_default();
+            cache.stop_when(Arc::clone(&self.stop));
             let analysis = crate::pipeline::analyze_workspace(options, &self.open, &mut cache);
+            stopped |= cache.builds_stopped();
             parts.push(Part::new(analysis));
             used.insert(options.paths.clone(), cache);
         }
         // Folders no longer open are forgotten.
         *caches = used;
+        // Each file once, though several folders read it.
+        let mut configs: Vec<(Source, Vec<ConfigError>)> = Vec::new();
+        for error in self.config_errors {
+            match configs.iter_mut().find(|(s, _)| s.name == error.path) {
+                Some((_, errors)) => {
+                    if !errors.contains(&error) {
+                        errors.push(error);
+                    }
+                }
+                None => {
+                    let path = PathBuf::from(&error.path);
+                    let text = match self.open.get(&path) {
+                        Some(text) => text.clone(),
+                        None => crate::read::small_file(&path).unwrap_or_default(),
+                    };
+                    configs.push((Source::new(error.path.clone(), text), vec![error]));
+                }
+            }
+        }
         Snapshot {
             parts,
             texts: self.open,
+            versions: self.versions,
+            configs,
+            stopped,
         }
     }
 }
