@@ -196,6 +196,8 @@ pub struct Analysis {
     pub resolutions: Vec<Vec<resolve::RefResolution>>,
     /// The input is the whole cluster or release (`--complete`).
     pub complete: bool,
+    /// Where the built objects are in the files people edit (an editor's analysis only).
+    pub places: crate::render::map::Places,
 }
 
 impl Analysis {

@@ -171,6 +171,11 @@ pub fn analyze_workspace(
         ));
     }
     let mut analysis = check_cached(read.inputs, options, Some(cache), &read.renders);
+    analysis.places = crate::render::map::place_objects(
+        &analysis.outcome.sources,
+        &read.renders,
+        &analysis.objects,
+    );
     analysis.outcome.errors.extend(read.errors);
     analysis.outcome.stats.elapsed = started.elapsed();
     analysis
@@ -364,6 +369,7 @@ fn check_cached(
         catalog,
         resolutions,
         complete: options.complete,
+        places: Default::default(),
     }
 }
 

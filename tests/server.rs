@@ -989,16 +989,42 @@ fn a_chart_template_shows_what_the_built_chart_finds_and_unsaved_edits_are_built
             .is_some_and(|m| m.contains("Deployment default/api-missing")),
         "{diagnostics:?}"
     );
+    // Hover on the template's reference: the reference of the built object, unresolved.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&cache)}, "position": {"line": 7, "character": 6}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("**Unresolved owner:**"), "{hover}");
+    assert!(text.contains("`owner-not-found`"), "{hover}");
+    assert_eq!(hover["range"]["start"]["line"], 5, "{hover}");
+    // The owner named (unsaved): go to definition lands on the Deployment's template.
+    let named = CHART_CACHE.replace("-missing", "");
+    client.change(&cache, 2, json!([{"text": named}]));
+    assert_eq!(
+        codes(&client.published(&cache)),
+        ["owner-created-with-fresh-uid"]
+    );
+    let definition = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri(&cache)}, "position": {"line": 7, "character": 6}}),
+    );
+    assert_eq!(
+        definition["uri"],
+        uri(&root.join("chart/templates/deployment.yaml")),
+        "{definition}"
+    );
+    assert_eq!(definition["range"]["start"]["line"], 3, "{definition}");
     // An unsaved edit of the template that drops the reference: built from the editor's
     // text, the finding is gone.
     let fixed = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cache\n";
-    client.change(&cache, 2, json!([{"text": fixed}]));
+    client.change(&cache, 3, json!([{"text": fixed}]));
     assert_eq!(client.published(&cache), Vec::<Value>::new());
     // The file on disk is untouched.
     assert_eq!(std::fs::read_to_string(&cache).expect("read"), CHART_CACHE);
     // An unsaved values file renames the owner the reference names: the build reads it.
     let values = root.join("chart/values.yaml");
-    client.change(&cache, 3, json!([{"text": CHART_CACHE}]));
+    client.change(&cache, 4, json!([{"text": CHART_CACHE}]));
     assert_eq!(
         places(&client.published(&cache)),
         [("owner-not-found".to_string(), 5, 2)]
@@ -1014,7 +1040,7 @@ fn a_chart_template_shows_what_the_built_chart_finds_and_unsaved_edits_are_built
     // A template that helm cannot render: `render-failed` on the template's line, as the
     // command line reports it, with no temporary folder in its message.
     let broken = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }-cache\n";
-    client.change(&cache, 4, json!([{"text": broken}]));
+    client.change(&cache, 5, json!([{"text": broken}]));
     let diagnostics = client.published(&cache);
     assert_eq!(codes(&diagnostics), ["render-failed"], "{diagnostics:?}");
     assert_eq!(

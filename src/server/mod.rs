@@ -40,10 +40,6 @@ use features::Client;
 use position::{Encoding, path_of};
 use snapshot::{Job, Snapshot};
 
-/// How long a pull request waits for the edits made before it to be analysed while newer
-/// edits keep coming; then it is answered from the last analysis.
-const PULL_WAITS_AT_MOST: Duration = Duration::from_millis(1000);
-
 /// How a session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
@@ -185,6 +181,7 @@ fn main_loop(
             session.running = true;
             session.generation += 1;
             session.stop = Arc::new(AtomicBool::new(false));
+            session.began_next = Some(Instant::now());
             jobs.send((session.generation, session.job()))
                 .map_err(|e| e.to_string())?;
         }
@@ -234,6 +231,7 @@ fn main_loop(
                 }
                 session.snapshot = Arc::new(snapshot);
                 session.last_result = Some(Instant::now());
+                session.began = session.began_next;
                 if !shut_down {
                     session.analysed(connection);
                 }
@@ -264,6 +262,9 @@ struct Session {
     stop: Arc<AtomicBool>,
     /// When the last analysis was taken.
     last_result: Option<Instant>,
+    /// When the analysis taken last, and the one under way, began.
+    began: Option<Instant>,
+    began_next: Option<Instant>,
     generation: u64,
     /// What was last pushed for each file.
     published: HashMap<String, Vec<Diagnostic>>,
@@ -328,6 +329,8 @@ impl Session {
             running: false,
             stop: Arc::new(AtomicBool::new(false)),
             last_result: None,
+            began: None,
+            began_next: None,
             generation: 0,
             published: HashMap::new(),
             waiting: Vec::new(),
@@ -431,11 +434,11 @@ impl Session {
     /// shown all the same (pushed with the versions it analysed), so that diagnostics keep
     /// coming while the user types; the next analysis follows.
     fn analysed(&mut self, connection: &Connection) {
-        // A pull request waits for the edits made before it, unless edits keep coming: then
-        // what is known is answered after a while.
+        // A pull request waits for an analysis that began after it came (and so holds every
+        // edit made before it), not for edits that keep coming after it.
         let waiting = std::mem::take(&mut self.waiting);
         for (request, since) in waiting {
-            if self.dirty && since.elapsed() < PULL_WAITS_AT_MOST {
+            if self.dirty && self.began.is_none_or(|began| began < since) {
                 self.waiting.push((request, since));
             } else {
                 self.answer(connection, request);

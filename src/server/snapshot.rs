@@ -11,6 +11,7 @@ use crate::config::ConfigError;
 use crate::index::ObjId;
 use crate::model::Object;
 use crate::pipeline::LoadCache;
+use crate::render::map::Spot;
 use crate::resolve::{Ownership, RefResolution};
 use crate::source::{Source, SourceId, Span};
 
@@ -20,6 +21,10 @@ pub struct Part {
     pub ownership: Ownership,
     /// Linted sources by path.
     by_path: HashMap<PathBuf, SourceId>,
+    /// The files built objects came from, by path: their index in the analysis's places.
+    built_files: HashMap<PathBuf, usize>,
+    /// The places of each built object (indices into the analysis's spots), by object.
+    spots_of: HashMap<ObjId, Vec<usize>>,
 }
 
 impl Part {
@@ -32,11 +37,81 @@ impl Part {
             .enumerate()
             .map(|(i, s)| (PathBuf::from(&s.name), SourceId(i as u32)))
             .collect();
+        let places = &analysis.places;
+        let built_files = places
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (PathBuf::from(&s.name), i))
+            .collect();
+        let mut spots_of: HashMap<ObjId, Vec<usize>> = HashMap::new();
+        for (i, spot) in places.spots.iter().enumerate() {
+            spots_of.entry(spot.object).or_default().push(i);
+        }
         Part {
             analysis,
             ownership,
             by_path,
+            built_files,
+            spots_of,
         }
+    }
+
+    /// The file at `path` that built objects came from, if any.
+    pub fn built_file(&self, path: &Path) -> Option<&Source> {
+        let &i = self.built_files.get(path)?;
+        self.analysis.places.files.get(i)
+    }
+
+    /// The built object whose place in the file at `path` holds `offset` (the innermost), and
+    /// its owner reference there, if the offset is in one.
+    pub fn built_at(&self, path: &Path, offset: usize) -> Option<(ObjId, Option<usize>)> {
+        let &file = self.built_files.get(path)?;
+        let holding: Vec<&Spot> = self
+            .analysis
+            .places
+            .spots
+            .iter()
+            .filter(|s| s.file == file && contains(s.span, offset))
+            .collect();
+        let innermost = holding.iter().min_by_key(|s| s.span.len())?;
+        let reference = holding
+            .iter()
+            .filter(|s| s.object == innermost.object && s.exact)
+            .find_map(|s| s.reference);
+        Some((innermost.object, reference))
+    }
+
+    /// Where object `id` is written, in the file people edit: its name's span (for a built
+    /// object, the place its name was taken back to).
+    pub fn name_place(&self, id: ObjId) -> (&Source, Span) {
+        match self.spot(id, |s| s.name) {
+            Some((source, span)) => (source, span),
+            None => {
+                let object = self.object(id);
+                (self.source(object.source), object.name_span())
+            }
+        }
+    }
+
+    /// Where owner reference `index` of object `id` is written, in the file people edit.
+    pub fn reference_place(&self, id: ObjId, index: usize) -> Option<(&Source, Span)> {
+        if let Some(place) = self.spot(id, |s| s.reference == Some(index)) {
+            return Some(place);
+        }
+        let object = self.object(id);
+        let span = object.owner_refs().get(index)?.span;
+        Some((self.source(object.source), span))
+    }
+
+    fn spot(&self, id: ObjId, which: impl Fn(&Spot) -> bool) -> Option<(&Source, Span)> {
+        let places = &self.analysis.places;
+        self.spots_of
+            .get(&id)?
+            .iter()
+            .map(|&i| &places.spots[i])
+            .find(|s| which(s))
+            .and_then(|s| Some((places.files.get(s.file)?, s.span)))
     }
 
     pub fn source(&self, id: SourceId) -> &Source {
