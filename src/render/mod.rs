@@ -363,7 +363,12 @@ fn fingerprint(
         file.hash(&mut hasher);
         match edits.texts.get(&file) {
             Some(text) => text.as_bytes().hash(&mut hasher),
-            None => std::fs::read(&file).ok().hash(&mut hasher),
+            // Only regular files are read: a named pipe would block.
+            None => std::fs::metadata(&file)
+                .ok()
+                .filter(std::fs::Metadata::is_file)
+                .and_then(|_| std::fs::read(&file).ok())
+                .hash(&mut hasher),
         }
     }
     hasher.finish()
@@ -467,6 +472,8 @@ fn build_edited(
         }
         let written = match edits.texts.get(file) {
             Some(text) => std::fs::write(&to, text),
+            // Only regular files are copied: a named pipe would block.
+            None if !file.is_file() => continue,
             None => std::fs::copy(file, &to).map(|_| ()),
         };
         if let Err(e) = written {
