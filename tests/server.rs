@@ -1239,3 +1239,54 @@ fn diagnostics_are_published_while_edits_keep_coming() {
         );
     }
 }
+
+#[test]
+fn a_build_runs_again_only_when_a_file_it_reads_changes() {
+    if helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("server-build-cache");
+    let root = dir.path().canonicalize().expect("root");
+    write_files(
+        &root,
+        &[
+            ("chart/Chart.yaml", CHART),
+            ("chart/values.yaml", "owner: api\n"),
+            ("chart/templates/deployment.yaml", CHART_DEPLOYMENT),
+            ("chart/templates/cache.yaml", CHART_CACHE),
+            (
+                "plain.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\n",
+            ),
+        ],
+    );
+    let options = ownerlint::Options {
+        paths: vec![root.clone()],
+        render: Some(Default::default()),
+        ..Default::default()
+    };
+    let mut cache = ownerlint::pipeline::LoadCache::default();
+    let mut open = std::collections::HashMap::new();
+    let rule_ids = |a: &ownerlint::Analysis| -> Vec<&str> {
+        a.outcome.findings.iter().map(|f| f.rule.id).collect()
+    };
+    let first = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    assert_eq!(cache.built_last(), 1);
+    assert_eq!(rule_ids(&first), ["owner-not-found"]);
+    // A file no build reads, edited: the chart's build is taken from the cache.
+    open.insert(
+        root.join("plain.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n".to_string(),
+    );
+    let second = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    assert_eq!(cache.built_last(), 0);
+    assert_eq!(rule_ids(&second), ["owner-not-found"]);
+    // The template edited: built again, from the edited text.
+    open.insert(
+        root.join("chart/templates/cache.yaml"),
+        CHART_CACHE.replace("-missing", ""),
+    );
+    let third = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    assert_eq!(cache.built_last(), 1);
+    assert_eq!(rule_ids(&third), ["owner-created-with-fresh-uid"]);
+}

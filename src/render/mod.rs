@@ -320,14 +320,15 @@ pub fn render_edited(
         })
         .collect();
     cache.ran = work.iter().filter(|(_, kept)| kept.is_none()).count();
-    let built: Vec<(u64, Built)> = work
+    let built: Vec<(u64, bool, Built)> = work
         .into_par_iter()
         .zip(targets)
-        .map(|((fingerprint, kept), target)| {
-            let built = kept.unwrap_or_else(|| {
-                build_edited(target, options, namespace, kube_version.clone(), edits)
-            });
-            (fingerprint, built)
+        .map(|((fingerprint, kept), target)| match kept {
+            Some(built) => (fingerprint, false, built),
+            None => {
+                let built = build_edited(target, options, namespace, kube_version.clone(), edits);
+                (fingerprint, true, built)
+            }
         })
         .collect();
     let stopped = cache.ran > 0 && edits.stopped();
@@ -335,9 +336,10 @@ pub fn render_edited(
     built
         .into_iter()
         .zip(targets)
-        .map(|((fingerprint, built), target)| {
-            // A build stopped half-way is not kept.
-            if !stopped {
+        .map(|((fingerprint, ran, built), target)| {
+            // A build that ran while the builds were stopped may not have finished: it is not
+            // kept (those taken from the cache stay).
+            if !(ran && stopped) {
                 cache
                     .builds
                     .insert(target.clone(), (fingerprint, built.clone()));
