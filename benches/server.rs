@@ -5,7 +5,8 @@
 //! and edits an owner's uid back and forth: each edit changes the diagnostics of the next file.
 //! It prints the time from each edit to those diagnostics (p50, p95, max), and the server's
 //! resident memory after the first and the last tenth of the edits, all from one run. Run with
-//! `cargo bench --bench server` (`OWNERLINT_BENCH_EDITS`, default 200).
+//! `cargo bench --bench server` (`OWNERLINT_BENCH_EDITS`, default 200). Then a chart's template
+//! is edited, unsaved, in a workspace of its own ([`chart_edits`]): each edit is a helm build.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -175,7 +176,12 @@ fn main() {
         std::fs::write(dir.join(format!("f{file:04}.yaml")), file_text(file, files))
             .expect("write");
     }
-    let binary = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/ownerlint");
+    // `OWNERLINT_BENCH_BINARY`: another build of ownerlint (`target/ci/ownerlint`).
+    let binary = std::env::var_os("OWNERLINT_BENCH_BINARY")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/ownerlint")
+        });
     assert!(
         binary.exists(),
         "build the release binary first: cargo build --release"
@@ -254,4 +260,91 @@ fn main() {
             late as f64 / early as f64
         );
     }
+    chart_edits(&binary);
+}
+
+const CHART_DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Values.owner }}\nspec:\n  selector:\n    matchLabels:\n      app: api\n  template:\n    metadata:\n      labels:\n        app: api\n    spec:\n      containers:\n      - name: api\n        image: api:1\n";
+
+/// A ConfigMap template owned by the chart's Deployment (`{{ .Values.owner }}`), or by one
+/// that is in no input (`-missing`).
+fn chart_cache(missing: bool) -> String {
+    format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{{{ .Release.Name }}}}-cache\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: {{{{ .Values.owner }}}}{}\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n",
+        if missing { "-missing" } else { "" }
+    )
+}
+
+/// A chart's template edited in the editor (`OWNERLINT_BENCH_CHART_EDITS`, default 40), not
+/// saved: each edit is built with `helm template` from a copy of the chart holding the editor's
+/// text, and its findings taken back to the template. The owner the template names is in turn
+/// missing (`owner-not-found`) and the chart's own Deployment (`owner-created-with-fresh-uid`).
+/// Without helm on `PATH`, this part is skipped.
+fn chart_edits(binary: &Path) {
+    let edits: usize = std::env::var("OWNERLINT_BENCH_CHART_EDITS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(40);
+    let helm = std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join("helm").is_file()));
+    if !helm {
+        println!("chart edits: skipped, helm is not on PATH");
+        return;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data/server-chart");
+    let _ = std::fs::remove_dir_all(&root);
+    let chart = root.join("chart");
+    std::fs::create_dir_all(chart.join("templates")).expect("chart");
+    std::fs::write(
+        chart.join("Chart.yaml"),
+        "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+    )
+    .expect("write");
+    std::fs::write(chart.join("values.yaml"), "owner: api\n").expect("write");
+    std::fs::write(chart.join("templates/deployment.yaml"), CHART_DEPLOYMENT).expect("write");
+    let template = chart.join("templates/cache.yaml");
+    std::fs::write(&template, chart_cache(true)).expect("write");
+    let mut server = Server::start(binary);
+    let root_uri = uri(&root);
+    server.request(
+        "initialize",
+        json!({"processId": null, "rootUri": root_uri, "workspaceFolders": [{"uri": root_uri, "name": "bench"}], "capabilities": {}}),
+    );
+    server.notify("initialized", json!({}));
+    let template_uri = uri(&template);
+    server.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": template_uri, "languageId": "yaml", "version": 1, "text": chart_cache(true)}}),
+    );
+    server.diagnostics(&template_uri, |d| {
+        d.iter().any(|d| d["code"] == "owner-not-found")
+    });
+    let started = Instant::now();
+    let mut latencies = Vec::with_capacity(edits);
+    for edit in 0..edits {
+        let missing = edit % 2 == 1;
+        let sent = Instant::now();
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": template_uri, "version": edit + 2}, "contentChanges": [{"text": chart_cache(missing)}]}),
+        );
+        let wanted = if missing {
+            "owner-not-found"
+        } else {
+            "owner-created-with-fresh-uid"
+        };
+        server.diagnostics(&template_uri, |d| d.iter().any(|d| d["code"] == wanted));
+        latencies.push(sent.elapsed());
+    }
+    let total = started.elapsed();
+    server.request("shutdown", Value::Null);
+    server.notify("exit", Value::Null);
+    let _ = server.child.wait();
+    latencies.sort();
+    println!(
+        "chart template edits: {edits} in {:.1} s; edit to diagnostics: p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms",
+        total.as_secs_f64(),
+        percentile(&latencies, 0.5).as_secs_f64() * 1e3,
+        percentile(&latencies, 0.95).as_secs_f64() * 1e3,
+        latencies.last().map_or(0.0, |d| d.as_secs_f64() * 1e3)
+    );
 }

@@ -121,6 +121,8 @@ pub struct Stats {
     pub baselined: usize,
     /// Findings hidden by suppression comments and annotations.
     pub suppressed: usize,
+    /// Files the git change deletes, read from git (`--git-deletions`).
+    pub deleted_files: usize,
     /// Findings `--fix` fixed.
     pub fixed: usize,
     /// `--complete` was given, but the input is a `kubectl cluster-info dump`, which holds only
@@ -200,6 +202,8 @@ pub struct Analysis {
     pub resolutions: Vec<Vec<resolve::RefResolution>>,
     /// The input is the whole cluster or release (`--complete`).
     pub complete: bool,
+    /// Where the built objects are in the files people edit (an editor's analysis only).
+    pub places: crate::render::map::Places,
 }
 
 impl Analysis {

@@ -102,8 +102,36 @@ pub fn analyze_workspace(
             return analysis;
         }
     };
-    let mut read = read::read(options, &filter, &mut std::io::empty());
-    let mut found = HashSet::new();
+    let edits = crate::render::Edits {
+        texts: open
+            .iter()
+            .map(|(path, text)| (crate::render::lexical(path), text.clone()))
+            .collect(),
+        stop: cache.stop.clone(),
+    };
+    let mut read = read::read_edited(
+        options,
+        &filter,
+        &mut std::io::empty(),
+        Some((&edits, &mut cache.builds)),
+    );
+    // An open file that a chart or an overlay reads is linted through its build.
+    let consumed: Vec<crate::render::Consumed> = read
+        .renders
+        .built
+        .values()
+        .map(|r| &r.target)
+        .chain(read.renders.failures.iter().map(|f| &f.target))
+        .map(crate::render::Target::consumed)
+        .collect();
+    let mut found: HashSet<std::path::PathBuf> = open
+        .keys()
+        .filter(|path| {
+            let path = crate::render::lexical(path);
+            consumed.iter().any(|c| c.contains_lexical(&path))
+        })
+        .cloned()
+        .collect();
     for (name, content, _) in &mut read.inputs {
         let path = std::path::Path::new(name.as_str());
         if let Some(text) = open.get(path) {
@@ -143,6 +171,11 @@ pub fn analyze_workspace(
         ));
     }
     let mut analysis = check_cached(read.inputs, options, Some(cache), &read.renders);
+    analysis.places = crate::render::map::place_objects(
+        &analysis.outcome.sources,
+        &read.renders,
+        &analysis.objects,
+    );
     analysis.outcome.errors.extend(read.errors);
     analysis.outcome.stats.elapsed = started.elapsed();
     analysis
@@ -162,6 +195,10 @@ pub struct LoadCache {
     entries: std::collections::HashMap<CacheKey, (u64, Prepared)>,
     /// How many inputs the last analysis loaded (rather than took from the cache).
     loaded: usize,
+    /// The charts and overlays built last, by what they read.
+    builds: crate::render::BuildCache,
+    /// Set when the analysis under way is no longer wanted: the builds it runs stop.
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl LoadCache {
@@ -177,6 +214,21 @@ impl LoadCache {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// How many charts and overlays the last analysis built (rather than took from the cache).
+    pub fn built_last(&self) -> usize {
+        self.builds.ran_last()
+    }
+
+    /// Whether the last analysis stopped builds half-way (what it gave is not to be shown).
+    pub fn builds_stopped(&self) -> bool {
+        self.builds.stopped_last()
+    }
+
+    /// Stop the builds of the analyses that use this cache when `stop` is set.
+    pub fn stop_when(&mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.stop = Some(stop);
     }
 }
 
@@ -322,6 +374,7 @@ fn check_cached(
         catalog,
         resolutions,
         complete: options.complete,
+        places: Default::default(),
     }
 }
 
@@ -451,7 +504,7 @@ fn load_all(
                 prepare(SourceId(i as u32), name, content, role, options, built_by)
             })
             .collect(),
-        Some(cache) => prepare_cached(texts, options, cache),
+        Some(cache) => prepare_cached(texts, options, cache, renders),
     };
     let mut all = LoadedAll {
         outcome: Outcome::default(),
@@ -503,6 +556,7 @@ fn load_all(
         if role == Role::Deleted {
             // Gone: its objects are not indexed, and what it could not read is not reported.
             all.deleted.extend(loaded.objects);
+            all.outcome.stats.deleted_files += 1;
             all.outcome.sources.push(source);
             continue;
         }
@@ -539,7 +593,7 @@ fn load_all(
 /// each failure names, read to show it.
 fn add_render_failures(loaded: &mut LoadedAll, renders: &Renders) {
     for failure in &renders.failures {
-        let text = crate::read::small_file(&failure.file).unwrap_or_default();
+        let text = renders.read(&failure.file).unwrap_or_default();
         let source = Source::new(crate::discover::display_path(&failure.file), text);
         let at = match failure.at {
             Some((line, column)) if line <= source.line_count() => {
@@ -697,6 +751,7 @@ fn prepare_cached(
     texts: Vec<(String, Content, Role)>,
     options: &Options,
     cache: &mut LoadCache,
+    renders: &Renders,
 ) -> Vec<Prepared> {
     let fingerprint = format!(
         "{:?} {:?} {} {} {}",
@@ -736,7 +791,10 @@ fn prepare_cached(
         .map(|(key, hash, kept, name, content, role)| {
             let prepared = match kept {
                 Some(prepared) => prepared,
-                None => prepare(SourceId(key.2), name, content, role, options, None),
+                None => {
+                    let built_by = renders.built.get(&name).map(|r| r.target.tool);
+                    prepare(SourceId(key.2), name, content, role, options, built_by)
+                }
             };
             (hash.map(|hash| (key, hash)), prepared)
         })

@@ -38,6 +38,17 @@ pub(crate) struct Read {
 
 /// Discover and read the inputs of `options`; `stdin` when a path is `-`.
 pub(crate) fn read(options: &Options, filter: &Filter, stdin: &mut dyn std::io::Read) -> Read {
+    read_edited(options, filter, stdin, None)
+}
+
+/// [`read`], with the charts and overlays built from the texts of `edits` where they stand in
+/// for files, and taken from (and kept in) `builds` when nothing they read changed.
+pub(crate) fn read_edited(
+    options: &Options,
+    filter: &Filter,
+    stdin: &mut dyn std::io::Read,
+    builds: Option<(&crate::render::Edits, &mut crate::render::BuildCache)>,
+) -> Read {
     let mut errors = Vec::new();
     let mut inputs: Vec<(Input, Role)> = Vec::new();
     let mut assertion_files = 0;
@@ -124,7 +135,7 @@ pub(crate) fn read(options: &Options, filter: &Filter, stdin: &mut dyn std::io::
             }),
         }
     }
-    let mut renders = render_all(&targets, options, &mut read);
+    let mut renders = render_all(&targets, options, &mut read, builds);
     renders.skipped = skipped;
     Read {
         inputs: read,
@@ -143,6 +154,7 @@ fn render_all(
     targets: &[crate::render::Target],
     options: &Options,
     inputs: &mut Vec<(String, Content, Role)>,
+    builds: Option<(&crate::render::Edits, &mut crate::render::BuildCache)>,
 ) -> crate::render::Renders {
     let mut renders = crate::render::Renders::default();
     let Some(render_options) = &options.render else {
@@ -151,17 +163,30 @@ fn render_all(
     let kube_version = options
         .kube_version
         .map(|v| format!("v{}.{}.0", v.major, v.minor));
-    let built: Vec<_> = targets
-        .par_iter()
-        .map(|target| {
-            crate::render::render(
-                target,
+    let built: Vec<_> = match builds {
+        Some((edits, cache)) => {
+            renders.texts = edits.texts.clone();
+            crate::render::render_edited(
+                targets,
                 render_options,
                 &options.namespace,
-                kube_version.clone(),
+                kube_version,
+                edits,
+                cache,
             )
-        })
-        .collect();
+        }
+        None => targets
+            .par_iter()
+            .map(|target| {
+                crate::render::render(
+                    target,
+                    render_options,
+                    &options.namespace,
+                    kube_version.clone(),
+                )
+            })
+            .collect(),
+    };
     for result in built {
         match result {
             Ok(mut rendered) => {

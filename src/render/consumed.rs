@@ -30,6 +30,11 @@ impl Consumed {
     pub fn contains_lexical(&self, path: &Path) -> bool {
         self.files.contains(path) || self.folders.iter().any(|dir| path.starts_with(dir))
     }
+
+    /// The single files it reads (not those of its folders).
+    pub fn files(&self) -> impl Iterator<Item = &PathBuf> {
+        self.files.iter()
+    }
 }
 
 /// The files below a chart's folder that `helm template` reads: its templates, CRDs and

@@ -14,6 +14,7 @@ pub(super) fn render(
     options: &RenderOptions,
     namespace: &str,
     kube_version: Option<String>,
+    stop: Option<&std::sync::atomic::AtomicBool>,
 ) -> Result<Rendered, Box<Failure>> {
     let fail = |file: PathBuf, at, message: String, missing_tool| {
         Box::new(Failure {
@@ -72,7 +73,7 @@ pub(super) fn render(
         "KUBECONFIG",
         if cfg!(windows) { "NUL" } else { "/dev/null" },
     );
-    let output = run_tool(&mut command, options.timeout).map_err(|e| {
+    let output = run_tool(&mut command, options.timeout, stop).map_err(|e| {
         let missing = e.kind() != std::io::ErrorKind::TimedOut;
         fail(
             target.file.clone(),

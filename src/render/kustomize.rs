@@ -16,6 +16,7 @@ use super::{Failure, Origins, Rendered, Target, on_path, relative, run_tool, too
 pub(super) fn render(
     target: &Target,
     timeout: std::time::Duration,
+    stop: Option<&std::sync::atomic::AtomicBool>,
 ) -> Result<Rendered, Box<Failure>> {
     // A component is built only as part of the overlays that use it (`components:`), never
     // alone: there is nothing to build.
@@ -26,6 +27,7 @@ pub(super) fn render(
             origins: Origins::Kustomize {
                 wrapper: PathBuf::new(),
                 dir: PathBuf::new(),
+                moved: None,
             },
         });
     }
@@ -70,7 +72,7 @@ pub(super) fn render(
     std::fs::write(wrapper_dir.join("kustomization.yaml"), kustomization)
         .map_err(|e| io("cannot make a temporary folder to build it from", e))?;
     command.arg(&wrapper_dir);
-    let output = run_tool(&mut command, timeout).map_err(|e| {
+    let output = run_tool(&mut command, timeout, stop).map_err(|e| {
         let missing = e.kind() != std::io::ErrorKind::TimedOut;
         fail(format!("the build could not be run: {e}"), missing)
     })?;
@@ -85,6 +87,7 @@ pub(super) fn render(
         origins: Origins::Kustomize {
             wrapper: wrapper_dir,
             dir,
+            moved: None,
         },
     })
 }

@@ -84,6 +84,7 @@ pub fn map_findings(outcome: &mut Outcome, renders: &Renders, suppress: bool) ->
         return 0;
     }
     let mut mapper = Mapper {
+        texts: renders,
         first_new: outcome.sources.len(),
         new_sources: Vec::new(),
         files: HashMap::new(),
@@ -145,6 +146,140 @@ pub fn map_findings(outcome: &mut Outcome, renders: &Renders, suppress: bool) ->
     .len()
 }
 
+/// Where the objects of built streams are in the files people edit: each object's name, each
+/// of its owner references and the object itself, taken back as findings are.
+#[derive(Debug, Default)]
+pub struct Places {
+    /// The files the places are in, as the builds read them.
+    pub files: Vec<Source>,
+    pub spots: Vec<Spot>,
+}
+
+/// One place of a built object in a file.
+#[derive(Clone, Copy, Debug)]
+pub struct Spot {
+    /// The index of its file in [`Places::files`].
+    pub file: usize,
+    pub span: Span,
+    pub object: crate::index::ObjId,
+    /// The owner reference it is (by index); `None` for the object's name or the object.
+    pub reference: Option<usize>,
+    /// The object's name (rather than the object, or a reference).
+    pub name: bool,
+    /// The span is the field itself, not only near it.
+    pub exact: bool,
+}
+
+/// The [`Places`] of the objects of the built streams among `sources`.
+pub fn place_objects(
+    sources: &[Source],
+    renders: &Renders,
+    objects: &[crate::model::Object],
+) -> Places {
+    let built: HashMap<SourceId, &Rendered> = sources
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| Some((SourceId(i as u32), renders.built.get(&s.name)?)))
+        .collect();
+    if built.is_empty() {
+        return Places::default();
+    }
+    let mut mapper = Mapper {
+        texts: renders,
+        first_new: sources.len(),
+        new_sources: Vec::new(),
+        files: HashMap::new(),
+        documents: HashMap::new(),
+        streams: HashMap::new(),
+    };
+    let mut spots = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        let Some(rendered) = built.get(&object.source) else {
+            continue;
+        };
+        let stream = &sources[object.source.0 as usize];
+        let id = crate::index::ObjId(i as u32);
+        let asked = [
+            (object.extent, None, false),
+            (object.name_span(), None, true),
+        ]
+        .into_iter()
+        .chain(
+            object
+                .owner_refs()
+                .iter()
+                .enumerate()
+                .map(|(r, owner_ref)| (owner_ref.span, Some(r), false)),
+        );
+        for (span, reference, name) in asked {
+            let mut label = Label::new(object.source, span, "");
+            mapper.map(&mut label, stream, rendered);
+            if label.source == object.source {
+                continue;
+            }
+            let file = label.source.0 as usize - mapper.first_new;
+            let source = &mapper.new_sources[file];
+            let span = match (reference, name) {
+                // The object: its whole document in the file.
+                (None, false) => document_around(source, label.span),
+                // A reference: its whole entry in the list (taken back to its first line).
+                (Some(_), _) if !label.approximate => entry_around(source, label.span),
+                _ => label.span,
+            };
+            spots.push(Spot {
+                file,
+                span,
+                object: id,
+                reference,
+                name,
+                exact: !label.approximate,
+            });
+        }
+    }
+    Places {
+        files: mapper.new_sources,
+        spots,
+    }
+}
+
+/// The document of `source` that holds `span`'s start.
+fn document_around(source: &Source, span: Span) -> Span {
+    let Ok(text) = source.text.str(0..source.text.len()) else {
+        return span;
+    };
+    yaml::split_documents(&text, 0)
+        .into_iter()
+        .map(|chunk| chunk.span)
+        .find(|d| d.start <= span.start && span.start < d.end.max(d.start + 1))
+        .unwrap_or(span)
+}
+
+/// The list entry (`- …` and the lines indented below its dash) whose first line holds
+/// `span`'s start; `span` when that line is no list entry.
+fn entry_around(source: &Source, span: Span) -> Span {
+    let first = source.line_index(span.start);
+    let line = source.line_text(first);
+    let Some(dash) = line.find("- ") else {
+        return span;
+    };
+    if !line[..dash].chars().all(|c| c == ' ') {
+        return span;
+    }
+    let mut end = source.line_start(first) + line.trim_end().len();
+    for next in first + 1..source.line_count() {
+        let text = source.line_text(next);
+        let indent = text.len() - text.trim_start_matches(' ').len();
+        if text.trim().is_empty() {
+            continue;
+        }
+        if indent <= dash {
+            break;
+        }
+        end = source.line_start(next) + text.trim_end().len();
+    }
+    Span::new(source.line_start(first) + dash, end.max(span.end))
+}
+
 /// `message` of a finding in a build, with each place of the built stream it names
 /// (`path:line`, as `moved` has it) at the file and line its label went to.
 fn at_the_files(message: &str, moved: &[(String, String)]) -> String {
@@ -166,7 +301,9 @@ fn at_the_files(message: &str, moved: &[(String, String)]) -> String {
     message
 }
 
-struct Mapper {
+struct Mapper<'r> {
+    /// What the builds read files as.
+    texts: &'r Renders,
     first_new: usize,
     new_sources: Vec<Source>,
     /// Each file read, by path, as the source it became (`None`: unreadable).
@@ -215,7 +352,7 @@ fn stream_documents(stream: &Source) -> Vec<StreamDocument> {
         .collect()
 }
 
-impl Mapper {
+impl Mapper<'_> {
     fn map(&mut self, label: &mut Label, stream: &Source, rendered: &Rendered) {
         let place = self
             .place(label.source, label.span, stream, rendered)
@@ -285,7 +422,7 @@ impl Mapper {
         if let Some(id) = self.files.get(file) {
             return *id;
         }
-        let id = crate::read::small_file(file).ok().map(|text| {
+        let id = self.texts.read(file).map(|text| {
             let id = SourceId((self.first_new + self.new_sources.len()) as u32);
             self.new_sources
                 .push(Source::new(crate::discover::display_path(file), text));

@@ -12,6 +12,7 @@ pub use consumed::Consumed;
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::discover::display_path;
 
@@ -108,7 +109,7 @@ impl Target {
 }
 
 /// How charts are rendered: what `helm template` is given besides the chart.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RenderOptions {
     /// The release name (`helm template NAME`).
     pub release: String,
@@ -148,8 +149,13 @@ pub enum Origins {
     Helm { charts: HashMap<String, PathBuf> },
     /// `config.kubernetes.io/origin` paths are relative to the wrapper kustomization the
     /// overlay was built through (`wrapper`, canonical), and `dir` is the overlay's canonical
-    /// directory.
-    Kustomize { wrapper: PathBuf, dir: PathBuf },
+    /// directory. An overlay built from a copy (with an editor's unsaved texts) has `moved`:
+    /// the copy's folder and the real folder it stands for.
+    Kustomize {
+        wrapper: PathBuf,
+        dir: PathBuf,
+        moved: Option<(PathBuf, PathBuf)>,
+    },
 }
 
 impl Rendered {
@@ -158,8 +164,17 @@ impl Rendered {
     pub fn origin_file(&self, origin: &str) -> PathBuf {
         match &self.origins {
             Origins::Helm { charts } => helm::template_file(charts, &self.target.dir, origin),
-            Origins::Kustomize { wrapper, dir } => {
-                let file = lexical(&wrapper.join(origin));
+            Origins::Kustomize {
+                wrapper,
+                dir,
+                moved,
+            } => {
+                let mut file = lexical(&wrapper.join(origin));
+                if let Some((copy, real)) = moved
+                    && let Ok(inside) = file.strip_prefix(copy)
+                {
+                    file = real.join(inside);
+                }
                 self.shown(dir, &file)
             }
         }
@@ -171,6 +186,18 @@ impl Rendered {
     fn shown(&self, real_dir: &Path, file: &Path) -> PathBuf {
         if let Ok(inside) = file.strip_prefix(real_dir) {
             return self.target.dir.join(inside);
+        }
+        // A folder named by its absolute path (as an editor names its folders): the file by
+        // the path of the nearest folder above the build that holds it.
+        if self.target.dir.is_absolute() {
+            for above in self.target.dir.ancestors().skip(1) {
+                if let Ok(real) = std::fs::canonicalize(above)
+                    && let Ok(inside) = file.strip_prefix(&real)
+                {
+                    return above.join(inside);
+                }
+            }
+            return file.to_path_buf();
         }
         match std::env::current_dir().and_then(std::fs::canonicalize) {
             Ok(cwd) => relative(&cwd, file),
@@ -200,9 +227,314 @@ pub fn render(
     namespace: &str,
     kube_version: Option<String>,
 ) -> Result<Rendered, Box<Failure>> {
+    render_stoppable(target, options, namespace, kube_version, None)
+}
+
+/// [`render`], stopped (the tool's process ended) as soon as `stop` is set.
+fn render_stoppable(
+    target: &Target,
+    options: &RenderOptions,
+    namespace: &str,
+    kube_version: Option<String>,
+    stop: Option<&AtomicBool>,
+) -> Result<Rendered, Box<Failure>> {
     match target.tool {
-        Tool::Helm => helm::render(target, options, namespace, kube_version),
-        Tool::Kustomize => kustomize::render(target, options.timeout),
+        Tool::Helm => helm::render(target, options, namespace, kube_version, stop),
+        Tool::Kustomize => kustomize::render(target, options.timeout, stop),
+    }
+}
+
+/// Texts that stand in for files (an editor's unsaved buffers), by lexical path, and what
+/// stops the builds under way when they are no longer wanted.
+#[derive(Clone, Debug, Default)]
+pub struct Edits {
+    pub texts: HashMap<PathBuf, String>,
+    pub stop: Option<std::sync::Arc<AtomicBool>>,
+}
+
+impl Edits {
+    /// The text of `path`: the edited one, else the file's.
+    pub fn read(&self, path: &Path) -> Option<String> {
+        match self.texts.get(&lexical(path)) {
+            Some(text) => Some(text.clone()),
+            None => crate::read::small_file(path).ok(),
+        }
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+/// What building a chart or an overlay gave.
+type Built = Result<Rendered, Box<Failure>>;
+
+/// Builds kept for the next run, by target: each with the fingerprint of everything it read
+/// (its options and the bytes of its files, edited or not), and what it gave.
+#[derive(Default)]
+pub struct BuildCache {
+    builds: HashMap<Target, (u64, Result<Rendered, Box<Failure>>)>,
+    /// How many builds the last run ran (rather than took from the cache).
+    ran: usize,
+    /// The last run's builds were stopped.
+    stopped: bool,
+}
+
+impl BuildCache {
+    /// How many builds the last run ran rather than took from the cache.
+    pub fn ran_last(&self) -> usize {
+        self.ran
+    }
+
+    /// Whether the last run's builds were stopped (some may not have finished).
+    pub fn stopped_last(&self) -> bool {
+        self.stopped
+    }
+}
+
+/// Build each of `targets`, in parallel, as [`render`] does, with the texts of `edits` in
+/// place of their files; a build whose files (edited or not) and options are those of a build
+/// in `cache` is taken from there. The cache then holds these builds and no others.
+pub fn render_edited(
+    targets: &[Target],
+    options: &RenderOptions,
+    namespace: &str,
+    kube_version: Option<String>,
+    edits: &Edits,
+    cache: &mut BuildCache,
+) -> Vec<Result<Rendered, Box<Failure>>> {
+    use rayon::prelude::*;
+    let mut old = std::mem::take(&mut cache.builds);
+    let fingerprints: Vec<u64> = targets
+        .par_iter()
+        .map(|target| fingerprint(target, options, namespace, &kube_version, edits))
+        .collect();
+    let work: Vec<_> = fingerprints
+        .into_iter()
+        .zip(targets)
+        .map(|(fingerprint, target)| {
+            let kept = match old.remove(target) {
+                Some((was, built)) if was == fingerprint => Some(built),
+                _ => None,
+            };
+            (fingerprint, kept)
+        })
+        .collect();
+    cache.ran = work.iter().filter(|(_, kept)| kept.is_none()).count();
+    let built: Vec<(u64, bool, Built)> = work
+        .into_par_iter()
+        .zip(targets)
+        .map(|((fingerprint, kept), target)| match kept {
+            Some(built) => (fingerprint, false, built),
+            None => {
+                let built = build_edited(target, options, namespace, kube_version.clone(), edits);
+                (fingerprint, true, built)
+            }
+        })
+        .collect();
+    let stopped = cache.ran > 0 && edits.stopped();
+    cache.stopped = stopped;
+    built
+        .into_iter()
+        .zip(targets)
+        .map(|((fingerprint, ran, built), target)| {
+            // A build that ran while the builds were stopped may not have finished: it is not
+            // kept (those taken from the cache stay).
+            if !(ran && stopped) {
+                cache
+                    .builds
+                    .insert(target.clone(), (fingerprint, built.clone()));
+            }
+            built
+        })
+        .collect()
+}
+
+/// What a build depends on: its options, and the path and bytes of every file it reads (the
+/// edited text where there is one).
+fn fingerprint(
+    target: &Target,
+    options: &RenderOptions,
+    namespace: &str,
+    kube_version: &Option<String>,
+    edits: &Edits,
+) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut hasher = foldhash::quality::FixedState::default().build_hasher();
+    (target, options, namespace, kube_version).hash(&mut hasher);
+    for file in read_files(target, edits) {
+        file.hash(&mut hasher);
+        match edits.texts.get(&file) {
+            Some(text) => text.as_bytes().hash(&mut hasher),
+            // Only regular files are read: a named pipe would block.
+            None => std::fs::metadata(&file)
+                .ok()
+                .filter(std::fs::Metadata::is_file)
+                .and_then(|_| std::fs::read(&file).ok())
+                .hash(&mut hasher),
+        }
+    }
+    hasher.finish()
+}
+
+/// The files a build reads, lexical and sorted (with edited files not yet on disk): every file
+/// below a chart's folder, and the files an overlay names.
+fn read_files(target: &Target, edits: &Edits) -> Vec<PathBuf> {
+    let consumed = target.consumed();
+    let mut files: Vec<PathBuf> = match target.tool {
+        Tool::Helm => {
+            let mut files = Vec::new();
+            files_below(&lexical(&target.dir), &mut files, 0);
+            files
+        }
+        Tool::Kustomize => consumed.files().cloned().collect(),
+    };
+    let in_build = |path: &Path| match target.tool {
+        Tool::Helm => path.starts_with(lexical(&target.dir)),
+        Tool::Kustomize => consumed.contains_lexical(path),
+    };
+    files.extend(edits.texts.keys().filter(|p| in_build(p)).cloned());
+    files.sort();
+    files.dedup();
+    files
+}
+
+/// Every regular file below `dir` (not through symbolic links to folders, and not deeper
+/// than a chart goes).
+fn files_below(dir: &Path, files: &mut Vec<PathBuf>, depth: usize) {
+    if depth > 32 {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() => files_below(&path, files, depth + 1),
+            Ok(_) if path.is_file() => files.push(path),
+            _ => {}
+        }
+    }
+}
+
+/// Build `target` as [`render`] does; when `edits` change a file it reads, build a copy of
+/// its files with the edited texts in a temporary folder, and take what the build says back
+/// to the real files.
+fn build_edited(
+    target: &Target,
+    options: &RenderOptions,
+    namespace: &str,
+    kube_version: Option<String>,
+    edits: &Edits,
+) -> Result<Rendered, Box<Failure>> {
+    let stop = edits.stop.as_deref();
+    let files = read_files(target, edits);
+    let edited = files.iter().any(|file| match edits.texts.get(file) {
+        Some(text) => std::fs::read(file).map_or(true, |bytes| bytes != text.as_bytes()),
+        None => false,
+    });
+    if !edited {
+        return render_stoppable(target, options, namespace, kube_version, stop);
+    }
+    let fail = |message: String| {
+        Box::new(Failure {
+            target: target.clone(),
+            file: target.file.clone(),
+            at: None,
+            message,
+            missing_tool: false,
+        })
+    };
+    // The copy holds the files below the folder that holds them all.
+    let dir = lexical(&target.dir);
+    let mut root = dir.clone();
+    for file in &files {
+        while !file.starts_with(&root) {
+            if !root.pop() {
+                break;
+            }
+        }
+    }
+    let copy = tempfile::Builder::new()
+        .prefix("ownerlint-edited-")
+        .tempdir()
+        .map_err(|e| {
+            fail(format!(
+                "cannot make a temporary folder to build it from: {e}"
+            ))
+        })?;
+    let copy_root = std::fs::canonicalize(copy.path()).unwrap_or_else(|_| copy.path().into());
+    for file in &files {
+        let Ok(inside) = file.strip_prefix(&root) else {
+            continue;
+        };
+        let to = copy_root.join(inside);
+        if let Some(parent) = to.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        let written = match edits.texts.get(file) {
+            Some(text) => std::fs::write(&to, text),
+            // Only regular files are copied: a named pipe would block.
+            None if !file.is_file() => continue,
+            None => std::fs::copy(file, &to).map(|_| ()),
+        };
+        if let Err(e) = written {
+            return Err(fail(format!(
+                "cannot copy {} to build it: {e}",
+                display_path(file)
+            )));
+        }
+    }
+    let moved = |path: &Path| -> PathBuf {
+        match path.strip_prefix(&copy_root) {
+            Ok(inside) => root.join(inside),
+            Err(_) => path.to_path_buf(),
+        }
+    };
+    let inside = |path: &Path| path.strip_prefix(&root).map(|p| copy_root.join(p));
+    let (Ok(copy_dir), Ok(copy_file)) = (inside(&dir), inside(&lexical(&target.file))) else {
+        return render_stoppable(target, options, namespace, kube_version, stop);
+    };
+    let copied = Target {
+        tool: target.tool,
+        dir: copy_dir,
+        file: copy_file,
+    };
+    match render_stoppable(&copied, options, namespace, kube_version, stop) {
+        Ok(mut rendered) => {
+            rendered.target = target.clone();
+            rendered.origins = match rendered.origins {
+                Origins::Helm { charts } => Origins::Helm {
+                    charts: charts
+                        .into_iter()
+                        .map(|(name, dir)| (name, moved(&dir)))
+                        .collect(),
+                },
+                Origins::Kustomize { wrapper, .. } => Origins::Kustomize {
+                    wrapper,
+                    dir: std::fs::canonicalize(&target.dir).unwrap_or_else(|_| dir.clone()),
+                    moved: Some((
+                        copy_root.clone(),
+                        std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone()),
+                    )),
+                },
+            };
+            Ok(rendered)
+        }
+        Err(mut failure) => {
+            failure.target = target.clone();
+            failure.file = moved(&failure.file);
+            let shown_copy = display_path(&copy_root);
+            let shown_real = display_path(&root);
+            failure.message = failure
+                .message
+                .replace(&shown_copy, &shown_real)
+                .replace(&display_path(copy.path()), &shown_real);
+            Err(failure)
+        }
     }
 }
 
@@ -213,6 +545,19 @@ pub struct Renders {
     pub failures: Vec<Failure>,
     /// Met, and not built on their own.
     pub skipped: Vec<crate::discover::Skipped>,
+    /// Texts that stood in for files in the builds (an editor's unsaved buffers), by lexical
+    /// path: findings are taken back to them, not to the files on disk.
+    pub texts: HashMap<PathBuf, String>,
+}
+
+impl Renders {
+    /// The text of `path` as the builds read it.
+    pub fn read(&self, path: &Path) -> Option<String> {
+        match self.texts.get(&lexical(path)) {
+            Some(text) => Some(text.clone()),
+            None => crate::read::small_file(path).ok(),
+        }
+    }
 }
 
 /// The first of `names` found on `PATH`.
@@ -272,10 +617,12 @@ pub const DEFAULT_BUILD_TIMEOUT: std::time::Duration = std::time::Duration::from
 /// Its output is read as it comes, so that a full pipe never stops it; a process it started
 /// that keeps the output open after it ends is not waited for past the timeout either. On
 /// Unix the tool runs in a process group of its own, and a stop ends the whole group: the
-/// processes the tool started too, not only the tool.
+/// processes the tool started too, not only the tool. A build is also stopped as soon as
+/// `stop` is set (the editor's text it was built from changed).
 fn run_tool(
     command: &mut std::process::Command,
     timeout: std::time::Duration,
+    stop: Option<&AtomicBool>,
 ) -> std::io::Result<std::process::Output> {
     use std::io::Read;
     use std::process::Stdio;
@@ -342,6 +689,15 @@ fn run_tool(
             let _ = child.kill();
             let _ = child.wait();
             return Err(timed_out("it had not finished"));
+        }
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            stop_group(id);
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Interrupted,
+                "it was stopped: its files changed meanwhile",
+            ));
         }
         std::thread::sleep(Duration::from_millis(5));
     };

@@ -271,6 +271,12 @@ pub fn summary_line(outcome: &Outcome) -> String {
         None => String::new(),
     };
     let mut line = format!("ownerlint: {} in {read}", plural(s.objects, "object"));
+    if s.deleted_files > 0 {
+        line.push_str(&format!(
+            ", and {} the git change deletes",
+            plural(s.deleted_files, "file")
+        ));
+    }
     let mut builds = Vec::new();
     if s.not_built > 0 {
         // What was not checked is named, so that nobody reads a passing run as a full one.

@@ -12,9 +12,11 @@ use lsp_types::{
 
 use super::position::{Encoding, offset, path_of, range, uri_of};
 use super::snapshot::{Part, Snapshot};
+use crate::config::ConfigError;
 use crate::finding::{Applicability, Finding, Severity};
 use crate::index::ObjId;
 use crate::resolve::{Resolution, UidCheck};
+use crate::source::{Source, Span};
 
 /// What the client can take.
 #[derive(Clone, Copy, Debug)]
@@ -46,21 +48,76 @@ pub fn all_diagnostics(snapshot: &Snapshot, client: Client) -> Vec<(Uri, Vec<Dia
             }
         }
     }
+    for (source, errors) in &snapshot.configs {
+        if let Some(uri) = uri_of(Path::new(&source.name)) {
+            out.entry(uri.as_str().to_string())
+                .or_insert_with(|| (uri, Vec::new()))
+                .1
+                .extend(config_diagnostics(source, errors, client));
+        }
+    }
     out.into_values().collect()
+}
+
+/// The mistakes of a configuration file, each at its line and column (the whole line from
+/// there), as the command line names them.
+fn config_diagnostics<'a>(
+    source: &'a Source,
+    errors: &'a [ConfigError],
+    client: Client,
+) -> impl Iterator<Item = Diagnostic> + 'a {
+    errors.iter().map(move |error| {
+        let span = if error.line >= 1 && error.line <= source.line_count() {
+            let start = source.line_start(error.line - 1);
+            let line = source.line_text(error.line - 1);
+            let end = start + line.trim_end().len();
+            let at = line
+                .char_indices()
+                .nth(error.column.saturating_sub(1))
+                .map_or(line.len(), |(at, _)| at);
+            Span::new((start + at).min(end), end)
+        } else {
+            Span::new(0, source.line_text(0).trim_end().len())
+        };
+        Diagnostic {
+            range: range(source, span, client.encoding),
+            severity: Some(DiagnosticSeverity::ERROR),
+            code: Some(NumberOrString::String("config".into())),
+            code_description: None,
+            source: Some("ownerlint".into()),
+            message: format!(
+                "{}\n\nhelp: until this is fixed, ownerlint checks with the default configuration",
+                error.message
+            ),
+            related_information: None,
+            tags: None,
+            data: None,
+        }
+    })
 }
 
 /// The diagnostics of the file at `uri`: empty when no analysis lints it.
 pub fn diagnostics(snapshot: &Snapshot, uri: &Uri, client: Client) -> Vec<Diagnostic> {
-    let Some((part, id)) = path_of(uri).and_then(|p| snapshot.find(&p)) else {
+    let Some(path) = path_of(uri) else {
         return Vec::new();
     };
-    part.analysis
-        .outcome
-        .findings
+    let mut out: Vec<Diagnostic> = snapshot
+        .configs
         .iter()
-        .filter(|f| f.primary.source == id)
-        .map(|f| diagnostic(part, f, client))
-        .collect()
+        .filter(|(source, _)| Path::new(&source.name) == path)
+        .flat_map(|(source, errors)| config_diagnostics(source, errors, client))
+        .collect();
+    if let Some((part, id)) = snapshot.find(&path) {
+        out.extend(
+            part.analysis
+                .outcome
+                .findings
+                .iter()
+                .filter(|f| f.primary.source == id)
+                .map(|f| diagnostic(part, f, client)),
+        );
+    }
+    out
 }
 
 fn diagnostic(part: &Part, finding: &Finding, client: Client) -> Diagnostic {
@@ -116,30 +173,42 @@ fn at<'s>(
     position: lsp_types::Position,
     client: Client,
 ) -> Option<At<'s>> {
-    let (part, id) = snapshot.find(&path_of(uri)?)?;
-    let at = offset(part.source(id), position, client.encoding);
-    let object = part.object_at(id, at)?;
-    Some(At {
-        part,
-        object,
-        reference: part.reference_at(object, at),
+    let path = path_of(uri)?;
+    if let Some((part, id)) = snapshot.find(&path) {
+        let at = offset(part.source(id), position, client.encoding);
+        if let Some(object) = part.object_at(id, at) {
+            return Some(At {
+                part,
+                object,
+                reference: part.reference_at(object, at),
+            });
+        }
+    }
+    // A template, a base file or a patch: the built object that came from there.
+    snapshot.parts.iter().find_map(|part| {
+        let source = part.built_file(&path)?;
+        let at = offset(source, position, client.encoding);
+        let (object, reference) = part.built_at(&path, at)?;
+        Some(At {
+            part,
+            object,
+            reference,
+        })
     })
 }
 
 fn location(part: &Part, id: ObjId, client: Client) -> Option<Location> {
-    let object = part.object(id);
-    let source = part.source(object.source);
+    let (source, span) = part.name_place(id);
     Some(Location {
         uri: uri_of(Path::new(&source.name))?,
-        range: range(source, object.name_span(), client.encoding),
+        range: range(source, span, client.encoding),
     })
 }
 
 /// `path:line` of an object, for hover text.
 fn place(part: &Part, id: ObjId) -> String {
-    let object = part.object(id);
-    let source = part.source(object.source);
-    let at = source.line_col(object.name_span().start);
+    let (source, span) = part.name_place(id);
+    let at = source.line_col(span.start);
     format!("{}:{}", source.name, at.line)
 }
 
@@ -161,13 +230,9 @@ pub fn hover(
     let range;
     match reference {
         Some(index) => {
-            let owner_ref = &part.object(object).owner_refs()[index];
-            let source = part.source(part.object(object).source);
-            range = Some(super::position::range(
-                source,
-                owner_ref.span,
-                client.encoding,
-            ));
+            let owner_ref = part.object(object).owner_refs().get(index)?;
+            let (source, span) = part.reference_place(object, index)?;
+            range = Some(super::position::range(source, span, client.encoding));
             let resolution = part.resolution(object, index)?;
             // What the findings on this reference say.
             let findings: Vec<&Finding> = analysis
@@ -175,9 +240,10 @@ pub fn hover(
                 .findings
                 .iter()
                 .filter(|f| {
-                    f.primary.source == part.object(object).source
-                        && owner_ref.span.start <= f.primary.span.start
-                        && f.primary.span.end <= owner_ref.span.end
+                    // In the file the reference is written in (a template, for a built one).
+                    part.source(f.primary.source).name == source.name
+                        && span.start <= f.primary.span.start
+                        && f.primary.span.end <= span.end
                 })
                 .collect();
             match &resolution.resolution {
@@ -225,12 +291,8 @@ pub fn hover(
             }
         }
         None => {
-            let source = part.source(part.object(object).source);
-            range = Some(super::position::range(
-                source,
-                part.object(object).name_span(),
-                client.encoding,
-            ));
+            let (source, span) = part.name_place(object);
+            range = Some(super::position::range(source, span, client.encoding));
             text.push_str(&format!("**{}**\n\n", analysis.describe(object)));
             let (owners, named) = owners_of(part, object);
             // Dependents whose reference to this object matches its uid, and those whose
@@ -361,15 +423,14 @@ pub fn references(
     }
     for &dependent in part.ownership.dependents(target) {
         let object = part.object(dependent);
-        let source = part.source(object.source);
-        let Some(uri) = uri_of(Path::new(&source.name)) else {
-            continue;
-        };
-        for (i, reference) in object.owner_refs().iter().enumerate() {
-            if part.resolution(dependent, i).and_then(|r| r.owner()) == Some(target) {
+        for i in 0..object.owner_refs().len() {
+            if part.resolution(dependent, i).and_then(|r| r.owner()) == Some(target)
+                && let Some((source, span)) = part.reference_place(dependent, i)
+                && let Some(uri) = uri_of(Path::new(&source.name))
+            {
                 out.push(Location {
-                    uri: uri.clone(),
-                    range: range(source, reference.span, client.encoding),
+                    uri,
+                    range: range(source, span, client.encoding),
                 });
             }
         }

@@ -18,6 +18,8 @@ use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, select};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
@@ -149,8 +151,8 @@ fn work(jobs: &Receiver<(u64, Job)>, results: &Sender<(u64, Snapshot)>) {
                 // What a failed analysis left in the caches is not to be trusted.
                 caches.clear();
                 Snapshot {
-                    parts: Vec::new(),
                     texts: open,
+                    ..Snapshot::empty()
                 }
             });
         if results.send((generation, snapshot)).is_err() {
@@ -178,6 +180,8 @@ fn main_loop(
             session.dirty = false;
             session.running = true;
             session.generation += 1;
+            session.stop = Arc::new(AtomicBool::new(false));
+            session.began_next = Some(Instant::now());
             jobs.send((session.generation, session.job()))
                 .map_err(|e| e.to_string())?;
         }
@@ -198,7 +202,7 @@ fn main_loop(
                     {
                         shut_down = true;
                         // Pull requests that waited for an analysis get what is known.
-                        for waiting in std::mem::take(&mut session.waiting) {
+                        for (waiting, _) in std::mem::take(&mut session.waiting) {
                             session.answer(connection, waiting);
                         }
                         let response = Response::new_ok(request.id, ());
@@ -211,6 +215,7 @@ fn main_loop(
                         }
                         if !shut_down {
                             session.notification(connection, notification);
+                            session.overtaken();
                         }
                     }
                     // Answers to the server's own requests (refresh, registration).
@@ -220,7 +225,13 @@ fn main_loop(
             recv(results) -> result => {
                 let Ok((_, snapshot)) = result else { return Err("the analysis stopped".into()) };
                 session.running = false;
+                // Builds stopped half-way by newer edits: the next analysis answers.
+                if snapshot.stopped && session.dirty {
+                    continue;
+                }
                 session.snapshot = Arc::new(snapshot);
+                session.last_result = Some(Instant::now());
+                session.began = session.began_next;
                 if !shut_down {
                     session.analysed(connection);
                 }
@@ -247,11 +258,18 @@ struct Session {
     /// Something changed since the last analysis began.
     dirty: bool,
     running: bool,
+    /// Set to stop the builds of the analysis under way.
+    stop: Arc<AtomicBool>,
+    /// When the last analysis was taken.
+    last_result: Option<Instant>,
+    /// When the analysis taken last, and the one under way, began.
+    began: Option<Instant>,
+    began_next: Option<Instant>,
     generation: u64,
     /// What was last pushed for each file.
     published: HashMap<String, Vec<Diagnostic>>,
-    /// Pull requests that wait for the analysis under way.
-    waiting: Vec<Request>,
+    /// Pull requests that wait for the analysis under way, each with when it came.
+    waiting: Vec<(Request, Instant)>,
     next_id: i32,
 }
 
@@ -306,12 +324,13 @@ impl Session {
             watch,
             folders,
             documents: HashMap::new(),
-            snapshot: Arc::new(Snapshot {
-                parts: Vec::new(),
-                texts: HashMap::new(),
-            }),
+            snapshot: Arc::new(Snapshot::empty()),
             dirty: false,
             running: false,
+            stop: Arc::new(AtomicBool::new(false)),
+            last_result: None,
+            began: None,
+            began_next: None,
             generation: 0,
             published: HashMap::new(),
             waiting: Vec::new(),
@@ -359,10 +378,11 @@ impl Session {
     /// What to analyse now: each folder with the options its configuration gives, and the
     /// open files that are in no folder.
     fn job(&self) -> Job {
+        let mut config_errors = Vec::new();
         let folders = self
             .folders
             .iter()
-            .map(|folder| options_for(folder, vec![folder.clone()]))
+            .map(|folder| options_for(folder, vec![folder.clone()], &mut config_errors))
             .collect();
         let mut loose: Vec<PathBuf> = self
             .documents
@@ -375,7 +395,7 @@ impl Session {
             .first()
             .and_then(|first| first.parent())
             .map(Path::to_path_buf)
-            .map(|dir| options_for(&dir, loose.clone()));
+            .map(|dir| options_for(&dir, loose.clone(), &mut config_errors));
         Job {
             folders,
             loose,
@@ -384,19 +404,45 @@ impl Session {
                 .iter()
                 .map(|(path, d)| (path.clone(), d.text.clone()))
                 .collect(),
+            versions: self
+                .documents
+                .iter()
+                .map(|(path, d)| (path.clone(), d.version))
+                .collect(),
+            config_errors,
+            stop: Arc::clone(&self.stop),
+        }
+    }
+
+    /// Newer edits came during an analysis: its builds (helm, kustomize) stop, unless nothing
+    /// was shown for a while (then it finishes, so that diagnostics keep coming while the user
+    /// types).
+    fn overtaken(&mut self) {
+        const SHOWN_RECENTLY: Duration = Duration::from_millis(1000);
+        if self.running
+            && self.dirty
+            && self
+                .last_result
+                .is_some_and(|at| at.elapsed() < SHOWN_RECENTLY)
+        {
+            self.stop.store(true, Ordering::Relaxed);
         }
     }
 
     /// An analysis finished: push what changed, or have the client pull again, and answer the
-    /// pull requests that waited for it.
+    /// pull requests that waited for it. Edits may have come since it began: what it found is
+    /// shown all the same (pushed with the versions it analysed), so that diagnostics keep
+    /// coming while the user types; the next analysis follows.
     fn analysed(&mut self, connection: &Connection) {
-        if self.dirty {
-            // Already out of date: the next analysis answers.
-            return;
-        }
+        // A pull request waits for an analysis that began after it came (and so holds every
+        // edit made before it), not for edits that keep coming after it.
         let waiting = std::mem::take(&mut self.waiting);
-        for request in waiting {
-            self.request(connection, request);
+        for (request, since) in waiting {
+            if self.dirty && self.began.is_none_or(|began| began < since) {
+                self.waiting.push((request, since));
+            } else {
+                self.answer(connection, request);
+            }
         }
         if self.pull {
             self.next_id += 1;
@@ -426,9 +472,7 @@ impl Session {
             if before == Some(&diagnostics) || (before.is_none() && diagnostics.is_empty()) {
                 continue;
             }
-            let version = path_of(&uri)
-                .and_then(|p| self.documents.get(&p))
-                .map(|d| d.version);
+            let version = path_of(&uri).and_then(|p| self.snapshot.versions.get(&p).copied());
             let params = lsp_types::PublishDiagnosticsParams {
                 uri: uri.clone(),
                 diagnostics: diagnostics.clone(),
@@ -452,7 +496,7 @@ impl Session {
         let is_pull = request.method == DocumentDiagnosticRequest::METHOD
             || request.method == WorkspaceDiagnosticRequest::METHOD;
         if is_pull && (self.dirty || self.running) {
-            self.waiting.push(request);
+            self.waiting.push((request, Instant::now()));
             return;
         }
         self.answer(connection, request);
@@ -532,8 +576,8 @@ impl Session {
                             .into_iter()
                             .map(|(uri, items)| {
                                 let version = path_of(&uri)
-                                    .and_then(|p| documents.get(&p))
-                                    .map(|d| i64::from(d.version));
+                                    .and_then(|p| snapshot.versions.get(&p))
+                                    .map(|&v| i64::from(v));
                                 WorkspaceDocumentDiagnosticReport::Full(
                                     WorkspaceFullDocumentDiagnosticReport {
                                         uri,
@@ -687,14 +731,27 @@ impl Session {
 
 /// The options of an analysis of `paths`, with the configuration discovered from `dir`, as
 /// the command line would discover it there.
-fn options_for(dir: &Path, paths: Vec<PathBuf>) -> crate::analysis::Options {
+/// Charts and overlays are built as the command line builds them. A configuration with
+/// mistakes gives the default options, and its mistakes in `errors` (shown on the file).
+fn options_for(
+    dir: &Path,
+    paths: Vec<PathBuf>,
+    errors: &mut Vec<crate::config::ConfigError>,
+) -> crate::analysis::Options {
     let flags = crate::config::Flags::default();
-    match crate::config::effective_in(&flags, Some(dir)) {
+    let options = match crate::config::effective_in(&flags, Some(dir)) {
         Ok(effective) => effective.into_options(paths, Vec::new(), crate::yaml::Limits::default()),
-        Err(_) => crate::analysis::Options {
-            paths,
-            ..crate::analysis::Options::default()
-        },
+        Err(found) => {
+            errors.extend(found);
+            crate::analysis::Options {
+                paths,
+                ..crate::analysis::Options::default()
+            }
+        }
+    };
+    crate::analysis::Options {
+        render: Some(crate::render::RenderOptions::default()),
+        ..options
     }
 }
 

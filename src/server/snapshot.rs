@@ -3,11 +3,15 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use crate::analysis::{Analysis, Options};
+use crate::config::ConfigError;
 use crate::index::ObjId;
 use crate::model::Object;
 use crate::pipeline::LoadCache;
+use crate::render::map::Spot;
 use crate::resolve::{Ownership, RefResolution};
 use crate::source::{Source, SourceId, Span};
 
@@ -17,6 +21,10 @@ pub struct Part {
     pub ownership: Ownership,
     /// Linted sources by path.
     by_path: HashMap<PathBuf, SourceId>,
+    /// The files built objects came from, by path: their index in the analysis's places.
+    built_files: HashMap<PathBuf, usize>,
+    /// The places of each built object (indices into the analysis's spots), by object.
+    spots_of: HashMap<ObjId, Vec<usize>>,
 }
 
 impl Part {
@@ -29,11 +37,81 @@ impl Part {
             .enumerate()
             .map(|(i, s)| (PathBuf::from(&s.name), SourceId(i as u32)))
             .collect();
+        let places = &analysis.places;
+        let built_files = places
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (PathBuf::from(&s.name), i))
+            .collect();
+        let mut spots_of: HashMap<ObjId, Vec<usize>> = HashMap::new();
+        for (i, spot) in places.spots.iter().enumerate() {
+            spots_of.entry(spot.object).or_default().push(i);
+        }
         Part {
             analysis,
             ownership,
             by_path,
+            built_files,
+            spots_of,
         }
+    }
+
+    /// The file at `path` that built objects came from, if any.
+    pub fn built_file(&self, path: &Path) -> Option<&Source> {
+        let &i = self.built_files.get(path)?;
+        self.analysis.places.files.get(i)
+    }
+
+    /// The built object whose place in the file at `path` holds `offset` (the innermost), and
+    /// its owner reference there, if the offset is in one.
+    pub fn built_at(&self, path: &Path, offset: usize) -> Option<(ObjId, Option<usize>)> {
+        let &file = self.built_files.get(path)?;
+        let holding: Vec<&Spot> = self
+            .analysis
+            .places
+            .spots
+            .iter()
+            .filter(|s| s.file == file && contains(s.span, offset))
+            .collect();
+        let innermost = holding.iter().min_by_key(|s| s.span.len())?;
+        let reference = holding
+            .iter()
+            .filter(|s| s.object == innermost.object && s.exact)
+            .find_map(|s| s.reference);
+        Some((innermost.object, reference))
+    }
+
+    /// Where object `id` is written, in the file people edit: its name's span (for a built
+    /// object, the place its name was taken back to).
+    pub fn name_place(&self, id: ObjId) -> (&Source, Span) {
+        match self.spot(id, |s| s.name) {
+            Some((source, span)) => (source, span),
+            None => {
+                let object = self.object(id);
+                (self.source(object.source), object.name_span())
+            }
+        }
+    }
+
+    /// Where owner reference `index` of object `id` is written, in the file people edit.
+    pub fn reference_place(&self, id: ObjId, index: usize) -> Option<(&Source, Span)> {
+        if let Some(place) = self.spot(id, |s| s.reference == Some(index)) {
+            return Some(place);
+        }
+        let object = self.object(id);
+        let span = object.owner_refs().get(index)?.span;
+        Some((self.source(object.source), span))
+    }
+
+    fn spot(&self, id: ObjId, which: impl Fn(&Spot) -> bool) -> Option<(&Source, Span)> {
+        let places = &self.analysis.places;
+        self.spots_of
+            .get(&id)?
+            .iter()
+            .map(|&i| &places.spots[i])
+            .find(|s| which(s))
+            .and_then(|s| Some((places.files.get(s.file)?, s.span)))
     }
 
     pub fn source(&self, id: SourceId) -> &Source {
@@ -77,9 +155,25 @@ pub struct Snapshot {
     pub parts: Vec<Part>,
     /// The open files' texts as analysed, by path.
     pub texts: HashMap<PathBuf, String>,
+    /// The open files' versions as analysed, by path.
+    pub versions: HashMap<PathBuf, i32>,
+    /// Each configuration file with mistakes (as read), and its mistakes.
+    pub configs: Vec<(Source, Vec<ConfigError>)>,
+    /// Builds were stopped half-way (newer edits came): what it holds is not to be shown.
+    pub stopped: bool,
 }
 
 impl Snapshot {
+    pub fn empty() -> Snapshot {
+        Snapshot {
+            parts: Vec::new(),
+            texts: HashMap::new(),
+            versions: HashMap::new(),
+            configs: Vec::new(),
+            stopped: false,
+        }
+    }
+
     /// The analysis that lints `path`, and its source there.
     pub fn find(&self, path: &Path) -> Option<(&Part, SourceId)> {
         self.parts
@@ -94,6 +188,11 @@ pub struct Job {
     /// Open files in no folder, with the options of the configuration found beside them.
     pub loose: Option<Options>,
     pub open: HashMap<PathBuf, String>,
+    pub versions: HashMap<PathBuf, i32>,
+    /// The mistakes of the configuration files read (their options are the defaults).
+    pub config_errors: Vec<ConfigError>,
+    /// Set when a newer edit makes this analysis unwanted: its builds stop.
+    pub stop: Arc<AtomicBool>,
 }
 
 /// What was loaded of each folder's files, for the next analysis: only files whose bytes
@@ -104,17 +203,42 @@ impl Job {
     pub fn run(self, caches: &mut Caches) -> Snapshot {
         let mut used = Caches::new();
         let mut parts = Vec::new();
+        let mut stopped = false;
         for options in self.folders.iter().chain(&self.loose) {
             let mut cache = caches.remove(&options.paths).unwrap_or_default();
+            cache.stop_when(Arc::clone(&self.stop));
             let analysis = crate::pipeline::analyze_workspace(options, &self.open, &mut cache);
+            stopped |= cache.builds_stopped();
             parts.push(Part::new(analysis));
             used.insert(options.paths.clone(), cache);
         }
         // Folders no longer open are forgotten.
         *caches = used;
+        // Each file once, though several folders read it.
+        let mut configs: Vec<(Source, Vec<ConfigError>)> = Vec::new();
+        for error in self.config_errors {
+            match configs.iter_mut().find(|(s, _)| s.name == error.path) {
+                Some((_, errors)) => {
+                    if !errors.contains(&error) {
+                        errors.push(error);
+                    }
+                }
+                None => {
+                    let path = PathBuf::from(&error.path);
+                    let text = match self.open.get(&path) {
+                        Some(text) => text.clone(),
+                        None => crate::read::small_file(&path).unwrap_or_default(),
+                    };
+                    configs.push((Source::new(error.path.clone(), text), vec![error]));
+                }
+            }
+        }
         Snapshot {
             parts,
             texts: self.open,
+            versions: self.versions,
+            configs,
+            stopped,
         }
     }
 }

@@ -902,6 +902,13 @@ fn a_commit_that_deletes_an_owner_reports_the_dependents_it_breaks() {
         stdout(&out),
         "deploy/pod.yaml:8:3: error[owner-not-found]: Pod shop/web-1 → ReplicaSet shop/web: this change deletes ReplicaSet shop/web (deploy/replicaset.yaml); once it is gone from the cluster, the garbage collector deletes Pod shop/web-1 (no other owner keeps it)\n"
     );
+    assert!(
+        stderr(&out).contains(
+            "ownerlint: 0 objects in 0 files, and 2 files the git change deletes: 1 error"
+        ),
+        "{}",
+        stderr(&out)
+    );
     // From a folder below the top, paths are the working directory's.
     let out = ownerlint_in(
         &deploy,

