@@ -19,13 +19,15 @@ fn main() {
     let mut code = String::from(
         "/// Bundled policy packs: (name, text).\npub static PACKS: &[(&str, &str)] = &[\n",
     );
+    // The path is the crate's own at compile time (CARGO_MANIFEST_DIR), not this checkout's:
+    // two checkouts that share a target folder (the pre-commit hook's build beside the tests')
+    // share this generated file too.
     for name in &names {
-        let path = std::fs::canonicalize(dir.join(name)).expect("a pack file that was just listed");
         let _ = writeln!(
             code,
-            "    ({:?}, include_str!({:?})),",
+            "    ({:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), {:?}))),",
             name.trim_end_matches(".yaml"),
-            path.display().to_string()
+            format!("/rules/packs/{name}")
         );
     }
     code.push_str("];\n");
