@@ -12,7 +12,7 @@
 //! - `user` ([`user_workspace`]): the workspace a user has, 500 files of one application each
 //!   as a cluster dump holds it (a Deployment with its selector and pod template, its
 //!   ReplicaSet and Pods, a Service, ConfigMaps, a ServiceAccount, a Secret: 5,000 objects in
-//!   tens of lines each, about 10 MB), with ten files open and one edited, an edit every
+//!   tens of lines each, 4 MB), with ten files open and one edited, an edit every
 //!   100 ms as a user types. Measured for a client that takes pushed diagnostics (an edit of
 //!   a Deployment's uid, which changes the findings of its file) and for one that pulls them
 //!   as VS Code does (`textDocument/diagnostic` after each edit: the image of the pod
