@@ -114,6 +114,7 @@ pub fn analyze_workspace(
         &filter,
         &mut std::io::empty(),
         Some((&edits, &mut cache.builds)),
+        Some(&mut cache.stamps),
     );
     // An open file that a chart or an overlay reads is linted through its build.
     let consumed: Vec<crate::render::Consumed> = read
@@ -184,6 +185,14 @@ pub fn analyze_workspace(
 /// An input's name, role and place in the input order.
 type CacheKey = (String, Role, u32);
 
+/// What an input of this name, role and place loaded to, from bytes of this hash; and a copy
+/// of it for the next analysis to take, when one was made.
+struct Entry {
+    hash: u64,
+    prepared: Prepared,
+    spare: Option<Prepared>,
+}
+
 /// What was loaded of each input in the last analysis of a folder, for the next one (the
 /// language server analyses its folders again at every edit): an input with the same name,
 /// role, place in the input order and bytes is not decoded and loaded again. Big files, read
@@ -192,11 +201,13 @@ type CacheKey = (String, Role, u32);
 pub struct LoadCache {
     /// The options loading depends on, as last used: others empty the cache.
     options: String,
-    entries: std::collections::HashMap<CacheKey, (u64, Prepared)>,
+    entries: std::collections::HashMap<CacheKey, Entry>,
     /// How many inputs the last analysis loaded (rather than took from the cache).
     loaded: usize,
     /// The charts and overlays built last, by what they read.
     builds: crate::render::BuildCache,
+    /// What the last read of each file saw: unchanged files are not read again.
+    stamps: read::Stamps,
     /// Set when the analysis under way is no longer wanted: the builds it runs stop.
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
@@ -224,6 +235,15 @@ impl LoadCache {
     /// Whether the last analysis stopped builds half-way (what it gave is not to be shown).
     pub fn builds_stopped(&self) -> bool {
         self.builds.stopped_last()
+    }
+
+    /// Make, for each input it holds, the copy that the next analysis takes (so that it does
+    /// not copy what did not change): between analyses, while nothing waits for one.
+    pub fn make_spares(&mut self) {
+        self.entries
+            .par_iter_mut()
+            .filter(|(_, entry)| entry.spare.is_none())
+            .for_each(|(_, entry)| entry.spare = entry.prepared.try_clone());
     }
 
     /// Stop the builds of the analyses that use this cache when `stop` is set.
@@ -771,41 +791,61 @@ fn prepare_cached(
         .enumerate()
         .map(|(i, (name, content, role))| {
             let key = (name.clone(), role, i as u32);
-            let hash = match &content {
-                Content::Bytes(bytes) => {
-                    use std::hash::BuildHasher;
-                    Some(foldhash::quality::FixedState::default().hash_one(bytes))
-                }
-                Content::File(..) => None,
-            };
+            let hash = content.hash();
             let kept = match (hash, old.remove(&key)) {
-                (Some(hash), Some((was, prepared))) if was == hash => Some(prepared),
+                (Some(hash), Some(entry)) if entry.hash == hash => Some(entry),
                 _ => None,
             };
             (key, hash, kept, name, content, role)
         })
         .collect();
     cache.loaded = work.iter().filter(|w| w.2.is_none()).count();
-    let prepared: Vec<(Option<(CacheKey, u64)>, Prepared)> = work
+    // Each input, and what the cache keeps of it: an input taken from the cache gives its
+    // spare copy if it has one, else the cache keeps a copy (made in parallel too).
+    let prepared: Vec<(Option<(CacheKey, Entry)>, Prepared)> = work
         .into_par_iter()
-        .map(|(key, hash, kept, name, content, role)| {
-            let prepared = match kept {
-                Some(prepared) => prepared,
-                None => {
-                    let built_by = renders.built.get(&name).map(|r| r.target.tool);
-                    prepare(SourceId(key.2), name, content, role, options, built_by)
-                }
-            };
-            (hash.map(|hash| (key, hash)), prepared)
+        .map(|(key, hash, kept, name, content, role)| match kept {
+            Some(Entry {
+                hash,
+                prepared,
+                spare: Some(spare),
+            }) => {
+                let entry = Entry {
+                    hash,
+                    prepared,
+                    spare: None,
+                };
+                (Some((key, entry)), spare)
+            }
+            kept => {
+                let prepared = match kept {
+                    Some(entry) => entry.prepared,
+                    None => {
+                        let built_by = renders.built.get(&name).map(|r| r.target.tool);
+                        prepare(SourceId(key.2), name, content, role, options, built_by)
+                    }
+                };
+                let entry = hash.and_then(|hash| {
+                    let copy = prepared.try_clone()?;
+                    Some((
+                        key,
+                        Entry {
+                            hash,
+                            prepared: copy,
+                            spare: None,
+                        },
+                    ))
+                });
+                (entry, prepared)
+            }
         })
         .collect();
+    drop(old);
     prepared
         .into_iter()
-        .map(|(key, prepared)| {
-            if let Some((key, hash)) = key
-                && let Some(copy) = prepared.try_clone()
-            {
-                cache.entries.insert(key, (hash, copy));
+        .map(|(entry, prepared)| {
+            if let Some((key, entry)) = entry {
+                cache.entries.insert(key, entry);
             }
             prepared
         })

@@ -38,16 +38,19 @@ pub(crate) struct Read {
 
 /// Discover and read the inputs of `options`; `stdin` when a path is `-`.
 pub(crate) fn read(options: &Options, filter: &Filter, stdin: &mut dyn std::io::Read) -> Read {
-    read_edited(options, filter, stdin, None)
+    read_edited(options, filter, stdin, None, None)
 }
 
 /// [`read`], with the charts and overlays built from the texts of `edits` where they stand in
-/// for files, and taken from (and kept in) `builds` when nothing they read changed.
+/// for files, and taken from (and kept in) `builds` when nothing they read changed. A file
+/// that `stamps` knows unchanged since it was read is not read again
+/// ([`Content::Unchanged`]); `stamps` then knows the files read this time.
 pub(crate) fn read_edited(
     options: &Options,
     filter: &Filter,
     stdin: &mut dyn std::io::Read,
     builds: Option<(&crate::render::Edits, &mut crate::render::BuildCache)>,
+    stamps: Option<&mut Stamps>,
 ) -> Read {
     let mut errors = Vec::new();
     let mut inputs: Vec<(Input, Role)> = Vec::new();
@@ -99,17 +102,45 @@ pub(crate) fn read_edited(
         })
         .collect();
     // Files are read in parallel; standard input on this thread.
-    let read_all: Vec<Result<Content, String>> = inputs
+    let known = stamps.as_ref().map(|stamps| &stamps.files);
+    // Before any file is read: a file changed after its read has a later time than this.
+    let reading_at = std::time::SystemTime::now();
+    let read_all: Vec<(Result<Content, String>, Option<Stamp>)> = inputs
         .par_iter()
         .map(|((input, _), metadata)| match (input, metadata) {
             (Input::File(path), Some(metadata)) => {
-                read_file(path, metadata, options.big_file_at_least)
+                let stamp_now = metadata.as_ref().ok().and_then(StampKey::of);
+                let was = known.and_then(|known| known.get(path));
+                if let (Some(now), Some(was), Ok(metadata)) = (&stamp_now, was, metadata)
+                    && was.unchanged(now)
+                {
+                    let content = Content::Unchanged {
+                        hash: was.hash,
+                        path: path.clone(),
+                        metadata: metadata.clone(),
+                    };
+                    return (Ok(content), Some(was.clone()));
+                }
+                let content = read_file(path, metadata, options.big_file_at_least);
+                let stamp = match (&content, stamp_now, known) {
+                    (Ok(Content::Bytes(bytes)), Some(key), Some(_)) => Some(Stamp {
+                        key,
+                        hash: content_hash(bytes),
+                        read_at: reading_at,
+                    }),
+                    _ => None,
+                };
+                (content, stamp)
             }
-            _ => Ok(Content::Bytes(Vec::new())),
+            _ => (Ok(Content::Bytes(Vec::new())), None),
         })
         .collect();
     let mut read = Vec::new();
-    for (((input, role), _), result) in inputs.into_iter().zip(read_all) {
+    let mut files = std::collections::HashMap::new();
+    for (((input, role), _), (result, stamp)) in inputs.into_iter().zip(read_all) {
+        if let (Input::File(path), Some(stamp)) = (&input, stamp) {
+            files.insert(path.clone(), stamp);
+        }
         let result = match input {
             Input::Stdin => read_stdin(stdin),
             Input::File(_) => result,
@@ -134,6 +165,9 @@ pub(crate) fn read_edited(
                 message,
             }),
         }
+    }
+    if let Some(stamps) = stamps {
+        stamps.files = files;
     }
     let mut renders = render_all(&targets, options, &mut read, builds);
     renders.skipped = skipped;
@@ -242,6 +276,104 @@ fn file_id(path: &std::path::Path, _metadata: &std::fs::Metadata) -> Option<File
 pub(crate) enum Content {
     Bytes(Vec<u8>),
     File(std::fs::File, usize),
+    /// A file not read again: it is as it was when its bytes, of this hash, were read last
+    /// ([`Stamps`]). Read when its bytes are needed after all ([`Content::read_again`]).
+    Unchanged {
+        hash: u64,
+        path: std::path::PathBuf,
+        metadata: std::fs::Metadata,
+    },
+}
+
+impl Content {
+    /// The hash of the bytes, when they are known.
+    pub(crate) fn hash(&self) -> Option<u64> {
+        match self {
+            Content::Bytes(bytes) => Some(content_hash(bytes)),
+            Content::File(..) => None,
+            Content::Unchanged { hash, .. } => Some(*hash),
+        }
+    }
+
+    /// The content, with a file not read again read now.
+    pub(crate) fn read_again(self) -> Result<Content, String> {
+        match self {
+            Content::Unchanged { path, metadata, .. } => read_file(&path, &Ok(metadata), None),
+            content => Ok(content),
+        }
+    }
+}
+
+/// The hash of a file's bytes, by which an analysis knows them unchanged.
+pub(crate) fn content_hash(bytes: &[u8]) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::default().hash_one(bytes)
+}
+
+/// What the last read of each file saw (the language server reads its folders again at every
+/// edit): a file whose metadata is as it was is not read again, unless it was changed so
+/// shortly before it was read that a change after the read could have left its modification
+/// time as it was (as git tells racily clean files).
+#[derive(Default)]
+pub(crate) struct Stamps {
+    files: std::collections::HashMap<std::path::PathBuf, Stamp>,
+}
+
+#[derive(Clone)]
+struct Stamp {
+    key: StampKey,
+    hash: u64,
+    /// When the read that gave these bytes began.
+    read_at: std::time::SystemTime,
+}
+
+/// What tells a file changed: its device and inode, length, and modification and change
+/// times (a change time cannot be set back).
+#[derive(Clone, PartialEq, Eq)]
+struct StampKey {
+    device: u64,
+    inode: u64,
+    len: u64,
+    modified: std::time::SystemTime,
+    changed: (i64, i64),
+}
+
+/// The coarsest clock of a file system that ownerlint trusts a modification time from.
+const TIME_GRAIN: std::time::Duration = std::time::Duration::from_secs(2);
+
+impl StampKey {
+    #[cfg(unix)]
+    fn of(metadata: &std::fs::Metadata) -> Option<StampKey> {
+        use std::os::unix::fs::MetadataExt;
+        if !metadata.is_file() {
+            return None;
+        }
+        Some(StampKey {
+            device: metadata.dev(),
+            inode: metadata.ino(),
+            len: metadata.len(),
+            modified: metadata.modified().ok()?,
+            changed: (metadata.ctime(), metadata.ctime_nsec()),
+        })
+    }
+
+    /// Elsewhere, every file is read each time.
+    #[cfg(not(unix))]
+    fn of(_metadata: &std::fs::Metadata) -> Option<StampKey> {
+        None
+    }
+}
+
+impl Stamp {
+    /// Whether a file with the metadata `now` holds the bytes this stamp was taken from.
+    fn unchanged(&self, now: &StampKey) -> bool {
+        self.key == *now
+            && self
+                .key
+                .modified
+                .checked_add(TIME_GRAIN)
+                .is_some_and(|settled| settled < self.read_at)
+    }
 }
 
 /// Read a file, given what `std::fs::metadata` said of it: a regular file of at least
@@ -308,8 +440,14 @@ pub(crate) type Undecoded = Box<(Source, String)>;
 
 /// Text from bytes; for bytes that are not UTF-8, also the offset of the first bad byte.
 pub(crate) fn decode(name: String, content: Content) -> Result<(Source, Option<usize>), Undecoded> {
+    let content = match content.read_again() {
+        Ok(content) => content,
+        Err(message) => return Err(Box::new((Source::new(name, ""), message))),
+    };
     let bytes = match content {
         Content::Bytes(bytes) => bytes,
+        // Read again above.
+        Content::Unchanged { .. } => Vec::new(),
         Content::File(file, len) => match source::Text::open(file, len) {
             Ok(text) => return Ok((Source::with_text(name, text), None)),
             // Rare: read it whole, to find where it is not text and show it.

@@ -40,7 +40,8 @@ pub struct LineCol {
 /// from a file is checked again (its length, and that it is UTF-8 where it is read as text); a
 /// read that fails marks the text `changed`, and the run reports the file.
 pub enum Text {
-    Owned(String),
+    /// Shared by the copies of a source (an unchanged file is not copied at every analysis).
+    Owned(std::sync::Arc<String>),
     File(FileText),
 }
 
@@ -394,11 +395,12 @@ pub struct Source {
     pub built_by: Option<crate::render::Tool>,
     /// Where lines start, built the first time a position is asked for: a big input without
     /// findings never needs it.
-    lines: std::sync::OnceLock<LineIndex>,
+    /// (Shared by the copies of a source, as its text is.)
+    lines: std::sync::Arc<std::sync::OnceLock<LineIndex>>,
     /// Marks every [`CHARS_EVERY`] bytes, built the first time a position is asked for far
     /// into a long line (a List written on one line): its line and column are then counted
     /// from the nearest mark, not from the line's start.
-    marks: std::sync::OnceLock<Box<Marks>>,
+    marks: std::sync::Arc<std::sync::OnceLock<Box<Marks>>>,
 }
 
 /// The characters and the newlines before each [`CHARS_EVERY`] bytes of a text.
@@ -414,17 +416,17 @@ impl Source {
         match &self.text {
             Text::Owned(text) => Some(Source {
                 name: self.name.clone(),
-                text: Text::Owned(text.clone()),
+                text: Text::Owned(std::sync::Arc::clone(text)),
                 built_by: self.built_by,
-                lines: std::sync::OnceLock::new(),
-                marks: std::sync::OnceLock::new(),
+                lines: std::sync::Arc::clone(&self.lines),
+                marks: std::sync::Arc::clone(&self.marks),
             }),
             Text::File(_) => None,
         }
     }
 
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
-        Source::with_text(name, Text::Owned(text.into()))
+        Source::with_text(name, Text::Owned(std::sync::Arc::new(text.into())))
     }
 
     pub fn with_text(name: impl Into<String>, text: Text) -> Self {
@@ -432,8 +434,8 @@ impl Source {
             name: name.into(),
             text,
             built_by: None,
-            lines: std::sync::OnceLock::new(),
-            marks: std::sync::OnceLock::new(),
+            lines: Default::default(),
+            marks: Default::default(),
         }
     }
 

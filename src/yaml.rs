@@ -223,7 +223,7 @@ pub struct Chunk {
 /// Each chunk starts at its `---` line, so the marker and anything after it on the line stay
 /// with their document.
 pub fn split_documents(text: &str, start: usize) -> Vec<Chunk> {
-    split_text(&Text::Owned(text.to_string()), start)
+    split_text(&Text::Owned(std::sync::Arc::new(text.to_string())), start)
 }
 
 /// [`split_documents`] of a source's text, which a big file's passes read a slice at a time.

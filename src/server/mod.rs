@@ -158,6 +158,12 @@ fn work(jobs: &Receiver<(u64, Job)>, results: &Sender<(u64, Snapshot)>) {
         if results.send((generation, snapshot)).is_err() {
             return;
         }
+        // While no analysis waits: the copies of what was loaded that the next one takes.
+        if jobs.is_empty() {
+            for cache in caches.values_mut() {
+                cache.make_spares();
+            }
+        }
     }
 }
 
@@ -229,12 +235,14 @@ fn main_loop(
                 if snapshot.stopped && session.dirty {
                     continue;
                 }
-                session.snapshot = Arc::new(snapshot);
+                // The analysis it replaces is let go once what changed is out.
+                let replaced = std::mem::replace(&mut session.snapshot, Arc::new(snapshot));
                 session.last_result = Some(Instant::now());
                 session.began = session.began_next;
                 if !shut_down {
                     session.analysed(connection);
                 }
+                drop(replaced);
             }
         }
     }

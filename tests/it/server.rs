@@ -496,6 +496,53 @@ fn an_analysis_after_an_edit_loads_only_the_file_edited_and_finds_what_a_fresh_o
 }
 
 #[test]
+fn a_file_changed_on_disk_is_read_again_whatever_its_modification_time_says() {
+    let (_dir, owner, _dependent) = workspace("server-stamps");
+    let root = owner.parent().expect("root").to_path_buf();
+    let options = ownerlint::Options {
+        paths: vec![root.clone()],
+        ..ownerlint::Options::default()
+    };
+    let an_hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    let last_changed_an_hour_ago = |path: &Path| {
+        std::fs::File::options()
+            .write(true)
+            .open(path)
+            .expect("open")
+            .set_modified(an_hour_ago)
+            .expect("set the modification time");
+    };
+    for file in ["owner.yaml", "dependent.yaml"] {
+        last_changed_an_hour_ago(&root.join(file));
+    }
+    let mut cache = ownerlint::pipeline::LoadCache::default();
+    let open = std::collections::HashMap::new();
+    let mut analyze = || {
+        let analysis = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+        let rules: Vec<&str> = analysis
+            .outcome
+            .findings
+            .iter()
+            .map(|f| f.rule.id)
+            .collect();
+        (cache.loaded_last(), rules.join(","))
+    };
+    assert_eq!(analyze(), (2, String::new()));
+    assert_eq!(analyze(), (0, String::new()));
+    // The owner's uid changed (the same length), and its modification time set back to what
+    // it was: the file is read again all the same.
+    std::thread::sleep(Duration::from_millis(50));
+    std::fs::write(&owner, OWNER.replace("000000000001", "00000000ffff")).expect("write");
+    last_changed_an_hour_ago(&owner);
+    assert_eq!(analyze(), (1, "owner-uid-mismatch".to_string()));
+    // Changed back and again within a second of the reads: each change is read.
+    std::fs::write(&owner, OWNER).expect("write");
+    assert_eq!(analyze(), (1, String::new()));
+    std::fs::write(&owner, OWNER.replace("000000000001", "00000000ffff")).expect("write");
+    assert_eq!(analyze(), (1, "owner-uid-mismatch".to_string()));
+}
+
+#[test]
 fn files_created_on_disk_are_taken_in_and_a_huge_one_does_not_hold_up_requests() {
     let (_dir, owner, dependent) = workspace("server-created");
     let root = owner.parent().expect("root").to_path_buf();
