@@ -160,9 +160,9 @@ pub struct InputArgs {
     /// `helm template` and `kustomize build`
     #[arg(long)]
     pub no_render: bool,
-    /// Release name for `helm template`
-    #[arg(long, value_name = "NAME", default_value = "release-name")]
-    pub release_name: String,
+    /// Release name for `helm template` [default: release-name]
+    #[arg(long, value_name = "NAME")]
+    pub release_name: Option<String>,
     /// Values file for `helm template`, applied to every chart built (repeatable, as helm's
     /// --values)
     #[arg(long = "values", value_name = "FILE", value_parser = values_file())]
@@ -172,17 +172,17 @@ pub struct InputArgs {
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
     pub set: Vec<String>,
     /// Seconds a chart's or overlay's build may take before it is stopped, with every process
-    /// it started, and reported as not built
-    #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
-    pub render_timeout: u64,
+    /// it started, and reported as not built [default: 300]
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub render_timeout: Option<u64>,
 }
 
 /// `config` does the layering and knows nothing of clap: it gets the layered flags as plain data.
 impl From<&InputArgs> for Flags {
     fn from(args: &InputArgs) -> Self {
-        // Destructured so that a new flag is either passed on or named here as not layered.
+        // Destructured so that a new flag is either passed on or named here as unused.
         let InputArgs {
-            paths: _,
+            paths,
             config,
             no_config,
             namespace,
@@ -191,21 +191,29 @@ impl From<&InputArgs> for Flags {
             kube_version,
             crds,
             context,
-            project: _,
-            git_deletions: _,
+            project,
+            git_deletions,
             include,
             exclude,
-            max_document_size: _,
-            max_alias_nodes: _,
-            max_depth: _,
+            max_document_size,
+            max_alias_nodes,
+            max_depth,
             no_mmap: _,
-            no_render: _,
-            release_name: _,
-            values: _,
-            set: _,
-            render_timeout: _,
+            no_render,
+            release_name,
+            values,
+            set,
+            render_timeout,
         } = args;
         Flags {
+            paths: paths.clone(),
+            project: project.clone(),
+            git_deletions: *git_deletions,
+            limits: crate::yaml::Limits {
+                max_depth: *max_depth,
+                max_alias_nodes: *max_alias_nodes,
+                max_document_size: *max_document_size,
+            },
             config: config.clone(),
             no_config: *no_config,
             namespace: namespace.clone(),
@@ -216,6 +224,11 @@ impl From<&InputArgs> for Flags {
             context: context.clone(),
             include: include.clone(),
             exclude: exclude.clone(),
+            no_render: *no_render,
+            release_name: release_name.clone(),
+            values: values.clone(),
+            set: set.clone(),
+            render_timeout: render_timeout.map(std::time::Duration::from_secs),
         }
     }
 }
@@ -497,28 +510,9 @@ fn config_errors(errors: &[ConfigError]) -> i32 {
 
 /// The options of a run over `input`, or the configuration's errors.
 fn options(input: InputArgs) -> Result<crate::analysis::Options, Vec<ConfigError>> {
-    let effective = config::effective(&Flags::from(&input))?;
-    let limits = crate::yaml::Limits {
-        max_depth: input.max_depth,
-        max_alias_nodes: input.max_alias_nodes,
-        max_document_size: input.max_document_size,
-    };
-    let render = (!input.no_render).then(|| crate::render::RenderOptions {
-        release: input.release_name.clone(),
-        values: input.values.clone(),
-        set: input.set.clone(),
-        timeout: std::time::Duration::from_secs(input.render_timeout),
-    });
-    // With --git-deletions and no path, the change deletes files only: nothing else is linted.
-    let paths = match input.paths.is_empty() && !input.git_deletions {
-        true => vec![PathBuf::from(".")],
-        false => input.paths,
-    };
-    Ok(crate::analysis::Options {
-        render,
-        git_deletions: input.git_deletions,
-        ..effective.into_options(paths, input.project, limits)
-    })
+    let cwd = std::env::current_dir().ok();
+    let unsaved = std::collections::HashMap::new();
+    config::options(&Flags::from(&input), cwd.as_deref(), &unsaved)
 }
 
 /// The chart options given (`--values`, `--set`), and whether charts are built at all, for

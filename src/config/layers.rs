@@ -1,18 +1,27 @@
 //! Layering: defaults, then the configuration file, then the command line, keeping where each
 //! value came from (for `ownerlint config`). The command line arrives as plain [`Flags`], so
-//! this module knows nothing of clap.
+//! this module knows nothing of clap. [`options`] makes a run's whole [`Options`] from them:
+//! the command line and the language server both take theirs from it.
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use super::{ConfigError, ExtraKind, FileConfig, Level, Origin, Setting};
+use crate::analysis::Options;
 use crate::catalog::KubeVersion;
 use crate::load::ModeChoice;
 use crate::policy::Policies;
 
-/// What the command line set of the layered settings: `None` or empty where a flag was not
-/// given.
-#[derive(Debug, Default)]
+/// What the command line set: `None` or empty where a flag was not given. The defaults are a
+/// run with no flag, as the language server runs.
+#[derive(Clone, Debug, Default)]
 pub struct Flags {
+    /// What to read (`.` when none is named, unless `git_deletions`).
+    pub paths: Vec<PathBuf>,
+    pub project: Vec<PathBuf>,
+    pub git_deletions: bool,
+    pub limits: crate::yaml::Limits,
     pub config: Option<PathBuf>,
     pub no_config: bool,
     pub namespace: Option<String>,
@@ -23,6 +32,12 @@ pub struct Flags {
     pub context: Vec<PathBuf>,
     pub include: Vec<String>,
     pub exclude: Vec<String>,
+    /// Read charts and overlays file by file rather than build them.
+    pub no_render: bool,
+    pub release_name: Option<String>,
+    pub values: Vec<PathBuf>,
+    pub set: Vec<String>,
+    pub render_timeout: Option<Duration>,
 }
 
 /// The options of a run: flags over the configuration file over defaults, each with its origin.
@@ -40,6 +55,34 @@ pub struct Effective {
     pub kinds: Vec<(ExtraKind, Origin)>,
     pub packs: Vec<(String, Origin)>,
     pub policies: Policies,
+    /// Whether charts and overlays are built (else read file by file), and how.
+    pub render: Setting<bool>,
+    pub release_name: Setting<String>,
+    pub values: Setting<Vec<PathBuf>>,
+    pub set: Setting<Vec<String>>,
+    pub render_timeout: Setting<Duration>,
+}
+
+/// A setting only the command line sets: the flag's value, or the default.
+fn flag_or_default<T>(flag: Option<T>, flag_name: &'static str, default: T) -> Setting<T> {
+    match flag {
+        Some(value) => Setting {
+            value,
+            origin: Origin::Flag(flag_name),
+        },
+        None => Setting::default(default),
+    }
+}
+
+/// The options of a run: `flags` over the configuration found for `dir` (or given with
+/// `--config`) over the defaults. An editor's unsaved text of the configuration file, in
+/// `unsaved` by path, is read in place of the file.
+pub fn options(
+    flags: &Flags,
+    dir: Option<&Path>,
+    unsaved: &HashMap<PathBuf, String>,
+) -> Result<Options, Vec<ConfigError>> {
+    Ok(effective_with(flags, dir, unsaved)?.into_options(flags))
 }
 
 fn pick<T>(
@@ -78,20 +121,29 @@ pub fn effective(args: &Flags) -> Result<Effective, Vec<ConfigError>> {
 
 /// [`effective`], with the configuration file discovered from `dir` (a folder an editor has
 /// open) rather than from the working directory.
-pub fn effective_in(
+pub fn effective_in(args: &Flags, dir: Option<&Path>) -> Result<Effective, Vec<ConfigError>> {
+    effective_with(args, dir, &HashMap::new())
+}
+
+/// [`effective_in`], with the texts of `unsaved` in place of the files at their paths.
+fn effective_with(
     args: &Flags,
-    dir: Option<&std::path::Path>,
+    dir: Option<&Path>,
+    unsaved: &HashMap<PathBuf, String>,
 ) -> Result<Effective, Vec<ConfigError>> {
     let path = if args.no_config {
         None
     } else {
         match &args.config {
             Some(path) => Some(path.clone()),
-            None => dir.and_then(super::discover),
+            None => dir.and_then(|dir| super::discover_with(dir, unsaved)),
         }
     };
     let file = match &path {
-        Some(path) => super::read(path)?,
+        Some(path) => match unsaved.get(path) {
+            Some(text) => super::parse_file(path, text)?,
+            None => super::read(path)?,
+        },
         None => FileConfig::default(),
     };
     let name = path
@@ -183,6 +235,25 @@ pub fn effective_in(
             .collect(),
         policies,
         file: path,
+        render: Setting {
+            value: !args.no_render,
+            origin: match args.no_render {
+                true => Origin::Flag("--no-render"),
+                false => Origin::Default,
+            },
+        },
+        release_name: flag_or_default(
+            args.release_name.clone(),
+            "--release-name",
+            crate::render::RenderOptions::default().release,
+        ),
+        values: flag_or_default(non_empty(&args.values), "--values", Vec::new()),
+        set: flag_or_default(non_empty(&args.set), "--set", Vec::new()),
+        render_timeout: flag_or_default(
+            args.render_timeout,
+            "--render-timeout",
+            crate::render::DEFAULT_BUILD_TIMEOUT,
+        ),
     })
 }
 
@@ -207,13 +278,20 @@ fn default_level(rule: &crate::finding::RuleMeta, complete: bool) -> (String, St
 }
 
 impl Effective {
-    /// The options of a run over `paths` (with `project` beside them), as configured.
-    pub fn into_options(
-        self,
-        paths: Vec<PathBuf>,
-        project: Vec<PathBuf>,
-        limits: crate::yaml::Limits,
-    ) -> crate::analysis::Options {
+    /// The options of a run with `flags`, as configured.
+    fn into_options(self, flags: &Flags) -> Options {
+        // With --git-deletions and no path, the change deletes files only: nothing else is
+        // linted.
+        let paths = match flags.paths.is_empty() && !flags.git_deletions {
+            true => vec![PathBuf::from(".")],
+            false => flags.paths.clone(),
+        };
+        let render = self.render.value.then_some(crate::render::RenderOptions {
+            release: self.release_name.value,
+            values: self.values.value,
+            set: self.set.value,
+            timeout: self.render_timeout.value,
+        });
         // Globs from the configuration file are relative to its folder, wherever ownerlint runs.
         let config_dir = self.file.as_deref().map(|file| match file.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
@@ -223,7 +301,7 @@ impl Effective {
             Origin::File(..) => config_dir.clone(),
             _ => None,
         };
-        crate::analysis::Options {
+        Options {
             paths,
             include_base: base(&self.include.origin),
             exclude_base: base(&self.exclude.origin),
@@ -235,8 +313,8 @@ impl Effective {
             kube_version: self.kube_version.value,
             crds: self.crds.value,
             context: self.context.value,
-            project,
-            limits,
+            project: flags.project.clone(),
+            limits: flags.limits,
             levels: self.levels.into_iter().map(|(r, l, _)| (r, l)).collect(),
             kinds: self.kinds.iter().map(|(k, _)| k.crd_info()).collect(),
             policies: self.policies,
@@ -244,8 +322,8 @@ impl Effective {
             full_parse: false,
             fast_path_fields: None,
             big_file_at_least: Some(crate::analysis::BIG_FILE),
-            render: None,
-            git_deletions: false,
+            render,
+            git_deletions: flags.git_deletions,
         }
     }
 }
@@ -301,6 +379,49 @@ impl Effective {
         line("exclude", list(&self.exclude.value), &self.exclude.origin);
         line("crds", paths(&self.crds.value), &self.crds.origin);
         line("context", paths(&self.context.value), &self.context.origin);
+        // The builds are set on the command line only: shown as comments, so that the output
+        // still reads as a configuration file.
+        lines.push((
+            "# charts and overlays (command-line flags, not settings of this file):".to_string(),
+            None,
+        ));
+        let mut build = |key: &str, value: String, origin: String| {
+            lines.push((format!("#   {key}: {value}"), Some(origin)));
+        };
+        build(
+            "render",
+            self.render.value.to_string(),
+            self.render.origin.to_string(),
+        );
+        let program = |found: Option<PathBuf>, then: &str| match found {
+            Some(path) => (format!("{}{then}", path.display()), "found on PATH".into()),
+            None => ("none".to_string(), "not on PATH".to_string()),
+        };
+        let (helm, origin) = program(crate::render::helm_program(), "");
+        build("helm", helm, origin);
+        let kustomize = crate::render::kustomize_program();
+        let then = match kustomize.as_deref().and_then(Path::file_stem) {
+            Some(stem) if stem == "kubectl" => " kustomize",
+            _ => " build",
+        };
+        let (kustomize, origin) = program(kustomize, then);
+        build("kustomize", kustomize, origin);
+        build(
+            "release-name",
+            yaml_scalar(&self.release_name.value),
+            self.release_name.origin.to_string(),
+        );
+        build(
+            "values",
+            paths(&self.values.value),
+            self.values.origin.to_string(),
+        );
+        build("set", list(&self.set.value), self.set.origin.to_string());
+        build(
+            "render-timeout",
+            format!("{}s", self.render_timeout.value.as_secs()),
+            self.render_timeout.origin.to_string(),
+        );
         lines.push(("rules:".to_string(), None));
         for rule in crate::rules::RULES {
             let id = rule.meta.id;
@@ -376,10 +497,11 @@ impl Effective {
             }
         }
         // Comments start in one column, after the longest line; a line too long for it (a
-        // policy in flow style) has its comment one space after it.
+        // policy in flow style) has its comment one space after it. The commented lines of
+        // the builds (paths of this machine's programs) do not move the column.
         let width = lines
             .iter()
-            .filter(|(_, origin)| origin.is_some())
+            .filter(|(text, origin)| origin.is_some() && !text.starts_with('#'))
             .map(|(text, _)| text.chars().count())
             .filter(|&n| n <= COMMENT_COLUMN_AT_MOST)
             .max()

@@ -15,7 +15,7 @@ use crate::source::Source;
 use crate::yaml::{self, Limits, Node, ScalarType, Value};
 
 mod layers;
-pub use layers::{Effective, Flags, effective, effective_in};
+pub use layers::{Effective, Flags, effective, effective_in, options};
 
 pub const FILE_NAME: &str = ".ownerlint.yaml";
 
@@ -121,9 +121,17 @@ impl fmt::Display for ConfigError {
 /// The configuration file that applies in `start`: the nearest `.ownerlint.yaml` upwards, not
 /// above the repository root (the first folder with `.git`).
 pub fn discover(start: &Path) -> Option<PathBuf> {
+    discover_with(start, &std::collections::HashMap::new())
+}
+
+/// [`discover`], where a file open in an editor and not yet saved (in `unsaved`) is found too.
+fn discover_with(
+    start: &Path,
+    unsaved: &std::collections::HashMap<PathBuf, String>,
+) -> Option<PathBuf> {
     for dir in start.ancestors() {
         let candidate = dir.join(FILE_NAME);
-        if candidate.is_file() {
+        if unsaved.contains_key(&candidate) || candidate.is_file() {
             return Some(candidate);
         }
         if dir.join(".git").exists() {
@@ -160,7 +168,13 @@ pub fn read(path: &Path) -> Result<FileConfig, Vec<ConfigError>> {
             message: format!("cannot read the configuration: {e}"),
         }]
     })?;
-    parse(&name, &text, path.parent().unwrap_or(Path::new(".")))
+    parse_file(path, &text)
+}
+
+/// Parse the text of the configuration file at `path` (as read, or as an editor holds it).
+fn parse_file(path: &Path, text: &str) -> Result<FileConfig, Vec<ConfigError>> {
+    let name = crate::discover::display_path(path);
+    parse(&name, text, path.parent().unwrap_or(Path::new(".")))
 }
 
 /// Parse configuration text; relative paths in it are relative to `dir`.

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{Failure, Origins, RenderOptions, Rendered, Target, on_path, run_tool, tool_message};
+use super::{Failure, Origins, RenderOptions, Rendered, Target, run_tool, tool_message};
 
 pub(super) fn render(
     target: &Target,
@@ -34,7 +34,7 @@ pub(super) fn render(
             origins: Origins::Helm { charts },
         });
     }
-    let Some(helm) = on_path(&["helm"]) else {
+    let Some(helm) = super::helm_program() else {
         return Err(fail(
             target.file.clone(),
             None,

@@ -11,7 +11,7 @@ use std::process::Command;
 
 use std::path::{Path, PathBuf};
 
-use super::{Failure, Origins, Rendered, Target, on_path, relative, run_tool, tool_message};
+use super::{Failure, Origins, Rendered, Target, relative, run_tool, tool_message};
 
 pub(super) fn render(
     target: &Target,
@@ -40,13 +40,10 @@ pub(super) fn render(
             missing_tool,
         })
     };
-    let mut command = if let Some(kustomize) = on_path(&["kustomize"]) {
-        let mut command = Command::new(kustomize);
-        command.arg("build");
-        command
-    } else if let Some(kubectl) = on_path(&["kubectl"]) {
-        let mut command = Command::new(kubectl);
-        command.arg("kustomize");
+    let mut command = if let Some(program) = super::kustomize_program() {
+        let kubectl = program.file_stem().is_some_and(|stem| stem == "kubectl");
+        let mut command = Command::new(program);
+        command.arg(if kubectl { "kustomize" } else { "build" });
         command
     } else {
         return Err(fail(

@@ -560,6 +560,17 @@ impl Renders {
     }
 }
 
+/// The program charts are built with: `helm` on `PATH`.
+pub fn helm_program() -> Option<PathBuf> {
+    on_path(&["helm"])
+}
+
+/// The program overlays are built with: `kustomize` on `PATH` (`kustomize build`), else
+/// `kubectl` (`kubectl kustomize`).
+pub fn kustomize_program() -> Option<PathBuf> {
+    on_path(&["kustomize", "kubectl"])
+}
+
 /// The first of `names` found on `PATH`.
 fn on_path(names: &[&str]) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;

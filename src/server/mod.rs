@@ -386,11 +386,16 @@ impl Session {
     /// What to analyse now: each folder with the options its configuration gives, and the
     /// open files that are in no folder.
     fn job(&self) -> Job {
+        let open: HashMap<PathBuf, String> = self
+            .documents
+            .iter()
+            .map(|(path, d)| (path.clone(), d.text.clone()))
+            .collect();
         let mut config_errors = Vec::new();
         let folders = self
             .folders
             .iter()
-            .map(|folder| options_for(folder, vec![folder.clone()], &mut config_errors))
+            .map(|folder| options_for(folder, vec![folder.clone()], &open, &mut config_errors))
             .collect();
         let mut loose: Vec<PathBuf> = self
             .documents
@@ -403,15 +408,11 @@ impl Session {
             .first()
             .and_then(|first| first.parent())
             .map(Path::to_path_buf)
-            .map(|dir| options_for(&dir, loose.clone(), &mut config_errors));
+            .map(|dir| options_for(&dir, loose.clone(), &open, &mut config_errors));
         Job {
             folders,
             loose,
-            open: self
-                .documents
-                .iter()
-                .map(|(path, d)| (path.clone(), d.text.clone()))
-                .collect(),
+            open,
             versions: self
                 .documents
                 .iter()
@@ -737,30 +738,29 @@ impl Session {
     }
 }
 
-/// The options of an analysis of `paths`, with the configuration discovered from `dir`, as
-/// the command line would discover it there.
-/// Charts and overlays are built as the command line builds them. A configuration with
-/// mistakes gives the default options, and its mistakes in `errors` (shown on the file).
+/// The options of an analysis of `paths`, with the configuration discovered from `dir` (its
+/// unsaved text, when the editor has it open), as the command line with no flag would discover
+/// it there. A configuration with mistakes gives the default options, and its mistakes in
+/// `errors` (shown on the file).
 fn options_for(
     dir: &Path,
     paths: Vec<PathBuf>,
+    open: &HashMap<PathBuf, String>,
     errors: &mut Vec<crate::config::ConfigError>,
 ) -> crate::analysis::Options {
-    let flags = crate::config::Flags::default();
-    let options = match crate::config::effective_in(&flags, Some(dir)) {
-        Ok(effective) => effective.into_options(paths, Vec::new(), crate::yaml::Limits::default()),
-        Err(found) => {
-            errors.extend(found);
-            crate::analysis::Options {
-                paths,
-                ..crate::analysis::Options::default()
-            }
-        }
+    let flags = crate::config::Flags {
+        paths,
+        ..crate::config::Flags::default()
     };
-    crate::analysis::Options {
-        render: Some(crate::render::RenderOptions::default()),
-        ..options
-    }
+    crate::config::options(&flags, Some(dir), open).unwrap_or_else(|found| {
+        errors.extend(found);
+        let defaults = crate::config::Flags {
+            no_config: true,
+            ..flags
+        };
+        // Without a configuration file there is nothing to be mistaken.
+        crate::config::options(&defaults, None, open).unwrap_or_default()
+    })
 }
 
 type Answer = Result<serde_json::Value, (ErrorCode, String)>;

@@ -490,3 +490,83 @@ fn a_release_newer_than_the_newest_known_is_refused_naming_the_newest() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+#[test]
+fn config_shows_how_charts_and_overlays_are_built_and_why() {
+    let dir = repository("builds", &[("values-prod.yaml", "replicas: 2\n")]);
+    // The programs found on PATH: helm, and kubectl for want of kustomize.
+    let bin = common::temp_dir("config-builds-bin");
+    for program in ["helm", "kubectl"] {
+        let path = bin.path().join(program);
+        std::fs::write(&path, "#!/bin/sh\n").expect("write");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        }
+    }
+    let config = |args: &[&str], path: &Path| -> Vec<String> {
+        let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+            .arg("config")
+            .args(args)
+            .current_dir(dir.path())
+            .env("PATH", path)
+            .output()
+            .expect("the binary runs");
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = stdout(&out);
+        let at = text
+            .find("# charts and overlays")
+            .unwrap_or_else(|| panic!("{text}"));
+        text[at..]
+            .lines()
+            .take_while(|l| l.starts_with('#'))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    let helm = bin.path().join("helm");
+    let kubectl = bin.path().join("kubectl");
+    assert_eq!(
+        config(&[], bin.path()),
+        [
+            "# charts and overlays (command-line flags, not settings of this file):".to_string(),
+            "# render: true # default".into(),
+            format!("# helm: {} # found on PATH", helm.display()),
+            format!(
+                "# kustomize: {} kustomize # found on PATH",
+                kubectl.display()
+            ),
+            "# release-name: release-name # default".into(),
+            "# values: [] # default".into(),
+            "# set: [] # default".into(),
+            "# render-timeout: 300s # default".into(),
+        ]
+    );
+    let empty = common::temp_dir("config-builds-nothing");
+    assert_eq!(
+        config(
+            &[
+                "--no-render",
+                "--release-name",
+                "shop",
+                "--values",
+                "values-prod.yaml",
+                "--set",
+                "image.tag=1.2",
+                "--render-timeout",
+                "30",
+            ],
+            empty.path(),
+        ),
+        [
+            "# charts and overlays (command-line flags, not settings of this file):",
+            "# render: false # --no-render",
+            "# helm: none # not on PATH",
+            "# kustomize: none # not on PATH",
+            "# release-name: shop # --release-name",
+            "# values: [values-prod.yaml] # --values",
+            "# set: [\"image.tag=1.2\"] # --set",
+            "# render-timeout: 30s # --render-timeout",
+        ]
+    );
+}
