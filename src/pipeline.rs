@@ -116,15 +116,22 @@ pub fn analyze_workspace(
         Some((&edits, &mut cache.builds)),
         Some(&mut cache.stamps),
     );
-    // An open file that a chart or an overlay reads is linted through its build.
+    // An open file that a chart or an overlay reads (as edited) is linted through its build;
+    // so is a file on disk that an unsaved kustomization has come to read.
     let consumed: Vec<crate::render::Consumed> = read
         .renders
         .built
         .values()
         .map(|r| &r.target)
         .chain(read.renders.failures.iter().map(|f| &f.target))
-        .map(crate::render::Target::consumed)
+        .map(|target| target.consumed_edited(&edits.texts))
         .collect();
+    if !edits.texts.is_empty() {
+        read.inputs.retain(|(name, _, role)| {
+            let path = crate::render::lexical(std::path::Path::new(name));
+            *role != Role::Lint || !consumed.iter().any(|c| c.contains_lexical(&path))
+        });
+    }
     let mut found: HashSet<std::path::PathBuf> = open
         .keys()
         .filter(|path| {

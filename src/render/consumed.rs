@@ -4,7 +4,7 @@
 //! that fails still accounts for its files (they are reported as not checked, not linted as
 //! they are).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::{KUSTOMIZATION_FILES, Target, Tool, lexical};
@@ -51,6 +51,12 @@ const CHART_FILES: [&str; 4] = [
 impl Target {
     /// The files this chart or overlay is built from.
     pub fn consumed(&self) -> Consumed {
+        self.consumed_edited(&HashMap::new())
+    }
+
+    /// [`Target::consumed`], with the kustomizations whose texts `edited` holds (by lexical
+    /// path: an editor's unsaved buffers) read as edited.
+    pub fn consumed_edited(&self, edited: &HashMap<PathBuf, String>) -> Consumed {
         let mut consumed = Consumed::default();
         match self.tool {
             Tool::Helm => {
@@ -74,7 +80,8 @@ impl Target {
             }
             Tool::Kustomize => {
                 let mut visited = HashSet::new();
-                kustomization(&lexical(&self.dir), &mut consumed, &mut visited, true);
+                let dir = lexical(&self.dir);
+                kustomization(&dir, &mut consumed, &mut visited, true, edited);
             }
         }
         consumed
@@ -89,14 +96,20 @@ fn is_yaml_name(name: &str) -> bool {
 
 /// Add what the kustomization in `dir` reads to `consumed`, and what the kustomizations it
 /// builds on read (each folder once, so that a loop ends).
-fn kustomization(dir: &Path, consumed: &mut Consumed, visited: &mut HashSet<PathBuf>, top: bool) {
+fn kustomization(
+    dir: &Path,
+    consumed: &mut Consumed,
+    visited: &mut HashSet<PathBuf>,
+    top: bool,
+    edited: &HashMap<PathBuf, String>,
+) {
     if !visited.insert(dir.to_path_buf()) {
         return;
     }
     let Some(file) = KUSTOMIZATION_FILES
         .iter()
         .map(|name| dir.join(name))
-        .find(|file| file.is_file())
+        .find(|file| edited.contains_key(file) || file.is_file())
     else {
         return;
     };
@@ -104,8 +117,12 @@ fn kustomization(dir: &Path, consumed: &mut Consumed, visited: &mut HashSet<Path
         consumed.builds_on.push(dir.to_path_buf());
     }
     consumed.files.insert(file.clone());
-    let Ok(text) = crate::read::small_file(&file) else {
-        return;
+    let text = match edited.get(&file) {
+        Some(text) => text.clone(),
+        None => match crate::read::small_file(&file) {
+            Ok(text) => text,
+            Err(_) => return,
+        },
     };
     for root in crate::yaml::roots(&text) {
         for entry in kustomization_paths(&root) {
@@ -115,7 +132,7 @@ fn kustomization(dir: &Path, consumed: &mut Consumed, visited: &mut HashSet<Path
             }
             let path = lexical(&dir.join(entry));
             if path.is_dir() {
-                kustomization(&path, consumed, visited, false);
+                kustomization(&path, consumed, visited, false, edited);
             } else {
                 consumed.files.insert(path);
             }

@@ -382,7 +382,7 @@ fn fingerprint(
 /// The files a build reads, lexical and sorted (with edited files not yet on disk): every file
 /// below a chart's folder, and the files an overlay names.
 fn read_files(target: &Target, edits: &Edits) -> Vec<PathBuf> {
-    let consumed = target.consumed();
+    let consumed = target.consumed_edited(&edits.texts);
     let mut files: Vec<PathBuf> = match target.tool {
         Tool::Helm => {
             let mut files = Vec::new();

@@ -150,6 +150,9 @@ fn codes(diagnostics: &[Value]) -> Vec<String> {
 
 const OWNER: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n  uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
 
+/// A ConfigMap whose owner is in no input.
+const DANGLING: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: gone\n    uid: 0a1b2c3d-0000-4000-8000-000000000009\n";
+
 const DEPENDENT: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  uid: 0a1b2c3d-0000-4000-8000-000000000002\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
 
 /// A workspace of two files: a Deployment and a ConfigMap it owns, as a snapshot (with uids).
@@ -1223,6 +1226,125 @@ fn a_configuration_with_a_mistake_is_a_diagnostic_on_that_file() {
         json!({"changes": [{"uri": uri(&config), "type": 2}]}),
     );
     assert_eq!(client.published(&config), Vec::<Value>::new());
+    client.stop();
+}
+
+#[test]
+fn an_unsaved_configuration_applies_and_its_mistakes_are_a_diagnostic_on_it() {
+    let dir = common::temp_dir("server-unsaved-config");
+    let root = dir.path().canonicalize().expect("root");
+    let cache = root.join("cache.yaml");
+    std::fs::write(&cache, DANGLING).expect("write");
+    let config = root.join(".ownerlint.yaml");
+    let mut client = Client::start(&root, push_client());
+    assert_eq!(codes(&client.published(&cache)), ["owner-not-found"]);
+    // A configuration not yet saved (no such file on disk) turns the rule off.
+    client.open(&config, "rules:\n  owner-not-found: off\n");
+    assert_eq!(client.published(&cache), Vec::<Value>::new());
+    // An unsaved mistake: a diagnostic on the configuration, at its place, and the default
+    // configuration meanwhile.
+    client.change(
+        &config,
+        2,
+        json!([{"text": "rules:\n  owner-not-found: of\n"}]),
+    );
+    let diagnostics = client.published(&config);
+    assert_eq!(codes(&diagnostics), ["config"], "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["range"]["start"]["line"], 1);
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("unknown level `of`")),
+        "{diagnostics:?}"
+    );
+    assert_eq!(codes(&client.published(&cache)), ["owner-not-found"]);
+    // The edit over a configuration saved on disk wins over the file.
+    std::fs::write(&config, "rules:\n  owner-not-found: off\n").expect("write");
+    client.change(
+        &config,
+        3,
+        json!([{"text": "rules:\n  owner-not-found: error\n"}]),
+    );
+    assert_eq!(client.published(&config), Vec::<Value>::new());
+    let diagnostics = client.published(&cache);
+    assert_eq!(codes(&diagnostics), ["owner-not-found"], "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["severity"], 1, "{diagnostics:?}");
+    client.stop();
+}
+
+/// A ConfigMap owned by Deployment `api` with no namespace: the overlay's `namespace: shop`
+/// puts it beside its owner; read on its own, it is in `default`, where no `api` is.
+const OWNED_BY_API: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: NAME\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
+
+#[test]
+fn an_unsaved_kustomization_builds_the_files_it_adds_saved_or_not() {
+    if kubectl().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("server-kustomization-adds");
+    let root = dir.path().canonicalize().expect("root");
+    let deployment = CHART_DEPLOYMENT.replace("{{ .Values.owner }}", "api");
+    let saved_text = OWNED_BY_API.replace("NAME", "saved");
+    write_files(
+        &root,
+        &[
+            (
+                "ov/kustomization.yaml",
+                "namespace: shop\nresources:\n- deployment.yaml\n",
+            ),
+            ("ov/deployment.yaml", &deployment),
+            ("ov/saved.yaml", &saved_text),
+        ],
+    );
+    let saved = root.join("ov/saved.yaml");
+    let unsaved = root.join("ov/unsaved.yaml");
+    let kustomization = root.join("ov/kustomization.yaml");
+    let mut client = Client::start(&root, push_client());
+    // Not in the overlay yet: each read on its own, in `default`, where its owner is not.
+    let diagnostics = client.published(&saved);
+    assert_eq!(codes(&diagnostics), ["owner-not-found"], "{diagnostics:?}");
+    client.open(&unsaved, &OWNED_BY_API.replace("NAME", "unsaved"));
+    let diagnostics = client.published(&unsaved);
+    assert_eq!(codes(&diagnostics), ["owner-not-found"], "{diagnostics:?}");
+    // The unsaved kustomization adds both: built in `shop`, beside their owner, whose uid
+    // the build cannot know (each finding once, at the uid's line, in the file it is in).
+    client.open(
+        &kustomization,
+        "namespace: shop\nresources:\n- deployment.yaml\n- saved.yaml\n- unsaved.yaml\n",
+    );
+    for file in [&saved, &unsaved] {
+        let diagnostics = client.published(file);
+        assert_eq!(
+            places(&diagnostics),
+            [("owner-created-with-fresh-uid".to_string(), 8, 9)],
+            "{}: {diagnostics:?}",
+            file.display()
+        );
+    }
+    // The command line finds the same once both are saved.
+    std::fs::write(&unsaved, OWNED_BY_API.replace("NAME", "unsaved")).expect("write");
+    std::fs::write(
+        &kustomization,
+        "namespace: shop\nresources:\n- deployment.yaml\n- saved.yaml\n- unsaved.yaml\n",
+    )
+    .expect("write");
+    assert_eq!(
+        cli_findings(&root, &["ov/"]),
+        [
+            (
+                "ov/saved.yaml".to_string(),
+                "owner-created-with-fresh-uid".to_string(),
+                9,
+                10
+            ),
+            (
+                "ov/unsaved.yaml".to_string(),
+                "owner-created-with-fresh-uid".to_string(),
+                9,
+                10
+            ),
+        ]
+    );
     client.stop();
 }
 
