@@ -84,6 +84,17 @@ mod inline {
             .map(|(_, l)| *l)
     };
     assert_eq!(line_of("ten"), Some(14));
+
+    let root = scan(
+        "pub use analysis::{Analysis, Options as Asked};\n#[cfg(test)]\nmod tests;\n",
+        &[],
+    );
+    let pair = |module: &str, name: &str| (module.to_string(), name.to_string());
+    assert_eq!(
+        root.reexports,
+        [pair("analysis", "Analysis"), pair("analysis", "Asked")]
+    );
+    assert_eq!(root.test_modules, ["tests"]);
 }
 
 #[test]
