@@ -424,7 +424,9 @@ pub fn run(cli: Cli) -> i32 {
             Ok(effective) => print_out(effective.describe(), 0),
             Err(errors) => config_errors(&errors),
         },
-        Some(Command::Completions { shell }) => print_out(crate::completions::script(shell), 0),
+        Some(Command::Completions { shell }) => {
+            print_out(crate::completions::script(Cli::command(), shell), 0)
+        }
         Some(Command::Server) => match crate::server::run() {
             Ok(ending) => ending.status(),
             Err(message) => {
@@ -432,7 +434,10 @@ pub fn run(cli: Cli) -> i32 {
                 2
             }
         },
-        Some(Command::Man) => match crate::manpage::render() {
+        Some(Command::Man) => match crate::manpage::render(
+            Cli::command(),
+            InputArgs::augment_args(clap::Command::new("input")),
+        ) {
             Ok(page) => print_out(page, 0),
             Err(err) => {
                 note!("ownerlint: cannot write the man page: {err}");

@@ -7,11 +7,8 @@
 
 use std::fmt::Write;
 
-use clap::CommandFactory;
-
-/// The completion script for `shell`.
-pub fn script(shell: clap_complete::Shell) -> Vec<u8> {
-    let mut command = crate::cli::Cli::command();
+/// The completion script of `command` (the whole command line) for `shell`.
+pub fn script(mut command: clap::Command, shell: clap_complete::Shell) -> Vec<u8> {
     // Into memory first: `generate` panics when its writer fails.
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut command, "ownerlint", &mut script);

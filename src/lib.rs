@@ -42,6 +42,7 @@ pub mod config;
 mod controllers;
 #[doc(hidden)]
 pub mod discover;
+mod edit;
 #[doc(hidden)]
 pub mod fields;
 mod git;

@@ -4,11 +4,9 @@
 
 use std::io::{self, Write};
 
-use clap::CommandFactory;
-
-/// The page, in roff.
-pub fn render() -> io::Result<Vec<u8>> {
-    let mut command = crate::cli::Cli::command();
+/// The page of `command` (the whole command line), in roff. The options of `shared`, which
+/// most subcommands take, are described once at the top, not again under each subcommand.
+pub fn render(mut command: clap::Command, shared: clap::Command) -> io::Result<Vec<u8>> {
     command.build();
     let main = clap_mangen::Man::new(command.clone());
     let mut page = Vec::new();
@@ -20,12 +18,11 @@ pub fn render() -> io::Result<Vec<u8>> {
     writeln!(page, ".SH SUBCOMMANDS")?;
     // The options that say what to read (paths, configuration, namespace, …) are described
     // above, once.
-    let shared: Vec<clap::Id> =
-        <crate::cli::InputArgs as clap::Args>::augment_args(clap::Command::new("input"))
-            .get_arguments()
-            .map(|arg| arg.get_id().clone())
-            .chain([clap::Id::from("help")])
-            .collect();
+    let shared: Vec<clap::Id> = shared
+        .get_arguments()
+        .map(|arg| arg.get_id().clone())
+        .chain([clap::Id::from("help")])
+        .collect();
     for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
         let name = format!("ownerlint {}", sub.get_name());
         let mut own = sub.clone().bin_name(name.clone());

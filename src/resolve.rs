@@ -313,3 +313,79 @@ fn uid_check(owner: &Object, uid: &str) -> UidCheck {
         Some(_) => UidCheck::Mismatch,
     }
 }
+
+/// Why a reference does not reach a live owner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unresolved {
+    NotFound,
+    OtherNamespace,
+    UidMismatch,
+    /// The owner is created by the same input, with a uid that cannot match.
+    FreshUid,
+    /// The apiVersion/kind is not served: the garbage collector can never resolve it.
+    UnservedApi,
+    /// A cluster-scoped dependent naming a namespaced owner: refused, never collected.
+    ClusterScopedDependent,
+    /// Never stored (Binding, …) or banned (`v1 Event`).
+    NeverAnOwner,
+    /// The reference is malformed; the API server rejects the dependent.
+    Invalid,
+}
+
+impl Unresolved {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Unresolved::NotFound => "not found",
+            Unresolved::OtherNamespace => "only in another namespace",
+            Unresolved::UidMismatch => "uid mismatch",
+            Unresolved::FreshUid => "created with a fresh uid",
+            Unresolved::UnservedApi => "unserved API",
+            Unresolved::ClusterScopedDependent => "namespaced owner of a cluster-scoped object",
+            Unresolved::NeverAnOwner => "never an owner",
+            Unresolved::Invalid => "invalid reference",
+        }
+    }
+
+    /// Whether the garbage collector treats the owner as gone (and may delete the dependent);
+    /// the other cases keep the dependent for ever, or keep it from being created.
+    pub fn is_dangling(self) -> bool {
+        matches!(
+            self,
+            Unresolved::NotFound
+                | Unresolved::OtherNamespace
+                | Unresolved::UidMismatch
+                | Unresolved::FreshUid
+                | Unresolved::NeverAnOwner
+        )
+    }
+}
+
+/// Why a reference reaches no live owner, or `None` when it does: the owner exists with the
+/// referenced uid (or one that cannot be compared).
+pub fn unresolved(resolution: &Resolution) -> Option<Unresolved> {
+    Some(match resolution {
+        Resolution::Found { uid, .. } => match uid {
+            UidCheck::Match | UidCheck::OwnerHasNoUid => return None,
+            UidCheck::Mismatch => Unresolved::UidMismatch,
+            UidCheck::Fresh => Unresolved::FreshUid,
+        },
+        Resolution::NotFound { elsewhere, .. } if !elsewhere.is_empty() => {
+            Unresolved::OtherNamespace
+        }
+        Resolution::NotFound { .. } => Unresolved::NotFound,
+        Resolution::Unserved(_) => Unresolved::UnservedApi,
+        Resolution::ClusterScopedDependent => Unresolved::ClusterScopedDependent,
+        Resolution::Unpersisted | Resolution::Banned => Unresolved::NeverAnOwner,
+        Resolution::Invalid => Unresolved::Invalid,
+    })
+}
+
+/// Whether the garbage collector treats an owner that is not live in the input as gone. An owner
+/// missing from a snapshot counts as gone only when the input is complete for its kind
+/// (`complete_here`): it may exist in the part of the cluster that was not captured.
+pub fn is_dangling(reason: Unresolved, mode: crate::model::Mode, complete_here: bool) -> bool {
+    let uncertain =
+        reason == Unresolved::NotFound && mode == crate::model::Mode::Snapshot && !complete_here;
+    reason.is_dangling() && !uncertain
+}

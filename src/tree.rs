@@ -158,7 +158,7 @@ impl<'a> Forest<'a> {
 
     /// Why an edge drawn at an object does not count for the garbage collector, when its
     /// reference names that object but not its uid.
-    fn marked(&self, edge: &Edge) -> Option<crate::graph::Unresolved> {
+    fn marked(&self, edge: &Edge) -> Option<crate::resolve::Unresolved> {
         match edge.owner {
             Node::Placeholder(p) if self.graph.placeholders[p].object.is_some() => {
                 Some(self.graph.placeholders[p].reason)

@@ -6,13 +6,12 @@
 //! written only at the end, only when their bytes on disk are still those that were read, and
 //! each atomically: a temporary file beside it, renamed over it.
 
-pub mod edit;
-
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::analysis::{Analysis, Options};
+use crate::edit;
 use crate::finding::{Applicability, Edit, Finding};
 use crate::source::{SourceId, Span};
 

@@ -16,12 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::discover::display_path;
 
-/// The tool that builds a directory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Tool {
-    Helm,
-    Kustomize,
-}
+pub use crate::source::Tool;
 
 /// A chart or an overlay to build.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -361,7 +361,7 @@ impl<'a> Context<'a> {
         message: impl Into<String>,
     ) -> Option<Fix> {
         self.edit_fix(id, span, applicability, message, |window| {
-            crate::fix::edit::replace_scalar(window, span, value)
+            crate::edit::replace_scalar(window, span, value)
         })
     }
 
@@ -375,7 +375,7 @@ impl<'a> Context<'a> {
         message: impl Into<String>,
     ) -> Option<Fix> {
         self.edit_fix(id, span, applicability, message, |window| {
-            crate::fix::edit::remove_node(window, span).map(|removed| (removed, String::new()))
+            crate::edit::remove_node(window, span).map(|removed| (removed, String::new()))
         })
     }
 
@@ -395,7 +395,7 @@ impl<'a> Context<'a> {
                 let (key, value) = (*key, *value);
                 let entry = Span::new(key.start, value.end.max(key.end));
                 self.edit_fix(id, entry, applicability, message, |window| {
-                    crate::fix::edit::remove_entry(window, key, value)
+                    crate::edit::remove_entry(window, key, value)
                         .map(|removed| (removed, String::new()))
                 })
             }
@@ -426,7 +426,7 @@ impl<'a> Context<'a> {
         match only_item.flatten() {
             Some(entry) => self.remove_entries_fix(id, &[vec![entry]], applicability, message),
             None => self.edit_fix(id, span, applicability, message, |window| {
-                crate::fix::edit::remove_item(window, span).map(|removed| (removed, String::new()))
+                crate::edit::remove_item(window, span).map(|removed| (removed, String::new()))
             }),
         }
     }
@@ -438,7 +438,7 @@ impl<'a> Context<'a> {
         span: Span,
         applicability: Applicability,
         message: impl Into<String>,
-        edit: impl FnOnce(crate::fix::edit::Window) -> Option<(Span, String)>,
+        edit: impl FnOnce(crate::edit::Window) -> Option<(Span, String)>,
     ) -> Option<Fix> {
         let (span, replacement) = self.with_window(id, span, edit)?;
         if self.repeated_by_alias(id, &[span]) {
@@ -462,7 +462,7 @@ impl<'a> Context<'a> {
         &self,
         id: ObjId,
         span: Span,
-        edit: impl FnOnce(crate::fix::edit::Window) -> Option<R>,
+        edit: impl FnOnce(crate::edit::Window) -> Option<R>,
     ) -> Option<R> {
         const AFTER: usize = 8;
         let object = self.object(id);
@@ -471,7 +471,7 @@ impl<'a> Context<'a> {
         let last = source.line_index(span.end) + AFTER;
         let to = source.line_start(last + 1).min(source.text.len());
         let bytes = source.text.bytes(from..to).ok()?;
-        edit(crate::fix::edit::Window {
+        edit(crate::edit::Window {
             bytes: &bytes,
             base: from,
         })
@@ -489,7 +489,7 @@ impl<'a> Context<'a> {
         applicability: Applicability,
         message: impl Into<String>,
     ) -> Option<Fix> {
-        use crate::fix::edit::{entry, remove_node};
+        use crate::edit::{entry, remove_node};
         let all = runs.iter().flatten();
         let start = all.clone().map(|(key, _)| key.start).min()?;
         let end = all.map(|(key, value)| value.end.max(key.end)).max()?;
@@ -604,7 +604,7 @@ impl<'a> Context<'a> {
     /// when every other owner is gone. An owner that may exist beyond the input (missing from
     /// a snapshot) is said to decide which.
     pub fn dangling_consequence(&self, dependent: ObjId, reference_index: usize) -> String {
-        use crate::graph::Unresolved;
+        use crate::resolve::Unresolved;
         let object = self.object(dependent);
         let (mut alive, mut unknown, mut unresolvable) = (Vec::new(), Vec::new(), Vec::new());
         for (i, (reference, resolution)) in object
@@ -616,7 +616,7 @@ impl<'a> Context<'a> {
             if i == reference_index {
                 continue;
             }
-            let Some(reason) = crate::graph::unresolved(&resolution.resolution) else {
+            let Some(reason) = crate::resolve::unresolved(&resolution.resolution) else {
                 if let Some(owner) = resolution.owner() {
                     alive.push(self.describe(owner));
                 }
@@ -626,7 +626,7 @@ impl<'a> Context<'a> {
                 .options
                 .complete_for(&resolution.group, reference.kind_str().unwrap_or(""));
             let owner = self.describe_owner(dependent, reference, resolution);
-            if crate::graph::is_dangling(reason, object.mode, complete_here) {
+            if crate::resolve::is_dangling(reason, object.mode, complete_here) {
                 continue;
             } else if reason == Unresolved::NotFound {
                 unknown.push(owner);

@@ -4,6 +4,7 @@
 mod common;
 
 mod action;
+mod architecture;
 mod assertion_files;
 mod baseline;
 mod broken_pipe;
