@@ -256,6 +256,10 @@ pub struct Finding {
     /// (`` … in `kustomize build overlays/prod`: … ``); until then the message says "this
     /// build".
     pub in_build: Option<(String, String)>,
+    /// For a finding taken back from what a chart or an overlay built, where its primary label
+    /// was in the built stream (the source and offset): the annotation of the object as built
+    /// suppresses it there.
+    pub built_at: Option<(SourceId, usize)>,
 }
 
 impl Finding {
@@ -273,6 +277,7 @@ impl Finding {
             origin: None,
             fix: None,
             in_build: None,
+            built_at: None,
         }
     }
 
