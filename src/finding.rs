@@ -260,6 +260,23 @@ pub struct Finding {
     /// was in the built stream (the source and offset): the annotation of the object as built
     /// suppresses it there.
     pub built_at: Option<(SourceId, usize)>,
+    /// For a finding of a `helm template` stream read from standard input, where it is in the
+    /// template it was rendered from, below the repository: code review annotates files, and
+    /// `<stdin>` is none.
+    pub in_template: Option<TemplatePlace>,
+}
+
+/// A finding's place in the template a `helm template` stream on standard input was rendered
+/// from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplatePlace {
+    /// The template's path.
+    pub path: String,
+    pub start: crate::source::LineCol,
+    pub end: crate::source::LineCol,
+    /// The stream's line the finding is on, when its line was not found in the template (the
+    /// place is then the template's first line).
+    pub rendered_line: Option<usize>,
 }
 
 impl Finding {
@@ -278,6 +295,7 @@ impl Finding {
             fix: None,
             in_build: None,
             built_at: None,
+            in_template: None,
         }
     }
 

@@ -328,6 +328,7 @@ fn check_cached(
     // suppression: comments there (a template, a base, a patch) then apply to them.
     let mut mapping = crate::render::map::Mapping::new(&outcome.sources, renders);
     mapping.findings(&mut outcome.findings, &outcome.sources);
+    crate::render::map::place_in_templates(&mut outcome.findings, &outcome.sources);
     let mut suppressed = Vec::new();
     if !options.no_suppress {
         mapping.read_files_built_from(&outcome.sources);

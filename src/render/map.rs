@@ -26,7 +26,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::{Origins, Rendered, Renders, Tool};
-use crate::finding::{Finding, Label};
+use crate::finding::{Finding, Label, TemplatePlace};
 use crate::source::{Source, SourceId, Span};
 use crate::yaml::{self, Node, Value};
 
@@ -215,6 +215,95 @@ fn kustomize_origin(root: &Node) -> Option<Node> {
         .get("config.kubernetes.io/origin")?
         .as_str()?;
     yaml::roots(origin).into_iter().next()
+}
+
+/// Give each finding of a `helm template` stream read from standard input its place in the
+/// template it was rendered from: the stream's `# Source:` comment names the template
+/// relative to the chart's parent (`shop/templates/deployment.yaml`), the file is looked for
+/// below the repository root (or the working directory), the shortest path when several end
+/// so, and the finding's line is looked for in it by its text. The finding stays in the
+/// stream: its comments and annotations suppress it there.
+pub fn place_in_templates(findings: &mut [Finding], sources: &[Source]) {
+    let mut templates: HashMap<String, Option<Source>> = HashMap::new();
+    let mut root = None;
+    for finding in findings {
+        // A finding taken back from a build is in a file of its own already.
+        let Some(stream) = sources.get(finding.primary.source.0 as usize) else {
+            continue;
+        };
+        let (Some(origin), true) = (&finding.origin, stream.name == crate::discover::STDIN_NAME)
+        else {
+            continue;
+        };
+        let root = root.get_or_insert_with(|| {
+            let cwd = std::env::current_dir().ok();
+            cwd.as_deref()
+                .and_then(crate::report::repository_root)
+                .or(cwd)
+                .unwrap_or_else(|| PathBuf::from("."))
+        });
+        let template = templates
+            .entry(origin.clone())
+            .or_insert_with(|| read_template(origin, root));
+        let span = finding.primary.span;
+        let line = stream.line_col(span.start).line;
+        let first = crate::source::LineCol { line: 1, column: 1 };
+        let Some(template) = template else {
+            finding.in_template = Some(TemplatePlace {
+                path: origin.clone(),
+                start: first,
+                end: first,
+                rendered_line: Some(line),
+            });
+            continue;
+        };
+        let text = template
+            .text
+            .str(0..template.text.len())
+            .map(|t| t.into_owned())
+            .unwrap_or_default();
+        let whole = Span::new(0, text.len());
+        finding.in_template = Some(match same_line(&text, whole, stream, span) {
+            Some(found) => TemplatePlace {
+                path: template.name.clone(),
+                start: template.line_col(found.start),
+                end: template.line_col(found.end),
+                rendered_line: None,
+            },
+            None => TemplatePlace {
+                path: template.name.clone(),
+                start: first,
+                end: first,
+                rendered_line: Some(line),
+            },
+        });
+    }
+}
+
+/// The file below `root` whose path ends with `origin` (the shortest when several do), read.
+fn read_template(origin: &str, root: &Path) -> Option<Source> {
+    let wanted = Path::new(origin);
+    let mut files = Vec::new();
+    // An ignore file that is not a small regular file is left unread, as in the walk of the
+    // inputs (which said so already).
+    crate::discover::walk_entries(
+        root,
+        false,
+        &mut |entry| {
+            if let Ok(entry) = entry
+                && entry.file_type().is_some_and(|t| t.is_file())
+                && entry.path().ends_with(wanted)
+            {
+                files.push(entry.into_path());
+            }
+        },
+        &mut Vec::new(),
+    );
+    let file = files
+        .into_iter()
+        .min_by_key(|path| path.components().count())?;
+    let text = crate::read::small_file(&file).ok()?;
+    Some(Source::new(file.to_string_lossy().into_owned(), text))
 }
 
 /// Where the objects of built streams are in the files people edit: each object's name, each
