@@ -362,6 +362,13 @@ fn check_cached(
         }
         // An annotation of an object as built that suppressed nothing is reported in its file.
         mapping.findings(&mut outcome.findings[first_unused..], &outcome.sources);
+        // One object of a base that two overlays build is one annotation in its file.
+        let mut seen = HashSet::new();
+        let mut at = 0;
+        outcome.findings.retain(|f| {
+            at += 1;
+            at <= first_unused || seen.insert((f.primary.source, f.primary.span, f.message.clone()))
+        });
         suppressed = applied.suppressed;
     }
     // The files findings were taken back to are linted, as the builds are.

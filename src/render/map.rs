@@ -16,6 +16,11 @@
 //! - Failing those, the nearest place known: the enclosing field, the object, the template's
 //!   document, the file; the label then says that the line is approximate.
 //!
+//! This runs before suppression: the comments of the files findings are taken back to (and of
+//! every file a build made its objects from) are read there, once; the built streams' own
+//! copies of helm's template comments are not read. The finding remembers where it was in the
+//! built stream, where the object's `ownerlint.dev/ignore` annotation is.
+//!
 //! The finding keeps the build in its origin (`kustomize build overlays/prod`), and loses its
 //! fix: an edit to the built stream would change nothing on disk. Its message speaks of the
 //! build and the files: a place it names in the built stream (`overlays/prod (rendered):7`,

@@ -1363,3 +1363,42 @@ fn the_suppressions_of_a_chart_that_fails_to_build_are_not_called_unused() {
         run.stdout
     );
 }
+
+#[test]
+fn the_annotation_of_an_object_as_built_suppresses_and_is_reported_in_its_file() {
+    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+        return;
+    };
+    let dir = common::temp_dir("render-annotation");
+    write_files(
+        dir.path(),
+        &[
+            ("base/kustomization.yaml", "resources:\n- pod.yaml\n"),
+            (
+                "base/pod.yaml",
+                "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  namespace: shop\n  annotations:\n    ownerlint.dev/ignore: \"owner-not-found,owner-kind-unknown\"\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\n    name: gone\n    uid: 6f1c1d0e-1b2a-4c3d-8e9f-0a1b2c3d4e5f\n",
+            ),
+            ("dev/kustomization.yaml", "resources:\n- ../base\n"),
+            (
+                "prod/kustomization.yaml",
+                "resources:\n- ../base\nnamePrefix: prod-\n",
+            ),
+        ],
+    );
+    let run = ownerlint_in(
+        dir.path(),
+        &["--no-config", "--format", "short", "dev", "prod"],
+        None,
+    );
+    // Each build's finding is suppressed; the rule that found nothing is said once, where the
+    // annotation names it.
+    assert_eq!(
+        lines(&run.stdout),
+        [
+            "base/pod.yaml:7:27: warning[unused-suppression]: this suppression of `owner-kind-unknown` suppresses nothing: no owner-kind-unknown finding in this object (from kustomize build dev)"
+        ],
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("2 suppressed"), "{}", run.stderr);
+}
