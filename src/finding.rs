@@ -256,6 +256,27 @@ pub struct Finding {
     /// (`` … in `kustomize build overlays/prod`: … ``); until then the message says "this
     /// build".
     pub in_build: Option<(String, String)>,
+    /// For a finding taken back from what a chart or an overlay built, where its primary label
+    /// was in the built stream (the source and offset): the annotation of the object as built
+    /// suppresses it there.
+    pub built_at: Option<(SourceId, usize)>,
+    /// For a finding of a `helm template` stream read from standard input, where it is in the
+    /// template it was rendered from, below the repository: code review annotates files, and
+    /// `<stdin>` is none.
+    pub in_template: Option<TemplatePlace>,
+}
+
+/// A finding's place in the template a `helm template` stream on standard input was rendered
+/// from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplatePlace {
+    /// The template's path.
+    pub path: String,
+    pub start: crate::source::LineCol,
+    pub end: crate::source::LineCol,
+    /// The stream's line the finding is on, when its line was not found in the template (the
+    /// place is then the template's first line).
+    pub rendered_line: Option<usize>,
 }
 
 impl Finding {
@@ -273,6 +294,8 @@ impl Finding {
             origin: None,
             fix: None,
             in_build: None,
+            built_at: None,
+            in_template: None,
         }
     }
 

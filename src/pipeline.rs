@@ -331,29 +331,65 @@ fn check_cached(
         deleted: &deleted,
     };
     outcome.findings = run_rules(&cx);
+    // Findings in what a chart or an overlay built go back to the files they came from, before
+    // suppression: comments there (a template, a base, a patch) then apply to them.
+    let mut mapping = crate::render::map::Mapping::new(&outcome.sources, renders);
+    mapping.findings(&mut outcome.findings, &outcome.sources);
+    crate::render::map::place_in_templates(&mut outcome.findings, &outcome.sources);
+    let mut suppressed = Vec::new();
     if !options.no_suppress {
+        mapping.read_files_built_from(&outcome.sources);
         loaded
             .suppressions
             .extend(suppress::from_annotations(&loaded.objects));
-        let applied = suppress::apply(
+        for (id, file) in mapping.files() {
+            let (found, bad) = suppress::from_comments(id, file);
+            loaded.suppressions.extend(found);
+            loaded.malformed.extend(bad);
+        }
+        let sources: Vec<&Source> = (outcome.sources.iter())
+            .chain(mapping.files().map(|(_, file)| file))
+            .collect();
+        let mut applied = suppress::apply(
             &mut outcome.findings,
-            &outcome.sources,
+            &sources,
             loaded.suppressions,
             loaded.malformed,
         );
+        // Nothing of what a build that failed reads was checked: none of its suppressions is
+        // known to be unused.
+        applied
+            .unused
+            .retain(|u| !mapping.read_by_a_failed_build(u.source));
+        let first_unused = outcome.findings.len();
         for rule in rules::RULES {
             if let rules::Check::Suppressions(check) = rule.check {
                 check(&applied.unused, &mut outcome.findings);
             }
         }
-        // Counted as they would have been shown: in the linted files, at a level that is on.
-        let mut suppressed = applied.suppressed;
-        if loaded.has_project {
-            suppressed.retain(|f| loaded.lint_sources.contains(&f.primary.source));
-        }
-        apply_levels(&mut suppressed, &options.levels);
-        outcome.stats.suppressed = suppressed.len();
+        // An annotation of an object as built that suppressed nothing is reported in its file.
+        mapping.findings(&mut outcome.findings[first_unused..], &outcome.sources);
+        // One object of a base that two overlays build is one annotation in its file.
+        let mut seen = HashSet::new();
+        let mut at = 0;
+        outcome.findings.retain(|f| {
+            at += 1;
+            at <= first_unused || seen.insert((f.primary.source, f.primary.span, f.message.clone()))
+        });
+        suppressed = applied.suppressed;
     }
+    // The files findings were taken back to are linted, as the builds are.
+    let first_file = outcome.sources.len();
+    outcome.sources.extend(mapping.into_files());
+    loaded
+        .lint_sources
+        .extend((first_file..outcome.sources.len()).map(|i| SourceId(i as u32)));
+    // Counted as they would have been shown: in the linted files, at a level that is on.
+    if loaded.has_project {
+        suppressed.retain(|f| loaded.lint_sources.contains(&f.primary.source));
+    }
+    apply_levels(&mut suppressed, &options.levels);
+    outcome.stats.suppressed = suppressed.len();
     // Of the project's files, report what a change to the linted files breaks there: a finding
     // on either side of a reference that involves a linted file.
     if loaded.has_project {
@@ -375,7 +411,6 @@ fn check_cached(
             finding.fix = None;
         }
     }
-    // Findings in what a chart or an overlay built go back to the files they came from.
     let tried = |tool| {
         let built = renders.built.values().filter(|r| r.target.tool == tool);
         let failed = renders.failures.iter().filter(|f| f.target.tool == tool);
@@ -388,8 +423,6 @@ fn check_cached(
     outcome.stats.part_builds = part;
     outcome.stats.skipped_builds = renders.skipped.len() - part;
     outcome.builds = build_reports(renders, &loaded.objects, &outcome.sources);
-    outcome.stats.suppressed +=
-        crate::render::map::map_findings(&mut outcome, renders, !options.no_suppress);
     // Rules read positions from the files too.
     let changed_errors = changed_inputs(&outcome.sources, &outcome.errors);
     outcome.errors.extend(changed_errors);
@@ -673,7 +706,10 @@ fn prepare(
         }
     };
     source.built_by = built_by;
+    // The comments of what a chart or an overlay built are read in the files it was built
+    // from, where findings are taken back to.
     let comments = (matches!(role, Role::Lint | Role::Project)
+        && built_by.is_none()
         && !options.no_suppress
         && invalid_at.is_none())
     .then(|| suppress::from_comments(id, &source));

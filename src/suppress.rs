@@ -200,38 +200,40 @@ pub struct Applied {
     pub suppressed: Vec<Finding>,
 }
 
-/// Take the suppressed findings out of `findings`.
+/// Take the suppressed findings out of `findings`. `sources` are those the findings and the
+/// suppressions are in, by id. A finding taken back from a build to the file its object came
+/// from is suppressed by comments there, and by the annotation of the object as built.
 pub fn apply(
     findings: &mut Vec<Finding>,
-    sources: &[Source],
+    sources: &[&Source],
     mut suppressions: Vec<Suppression>,
     malformed: Vec<Malformed>,
 ) -> Applied {
     let suppressed: Vec<Finding> = findings
         .extract_if(.., |finding| {
-            let source = &sources[finding.primary.source.0 as usize];
-            let start = finding.primary.span.start;
-            // The line is only needed for a comment's suppression.
-            let line = std::cell::OnceCell::new();
+            let places = std::iter::once((finding.primary.source, finding.primary.span.start))
+                .chain(finding.built_at);
             let mut suppressed = false;
-            for suppression in suppressions
-                .iter_mut()
-                .filter(|s| s.source == finding.primary.source)
-            {
-                let covered = match suppression.covers {
-                    Covers::Lines(l) => {
-                        let line = *line.get_or_init(|| source.line_index(start));
-                        line == l || line == l + 1
+            for (id, start) in places {
+                let source = sources[id.0 as usize];
+                // The line is only needed for a comment's suppression.
+                let line = std::cell::OnceCell::new();
+                for suppression in suppressions.iter_mut().filter(|s| s.source == id) {
+                    let covered = match suppression.covers {
+                        Covers::Lines(l) => {
+                            let line = *line.get_or_init(|| source.line_index(start));
+                            line == l || line == l + 1
+                        }
+                        Covers::Range(span) => span.start <= start && start < span.end,
+                    };
+                    if !covered {
+                        continue;
                     }
-                    Covers::Range(span) => span.start <= start && start < span.end,
-                };
-                if !covered {
-                    continue;
-                }
-                for (rule, _, used) in &mut suppression.rules {
-                    if rule == finding.rule.id {
-                        *used = true;
-                        suppressed = true;
+                    for (rule, _, used) in &mut suppression.rules {
+                        if rule == finding.rule.id {
+                            *used = true;
+                            suppressed = true;
+                        }
                     }
                 }
             }

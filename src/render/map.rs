@@ -16,6 +16,11 @@
 //! - Failing those, the nearest place known: the enclosing field, the object, the template's
 //!   document, the file; the label then says that the line is approximate.
 //!
+//! This runs before suppression: the comments of the files findings are taken back to (and of
+//! every file a build made its objects from) are read there, once; the built streams' own
+//! copies of helm's template comments are not read. The finding remembers where it was in the
+//! built stream, where the object's `ownerlint.dev/ignore` annotation is.
+//!
 //! The finding keeps the build in its origin (`kustomize build overlays/prod`), and loses its
 //! fix: an edit to the built stream would change nothing on disk. Its message speaks of the
 //! build and the files: a place it names in the built stream (`overlays/prod (rendered):7`,
@@ -26,8 +31,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::{Origins, Rendered, Renders, Tool};
-use crate::analysis::Outcome;
-use crate::finding::Label;
+use crate::finding::{Finding, Label, TemplatePlace};
 use crate::source::{Source, SourceId, Span};
 use crate::yaml::{self, Node, Value};
 
@@ -67,83 +71,244 @@ struct Place {
     exact: bool,
 }
 
-/// Move the labels of findings in built streams to the files their objects came from; then
-/// suppression comments in those files apply to them. Returns how many findings such comments
-/// suppressed.
-pub fn map_findings(outcome: &mut Outcome, renders: &Renders, suppress: bool) -> usize {
-    if renders.built.is_empty() {
-        return 0;
+/// Findings of built streams being taken back to the files their objects came from, and the
+/// files read for that (templates, resources, patches), as sources numbered after the run's.
+pub struct Mapping<'r> {
+    built: HashMap<SourceId, &'r Rendered>,
+    mapper: Mapper<'r>,
+    /// What each build that failed reads: nothing there was checked.
+    failed: Vec<super::Consumed>,
+}
+
+impl<'r> Mapping<'r> {
+    /// The mapping of the built streams among `sources`.
+    pub fn new(sources: &[Source], renders: &'r Renders) -> Self {
+        let built = match renders.built.is_empty() {
+            true => HashMap::new(),
+            false => built_streams(sources, renders),
+        };
+        Mapping {
+            built,
+            mapper: Mapper::new(renders, sources.len()),
+            failed: renders
+                .failures
+                .iter()
+                .map(|f| f.target.consumed())
+                .collect(),
+        }
     }
-    let built: HashMap<SourceId, &Rendered> = outcome
-        .sources
+
+    /// Move the labels of `findings` that are in built streams to the files their objects
+    /// came from. A finding so moved names its build, loses its fix (an edit to the built
+    /// stream would change nothing on disk), and keeps where it was built.
+    pub fn findings(&mut self, findings: &mut [Finding], sources: &[Source]) {
+        if self.built.is_empty() {
+            return;
+        }
+        for finding in findings {
+            // The finding is of the build its own label is in (a related label may be in
+            // another).
+            let build = std::iter::once(&finding.primary)
+                .chain(&finding.related)
+                .find_map(|label| self.built.get(&label.source))
+                .map(|rendered| rendered.target.describe());
+            if self.built.contains_key(&finding.primary.source) {
+                finding.built_at = Some((finding.primary.source, finding.primary.span.start));
+            }
+            // Each place in a built stream that a label moved from, and where it went.
+            let mut moved = Vec::new();
+            for label in std::iter::once(&mut finding.primary).chain(finding.related.iter_mut()) {
+                if let Some(rendered) = self.built.get(&label.source) {
+                    let stream = &sources[label.source.0 as usize];
+                    let line = stream.line_col(label.span.start).line;
+                    let from = format!("{}:{line}", stream.name);
+                    let before = label.source;
+                    self.mapper.map(label, stream, rendered);
+                    if label.source != before {
+                        let file = self.mapper.source(label.source);
+                        let line = file.line_col(label.span.start).line;
+                        moved.push((from, format!("{}:{line}", file.name)));
+                    }
+                }
+            }
+            if let Some(build) = build {
+                if let Some((before, after)) = finding.in_build.take() {
+                    finding.message = format!("{before}`{build}`{after}");
+                }
+                finding.message = at_the_files(&finding.message, &moved);
+                finding.fix = None;
+                finding.origin = Some(build);
+            }
+        }
+    }
+
+    /// Read the files each build made its objects from (a chart's templates named by
+    /// `# Source:`, an overlay's resources, generators and patches), so that their suppression
+    /// comments are seen where nothing was found too.
+    pub fn read_files_built_from(&mut self, sources: &[Source]) {
+        let mut ids: Vec<SourceId> = self.built.keys().copied().collect();
+        ids.sort();
+        for id in ids {
+            let rendered = self.built[&id];
+            let documents = self
+                .mapper
+                .streams
+                .entry(id)
+                .or_insert_with(|| stream_documents(&sources[id.0 as usize]));
+            let mut files: Vec<PathBuf> = documents
+                .iter()
+                .filter_map(|document| match rendered.target.tool {
+                    Tool::Helm => Some(rendered.origin_file(document.template.as_deref()?)),
+                    Tool::Kustomize => {
+                        let origin = kustomize_origin(document.root.as_ref()?)?;
+                        let file = ["path", "configuredIn"]
+                            .into_iter()
+                            .find_map(|key| origin.get(key)?.as_str().map(str::to_string))?;
+                        Some(rendered.origin_file(&file))
+                    }
+                })
+                .collect();
+            if rendered.target.tool == Tool::Kustomize {
+                files.extend(self.mapper.patch_files(&rendered.target.dir));
+            }
+            for file in files {
+                self.mapper.file(&file);
+            }
+        }
+    }
+
+    /// The files read, with their ids.
+    pub fn files(&self) -> impl Iterator<Item = (SourceId, &Source)> {
+        let first = self.mapper.first_new;
+        (self.mapper.new_sources.iter().enumerate())
+            .map(move |(i, s)| (SourceId((first + i) as u32), s))
+    }
+
+    /// Whether `id` is a file read here that a build which failed reads too: nothing in it
+    /// was checked through that build.
+    pub fn read_by_a_failed_build(&self, id: SourceId) -> bool {
+        let Some(i) = (id.0 as usize).checked_sub(self.mapper.first_new) else {
+            return false;
+        };
+        let Some(file) = self.mapper.new_sources.get(i) else {
+            return false;
+        };
+        let path = super::lexical(Path::new(&file.name));
+        self.failed.iter().any(|c| c.contains_lexical(&path))
+    }
+
+    /// The files read, to be added to the run's sources.
+    pub fn into_files(self) -> Vec<Source> {
+        self.mapper.new_sources
+    }
+}
+
+/// The built streams among `sources`, by id.
+fn built_streams<'r>(sources: &[Source], renders: &'r Renders) -> HashMap<SourceId, &'r Rendered> {
+    sources
         .iter()
         .enumerate()
         .filter_map(|(i, s)| Some((SourceId(i as u32), renders.built.get(&s.name)?)))
-        .collect();
-    if built.is_empty() {
-        return 0;
+        .collect()
+}
+
+/// The `config.kubernetes.io/origin` annotation of a built object, read as YAML.
+fn kustomize_origin(root: &Node) -> Option<Node> {
+    let origin = root
+        .get("metadata")?
+        .get("annotations")?
+        .get("config.kubernetes.io/origin")?
+        .as_str()?;
+    yaml::roots(origin).into_iter().next()
+}
+
+/// Give each finding of a `helm template` stream read from standard input its place in the
+/// template it was rendered from: the stream's `# Source:` comment names the template
+/// relative to the chart's parent (`shop/templates/deployment.yaml`), the file is looked for
+/// below the repository root (or the working directory), the shortest path when several end
+/// so, and the finding's line is looked for in it by its text. The finding stays in the
+/// stream: its comments and annotations suppress it there.
+pub fn place_in_templates(findings: &mut [Finding], sources: &[Source]) {
+    let mut templates: HashMap<String, Option<Source>> = HashMap::new();
+    let mut root = None;
+    for finding in findings {
+        // A finding taken back from a build is in a file of its own already.
+        let Some(stream) = sources.get(finding.primary.source.0 as usize) else {
+            continue;
+        };
+        let (Some(origin), true) = (&finding.origin, stream.name == crate::discover::STDIN_NAME)
+        else {
+            continue;
+        };
+        let root = root.get_or_insert_with(|| {
+            let cwd = std::env::current_dir().ok();
+            cwd.as_deref()
+                .and_then(crate::report::repository_root)
+                .or(cwd)
+                .unwrap_or_else(|| PathBuf::from("."))
+        });
+        let template = templates
+            .entry(origin.clone())
+            .or_insert_with(|| read_template(origin, root));
+        let span = finding.primary.span;
+        let line = stream.line_col(span.start).line;
+        let first = crate::source::LineCol { line: 1, column: 1 };
+        let Some(template) = template else {
+            finding.in_template = Some(TemplatePlace {
+                path: origin.clone(),
+                start: first,
+                end: first,
+                rendered_line: Some(line),
+            });
+            continue;
+        };
+        let text = template
+            .text
+            .str(0..template.text.len())
+            .map(|t| t.into_owned())
+            .unwrap_or_default();
+        let whole = Span::new(0, text.len());
+        finding.in_template = Some(match same_line(&text, whole, stream, span) {
+            Some(found) => TemplatePlace {
+                path: template.name.clone(),
+                start: template.line_col(found.start),
+                end: template.line_col(found.end),
+                rendered_line: None,
+            },
+            None => TemplatePlace {
+                path: template.name.clone(),
+                start: first,
+                end: first,
+                rendered_line: Some(line),
+            },
+        });
     }
-    let mut mapper = Mapper {
-        texts: renders,
-        first_new: outcome.sources.len(),
-        new_sources: Vec::new(),
-        files: HashMap::new(),
-        documents: HashMap::new(),
-        streams: HashMap::new(),
-    };
-    for finding in &mut outcome.findings {
-        // The finding is of the build its own label is in (a related label may be in another).
-        let build = std::iter::once(&finding.primary)
-            .chain(&finding.related)
-            .find_map(|label| built.get(&label.source))
-            .map(|rendered| rendered.target.describe());
-        // Each place in a built stream that a label moved from, and where it went.
-        let mut moved = Vec::new();
-        for label in std::iter::once(&mut finding.primary).chain(finding.related.iter_mut()) {
-            if let Some(rendered) = built.get(&label.source) {
-                let stream = &outcome.sources[label.source.0 as usize];
-                let from = format!("{}:{}", stream.name, stream.line_col(label.span.start).line);
-                let before = label.source;
-                mapper.map(label, stream, rendered);
-                if label.source != before {
-                    let file = mapper.source(label.source);
-                    let to = format!("{}:{}", file.name, file.line_col(label.span.start).line);
-                    moved.push((from, to));
-                }
+}
+
+/// The file below `root` whose path ends with `origin` (the shortest when several do), read.
+fn read_template(origin: &str, root: &Path) -> Option<Source> {
+    let wanted = Path::new(origin);
+    let mut files = Vec::new();
+    // An ignore file that is not a small regular file is left unread, as in the walk of the
+    // inputs (which said so already).
+    crate::discover::walk_entries(
+        root,
+        false,
+        &mut |entry| {
+            if let Ok(entry) = entry
+                && entry.file_type().is_some_and(|t| t.is_file())
+                && entry.path().ends_with(wanted)
+            {
+                files.push(entry.into_path());
             }
-        }
-        if let Some(build) = build {
-            if let Some((before, after)) = finding.in_build.take() {
-                finding.message = format!("{before}`{build}`{after}");
-            }
-            finding.message = at_the_files(&finding.message, &moved);
-            finding.fix = None;
-            finding.origin = Some(build);
-        }
-    }
-    let new: Vec<SourceId> = (0..mapper.new_sources.len())
-        .map(|i| SourceId((mapper.first_new + i) as u32))
-        .collect();
-    outcome.sources.extend(mapper.new_sources);
-    if !suppress {
-        return 0;
-    }
-    // Comments in a template or a base file suppress the findings taken back to them.
-    let mut comments = Vec::new();
-    for id in new {
-        comments.extend(crate::suppress::from_comments(id, &outcome.sources[id.0 as usize]).0);
-    }
-    if comments.is_empty() {
-        return 0;
-    }
-    crate::suppress::apply(
-        &mut outcome.findings,
-        &outcome.sources,
-        comments,
-        Vec::new(),
-    )
-    .suppressed
-    .len()
+        },
+        &mut Vec::new(),
+    );
+    let file = files
+        .into_iter()
+        .min_by_key(|path| path.components().count())?;
+    let text = crate::read::small_file(&file).ok()?;
+    Some(Source::new(file.to_string_lossy().into_owned(), text))
 }
 
 /// Where the objects of built streams are in the files people edit: each object's name, each
@@ -176,22 +341,11 @@ pub fn place_objects(
     renders: &Renders,
     objects: &[crate::model::Object],
 ) -> Places {
-    let built: HashMap<SourceId, &Rendered> = sources
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| Some((SourceId(i as u32), renders.built.get(&s.name)?)))
-        .collect();
+    let built = built_streams(sources, renders);
     if built.is_empty() {
         return Places::default();
     }
-    let mut mapper = Mapper {
-        texts: renders,
-        first_new: sources.len(),
-        new_sources: Vec::new(),
-        files: HashMap::new(),
-        documents: HashMap::new(),
-        streams: HashMap::new(),
-    };
+    let mut mapper = Mapper::new(renders, sources.len());
     let mut spots = Vec::new();
     for (i, object) in objects.iter().enumerate() {
         let Some(rendered) = built.get(&object.source) else {
@@ -352,7 +506,18 @@ fn stream_documents(stream: &Source) -> Vec<StreamDocument> {
         .collect()
 }
 
-impl Mapper<'_> {
+impl<'r> Mapper<'r> {
+    fn new(texts: &'r Renders, first_new: usize) -> Self {
+        Mapper {
+            texts,
+            first_new,
+            new_sources: Vec::new(),
+            files: HashMap::new(),
+            documents: HashMap::new(),
+            streams: HashMap::new(),
+        }
+    }
+
     fn map(&mut self, label: &mut Label, stream: &Source, rendered: &Rendered) {
         let place = self
             .place(label.source, label.span, stream, rendered)
@@ -473,12 +638,7 @@ impl Mapper<'_> {
         name: &str,
         path: &FieldPath,
     ) -> Option<Place> {
-        let origin = root
-            .get("metadata")?
-            .get("annotations")?
-            .get("config.kubernetes.io/origin")?
-            .as_str()?;
-        let origin = yaml::roots(origin).into_iter().next()?;
+        let origin = kustomize_origin(root)?;
         if let Some(file) = origin.get("path").and_then(Node::as_str) {
             let id = self.file(&rendered.origin_file(file))?;
             let found = self.field_in(id, kind, name, path);

@@ -16,7 +16,7 @@ pub fn render(
     let root = options.root.as_deref();
     for finding in findings {
         // A `helm template` stream's finding is annotated on its template.
-        let place = super::template::place(outcome, finding, &finding.primary, root);
+        let place = super::place(outcome, finding);
         let (start, end) = (place.start, place.end);
         let command = match finding.severity {
             Severity::Error => "error",

@@ -7,13 +7,12 @@ pub mod markdown;
 pub mod pretty;
 pub mod sarif;
 pub mod short;
-pub mod template;
 
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 
 use crate::analysis::Outcome;
-use crate::finding::{Finding, Severity};
+use crate::finding::{Finding, Severity, TemplatePlace};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -149,6 +148,22 @@ fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// Where a finding is shown in formats that annotate files: its primary label's place, or,
+/// for a `helm template` stream on standard input, its place in the template.
+pub fn place(outcome: &Outcome, finding: &Finding) -> TemplatePlace {
+    if let Some(place) = &finding.in_template {
+        return place.clone();
+    }
+    let source = outcome.source(finding.primary.source);
+    let span = finding.primary.span;
+    TemplatePlace {
+        path: source.name.clone(),
+        start: source.line_col(span.start),
+        end: source.line_col(span.end.max(span.start)),
+        rendered_line: None,
+    }
 }
 
 /// The message as printed, with the template it was rendered from.

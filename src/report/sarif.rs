@@ -138,9 +138,7 @@ fn result(outcome: &Outcome, finding: &Finding, options: &RenderOptions) -> Valu
     let root = options.root.as_deref();
     let rule_index = RULES.iter().position(|r| r.meta.id == finding.rule.id);
     let mut message = super::one_line_message(finding);
-    if let Some(line) =
-        super::template::place(outcome, finding, &finding.primary, root).rendered_line
-    {
+    if let Some(line) = super::place(outcome, finding).rendered_line {
         message.push_str(&format!(" (line {line} of the rendered stream)"));
     }
     if let Some(help) = &finding.help {
@@ -235,7 +233,7 @@ fn artifact(name: &str, root: Option<&std::path::Path>) -> Value {
 /// The finding's own location: for a `helm template` stream on standard input, in the
 /// template it was rendered from, so that code review annotates the chart's file.
 fn primary_location(outcome: &Outcome, finding: &Finding, root: Option<&std::path::Path>) -> Value {
-    let place = super::template::place(outcome, finding, &finding.primary, root);
+    let place = super::place(outcome, finding);
     located(
         outcome,
         &finding.primary,

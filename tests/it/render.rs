@@ -1148,3 +1148,234 @@ fn a_build_past_its_timeout_is_stopped_with_every_process_it_started() {
     }
     assert!(!running(), "the helm's child {child} is still running");
 }
+
+#[test]
+fn a_stale_suppression_in_a_template_or_a_base_is_reported_at_its_line() {
+    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+        return;
+    };
+    let dir = common::temp_dir("render-unused-suppression");
+    // A reference to an owner that is nowhere: owner-not-found, suppressed where it is written;
+    // the other comment names a rule that finds nothing there.
+    let pod = |name: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: shop\n  # ownerlint: ignore[owner-ref-unknown-field] stale\n  labels:\n    app: web\n  ownerReferences:\n  # ownerlint: ignore[owner-not-found] made elsewhere\n  - apiVersion: apps/v1\n    kind: ReplicaSet\n    name: gone\n    uid: 6f1c1d0e-1b2a-4c3d-8e9f-0a1b2c3d4e5f\n"
+        )
+    };
+    write_files(
+        dir.path(),
+        &[
+            (
+                "chart/Chart.yaml",
+                "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+            ),
+            ("chart/templates/pod.yaml", &pod("{{ .Release.Name }}-web")),
+            ("base/kustomization.yaml", "resources:\n- pod.yaml\n"),
+            ("base/pod.yaml", &pod("web")),
+            (
+                "overlay/kustomization.yaml",
+                "resources:\n- ../base\nnamePrefix: prod-\n",
+            ),
+        ],
+    );
+    let run = ownerlint_in(
+        dir.path(),
+        &["--no-config", "--format", "short", "chart", "overlay"],
+        None,
+    );
+    assert_eq!(
+        lines(&run.stdout),
+        [
+            "base/pod.yaml:6:23: warning[unused-suppression]: this suppression of `owner-ref-unknown-field` suppresses nothing: no owner-ref-unknown-field finding on this line or the next",
+            "chart/templates/pod.yaml:6:23: warning[unused-suppression]: this suppression of `owner-ref-unknown-field` suppresses nothing: no owner-ref-unknown-field finding on this line or the next",
+        ],
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("2 suppressed"), "{}", run.stderr);
+    // Without suppression, both findings are there, and no comment is said to be unused.
+    let run = ownerlint_in(
+        dir.path(),
+        &[
+            "--no-config",
+            "--format",
+            "short",
+            "--no-suppress",
+            "chart",
+            "overlay",
+        ],
+        None,
+    );
+    let found = lines(&run.stdout);
+    assert_eq!(found.len(), 2, "{}", run.stdout);
+    assert!(
+        found.iter().all(|l| l.contains("warning[owner-not-found]")),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_base_built_by_two_overlays_has_a_suppression_unused_only_if_neither_uses_it() {
+    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+        return;
+    };
+    let dir = common::temp_dir("render-two-overlays");
+    write_files(
+        dir.path(),
+        &[
+            ("base/kustomization.yaml", "resources:\n- pod.yaml\n"),
+            (
+                "base/pod.yaml",
+                "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  namespace: shop\n  ownerReferences:\n  # ownerlint: ignore[owner-not-found] made elsewhere\n  - apiVersion: apps/v1\n    kind: ReplicaSet\n    name: gone\n    uid: 6f1c1d0e-1b2a-4c3d-8e9f-0a1b2c3d4e5f\n",
+            ),
+            ("dev/kustomization.yaml", "resources:\n- ../base\n"),
+            // This overlay drops the reference: only the other one uses the comment.
+            (
+                "prod/kustomization.yaml",
+                "resources:\n- ../base\npatches:\n- path: no-owner.yaml\n",
+            ),
+            (
+                "prod/no-owner.yaml",
+                "- op: remove\n  path: /metadata/ownerReferences\n",
+            ),
+        ],
+    );
+    // A JSON 6902 patch names its target in the kustomization.
+    write_files(
+        dir.path(),
+        &[(
+            "prod/kustomization.yaml",
+            "resources:\n- ../base\npatches:\n- path: no-owner.yaml\n  target:\n    kind: Pod\n    name: web\n",
+        )],
+    );
+    let run = ownerlint_in(
+        dir.path(),
+        &["--no-config", "--format", "short", "dev", "prod"],
+        None,
+    );
+    assert_eq!(run.stdout, "", "{}", run.stderr);
+    assert!(run.stderr.contains("1 suppressed"), "{}", run.stderr);
+    // Built by the overlay that drops the reference alone, the comment is unused.
+    let run = ownerlint_in(
+        dir.path(),
+        &["--no-config", "--format", "short", "prod"],
+        None,
+    );
+    assert!(
+        run.stdout.starts_with(
+            "base/pod.yaml:7:23: warning[unused-suppression]: this suppression of `owner-not-found` suppresses nothing"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn the_suppressions_of_a_chart_that_fails_to_build_are_not_called_unused() {
+    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+        return;
+    };
+    let dir = common::temp_dir("render-failed-suppression");
+    write_files(
+        dir.path(),
+        &[
+            (
+                "db/Chart.yaml",
+                "apiVersion: v2\nname: db\nversion: 0.1.0\n",
+            ),
+            (
+                "db/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\n  # ownerlint: ignore[owner-not-found] made elsewhere\ndata:\n  host: {{ required \"dbHost is required\" .Values.dbHost }}\n",
+            ),
+        ],
+    );
+    let run = ownerlint_in(
+        dir.path(),
+        &["--no-config", "--format", "short", "db"],
+        None,
+    );
+    let found = lines(&run.stdout);
+    assert_eq!(found.len(), 1, "{}", run.stdout);
+    assert!(found[0].contains("error[render-failed]"), "{}", run.stdout);
+    // A base that an overlay which fails builds on: its comment may be for that overlay, which
+    // was not checked, even where another overlay of the base has no use for it.
+    write_files(
+        dir.path(),
+        &[
+            ("base/kustomization.yaml", "resources:\n- pod.yaml\n"),
+            (
+                "base/pod.yaml",
+                "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  namespace: shop\n  # ownerlint: ignore[owner-not-found] made elsewhere\n  labels:\n    app: web\n",
+            ),
+            ("good/kustomization.yaml", "resources:\n- ../base\n"),
+            (
+                "bad/kustomization.yaml",
+                "resources:\n- ../base\n- missing.yaml\n",
+            ),
+        ],
+    );
+    let run = ownerlint_in(
+        dir.path(),
+        &["--no-config", "--format", "short", "good", "bad"],
+        None,
+    );
+    let found = lines(&run.stdout);
+    assert_eq!(found.len(), 1, "{}", run.stdout);
+    assert!(
+        found[0].starts_with("bad/kustomization.yaml:1:1: error[render-failed]"),
+        "{}",
+        run.stdout
+    );
+    // Built alone by the overlay that builds, the comment is unused.
+    let run = ownerlint_in(
+        dir.path(),
+        &["--no-config", "--format", "short", "good"],
+        None,
+    );
+    assert!(
+        run.stdout
+            .starts_with("base/pod.yaml:6:23: warning[unused-suppression]"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn the_annotation_of_an_object_as_built_suppresses_and_is_reported_in_its_file() {
+    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+        return;
+    };
+    let dir = common::temp_dir("render-annotation");
+    write_files(
+        dir.path(),
+        &[
+            ("base/kustomization.yaml", "resources:\n- pod.yaml\n"),
+            (
+                "base/pod.yaml",
+                "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  namespace: shop\n  annotations:\n    ownerlint.dev/ignore: \"owner-not-found,owner-kind-unknown\"\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\n    name: gone\n    uid: 6f1c1d0e-1b2a-4c3d-8e9f-0a1b2c3d4e5f\n",
+            ),
+            ("dev/kustomization.yaml", "resources:\n- ../base\n"),
+            (
+                "prod/kustomization.yaml",
+                "resources:\n- ../base\nnamePrefix: prod-\n",
+            ),
+        ],
+    );
+    let run = ownerlint_in(
+        dir.path(),
+        &["--no-config", "--format", "short", "dev", "prod"],
+        None,
+    );
+    // Each build's finding is suppressed; the rule that found nothing is said once, where the
+    // annotation names it.
+    assert_eq!(
+        lines(&run.stdout),
+        [
+            "base/pod.yaml:7:27: warning[unused-suppression]: this suppression of `owner-kind-unknown` suppresses nothing: no owner-kind-unknown finding in this object (from kustomize build dev)"
+        ],
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("2 suppressed"), "{}", run.stderr);
+}
