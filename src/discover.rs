@@ -6,39 +6,11 @@ use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-use crate::render::{Consumed, Target, lexical};
-
-/// How standard input is named in reports.
-pub const STDIN_NAME: &str = "<stdin>";
-
-/// One input to read.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Input {
-    Stdin,
-    File(PathBuf),
-}
-
-impl Input {
-    pub fn display_name(&self) -> String {
-        match self {
-            Input::Stdin => STDIN_NAME.to_string(),
-            Input::File(p) => display_path(p),
-        }
-    }
-}
-
-/// A path shown without a leading `./`.
-pub fn display_path(path: &Path) -> String {
-    let text = path.to_string_lossy();
-    text.strip_prefix("./").unwrap_or(&text).to_string()
-}
-
-/// A path that could not be read or walked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InputError {
-    pub path: String,
-    pub message: String,
-}
+use crate::analysis::InputError;
+use crate::read::{Files, Input, lexical};
+use crate::render::{Consumed, Skipped, Target};
+// How reports and the configuration name inputs.
+pub use crate::read::{STDIN_NAME, display_path};
 
 #[derive(Debug, Default)]
 pub struct Discovered {
@@ -59,15 +31,6 @@ pub struct Discovered {
     /// Folders a walk could not enter (a symbolic-link loop, no permission): reported, but not
     /// an error of the run, since the user did not name them.
     pub skipped_paths: Vec<InputError>,
-}
-
-/// A chart or an overlay met and not built on its own.
-#[derive(Clone, Debug)]
-pub struct Skipped {
-    pub target: Target,
-    pub reason: String,
-    /// Built as part of another build (a subchart, a base): what it builds is checked.
-    pub part_of_another: bool,
 }
 
 /// File-name patterns that select files inside walked directories.
@@ -153,24 +116,25 @@ fn build(globs: &[String]) -> Result<GlobSet, globset::Error> {
 /// named, or one a walk passes through, however deep) is to be built, except one that another
 /// build reads (a subchart, an overlay's base); every file that no build reads is linted on
 /// its own, and a file named on the command line is always linted: through the build that
-/// reads it, or alone.
-pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool) -> Discovered {
+/// reads it, or alone. Files are as `files` has them: a file named that only a text stands in
+/// for (an editor's, not yet saved) is found.
+pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool, files: &Files) -> Discovered {
     let mut found = Discovered::default();
     let mut tests = TestAssertions::default();
     // Files in the order met, walked or named: the first name of a file is the one shown.
-    let mut files = Vec::new();
+    let mut met = Vec::new();
     let mut named = Vec::new();
     let mut targets = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
-            files.push(None);
+            met.push(None);
         } else if path.is_dir() {
             let mut walked = Vec::new();
             walk(path, filter, &mut walked, &mut targets, &mut found, render);
-            files.extend(walked.into_iter().map(Some));
-        } else if path.exists() {
+            met.extend(walked.into_iter().map(Some));
+        } else if path.exists() || files.text(path).is_some() {
             named.push(path.clone());
-            files.push(Some(path.clone()));
+            met.push(Some(path.clone()));
         } else {
             found.errors.push(InputError {
                 path: display_path(path),
@@ -179,7 +143,7 @@ pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool) -> Discovered 
         }
     }
     let builds = if render {
-        plan_builds(targets, &named, &mut found)
+        plan_builds(targets, &named, &mut found, files)
     } else {
         Vec::new()
     };
@@ -189,7 +153,7 @@ pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool) -> Discovered 
             .iter()
             .any(|(_, consumed)| consumed.contains_lexical(&path))
     };
-    for path in files {
+    for path in met {
         let Some(path) = path else {
             found.inputs.push(Input::Stdin);
             continue;
@@ -205,7 +169,7 @@ pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool) -> Discovered 
     found.renders = builds.into_iter().map(|(target, _)| target).collect();
     let mut seen = std::collections::HashSet::new();
     found.inputs.retain(|i| seen.insert(i.clone()));
-    let patches = kustomize_patches(&found.inputs);
+    let patches = kustomize_patches(&found.inputs, files);
     if !patches.is_empty() {
         let (patch_files, inputs) = std::mem::take(&mut found.inputs)
             .into_iter()
@@ -232,9 +196,10 @@ fn plan_builds(
     mut targets: Vec<Target>,
     named: &[PathBuf],
     found: &mut Discovered,
+    files: &Files,
 ) -> Vec<(Target, Consumed)> {
     for file in named {
-        if let Some(target) = building(file) {
+        if let Some(target) = building(file, files) {
             targets.push(target);
         }
     }
@@ -242,7 +207,7 @@ fn plan_builds(
     let mut seen = std::collections::HashSet::new();
     targets
         .retain(|t| seen.insert(std::fs::canonicalize(&t.dir).unwrap_or_else(|_| lexical(&t.dir))));
-    let consumed: Vec<Consumed> = targets.iter().map(Target::consumed).collect();
+    let consumed: Vec<Consumed> = targets.iter().map(|t| t.consumed(files)).collect();
     let mut builds = Vec::new();
     for (i, target) in targets.iter().enumerate() {
         let reader = (0..targets.len()).find(|&j| {
@@ -254,7 +219,7 @@ fn plan_builds(
                 reason: format!("built as part of `{}`", targets[j].describe()),
                 part_of_another: true,
             }),
-            None if target.is_component() => found.skipped.push(Skipped {
+            None if target.is_component(files) => found.skipped.push(Skipped {
                 target: target.clone(),
                 reason: "a kustomize Component, built only through the overlays that use it, and none among the inputs does"
                     .to_string(),
@@ -269,7 +234,7 @@ fn plan_builds(
 /// The chart or overlay that builds `file`: the nearest folder above it (within the path as
 /// written, and the working directory) that is a chart or an overlay reading it, then the
 /// outermost one above that reads that one in turn (the parent of a subchart).
-fn building(file: &Path) -> Option<Target> {
+fn building(file: &Path, files: &Files) -> Option<Target> {
     let above = |path: &Path| -> Vec<Target> {
         path.ancestors()
             .skip(1)
@@ -284,11 +249,11 @@ fn building(file: &Path) -> Option<Target> {
     };
     let mut target = above(file)
         .into_iter()
-        .find(|target| target.consumed().contains(file))?;
+        .find(|target| target.consumed(files).contains(file))?;
     loop {
         let outer = above(&target.dir)
             .into_iter()
-            .find(|outer| outer.consumed().contains(&target.file))
+            .find(|outer| outer.consumed(files).contains(&target.file))
             .or_else(|| target.parent_chart());
         match outer {
             Some(outer) if lexical(&outer.dir) != lexical(&target.dir) => target = outer,
@@ -299,7 +264,7 @@ fn building(file: &Path) -> Option<Target> {
 
 /// The patch files that the kustomizations among `inputs` name (`patches[].path`,
 /// `patchesStrategicMerge`, `patchesJson6902[].path`), as lexical paths.
-fn kustomize_patches(inputs: &[Input]) -> std::collections::HashSet<PathBuf> {
+fn kustomize_patches(inputs: &[Input], files: &Files) -> std::collections::HashSet<PathBuf> {
     use crate::yaml;
     let mut patches = std::collections::HashSet::new();
     let kustomizations = inputs.iter().filter_map(|input| match input {
@@ -313,7 +278,7 @@ fn kustomize_patches(inputs: &[Input]) -> std::collections::HashSet<PathBuf> {
         _ => None,
     });
     for path in kustomizations {
-        let Ok(text) = crate::read::small_file(path) else {
+        let Some(text) = files.read(path) else {
             continue;
         };
         let dir = path.parent().unwrap_or(Path::new("."));

@@ -385,6 +385,13 @@ impl<'a> Part<'a> {
     }
 }
 
+/// The tool that builds a chart's or an overlay's folder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tool {
+    Helm,
+    Kustomize,
+}
+
 /// One input: a file, standard input or a context file.
 #[derive(Debug)]
 pub struct Source {
@@ -392,7 +399,7 @@ pub struct Source {
     pub name: String,
     pub text: Text,
     /// The tool that built it, for what a chart or an overlay builds.
-    pub built_by: Option<crate::render::Tool>,
+    pub built_by: Option<Tool>,
     /// Where lines start, built the first time a position is asked for: a big input without
     /// findings never needs it.
     /// (Shared by the copies of a source, as its text is.)

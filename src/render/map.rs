@@ -26,7 +26,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::{Origins, Rendered, Renders, Tool};
-use crate::analysis::Outcome;
+use crate::analysis::{Outcome, Places, Spot};
 use crate::finding::Label;
 use crate::source::{Source, SourceId, Span};
 use crate::yaml::{self, Node, Value};
@@ -144,30 +144,6 @@ pub fn map_findings(outcome: &mut Outcome, renders: &Renders, suppress: bool) ->
     )
     .suppressed
     .len()
-}
-
-/// Where the objects of built streams are in the files people edit: each object's name, each
-/// of its owner references and the object itself, taken back as findings are.
-#[derive(Debug, Default)]
-pub struct Places {
-    /// The files the places are in, as the builds read them.
-    pub files: Vec<Source>,
-    pub spots: Vec<Spot>,
-}
-
-/// One place of a built object in a file.
-#[derive(Clone, Copy, Debug)]
-pub struct Spot {
-    /// The index of its file in [`Places::files`].
-    pub file: usize,
-    pub span: Span,
-    pub object: crate::index::ObjId,
-    /// The owner reference it is (by index); `None` for the object's name or the object.
-    pub reference: Option<usize>,
-    /// The object's name (rather than the object, or a reference).
-    pub name: bool,
-    /// The span is the field itself, not only near it.
-    pub exact: bool,
 }
 
 /// The [`Places`] of the objects of the built streams among `sources`.
@@ -425,7 +401,7 @@ impl Mapper<'_> {
         let id = self.texts.read(file).map(|text| {
             let id = SourceId((self.first_new + self.new_sources.len()) as u32);
             self.new_sources
-                .push(Source::new(crate::discover::display_path(file), text));
+                .push(Source::new(crate::read::display_path(file), text));
             id
         });
         self.files.insert(file.to_path_buf(), id);
