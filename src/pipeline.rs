@@ -106,7 +106,7 @@ pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
     let files = Files::new(texts);
     let mut found = discover_all(options, &filter, &files);
     let read::Read {
-        inputs: mut texts,
+        inputs: mut contents,
         errors,
     } = read::read(
         std::mem::take(&mut found.inputs),
@@ -117,18 +117,19 @@ pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
     );
     let renders = build(
         options,
-        found.builds,
+        std::mem::take(&mut found.targets),
+        std::mem::take(&mut found.skipped),
         &files,
         cache.as_deref_mut(),
-        &mut texts,
+        &mut contents,
     );
-    let linted_alone: Vec<String> = texts
+    let linted_alone: Vec<String> = contents
         .iter()
         .filter(|(name, _, role)| *role == Role::Lint && !renders.built.contains_key(name))
         .map(|(name, _, _)| name.clone())
         .collect();
     let with_places = cache.is_some();
-    let mut analysis = check_cached(texts, options, cache, &renders);
+    let mut analysis = check_cached(contents, options, cache, &renders);
     if with_places {
         analysis.places = crate::render::map::place_objects(
             &analysis.outcome.sources,
@@ -164,8 +165,10 @@ struct Found {
     build_files: Vec<String>,
     /// Folders a walk could not enter.
     skipped_paths: Vec<InputError>,
-    /// The charts and overlays to build, and those met and not built.
-    builds: (Vec<crate::render::Target>, Vec<crate::render::Skipped>),
+    /// The charts and overlays to build.
+    targets: Vec<crate::render::Target>,
+    /// The charts and overlays met and not built on their own.
+    skipped: Vec<crate::render::Skipped>,
 }
 
 /// The discover stage, for the paths to lint, `--crds`, `--context` and `--project`; and a
@@ -186,8 +189,8 @@ fn discover_all(options: &Options, filter: &Filter, files: &Files) -> Found {
             all.patch_files += found.patches.len();
             all.build_files
                 .extend(found.build_files.iter().map(|p| read::display_path(p)));
-            all.builds.0.append(&mut found.renders);
-            all.builds.1.append(&mut found.skipped);
+            all.targets.append(&mut found.renders);
+            all.skipped.append(&mut found.skipped);
         }
         all.skipped_paths.append(&mut found.skipped_paths);
         all.errors.extend(found.errors);
@@ -217,9 +220,8 @@ fn unsaved_files(options: &Options, filter: &Filter, files: &Files, found: &Foun
             Input::Stdin => None,
         })
         .collect();
-    let targets = &found.builds.0;
     let consumed: Vec<crate::render::Consumed> =
-        targets.iter().map(|t| t.consumed(files)).collect();
+        found.targets.iter().map(|t| t.consumed(files)).collect();
     let mut unsaved: Vec<PathBuf> = files
         .edited()
         .filter(|path| !known.contains(*path) && !path.exists())
@@ -242,12 +244,13 @@ fn unsaved_files(options: &Options, filter: &Filter, files: &Files, found: &Foun
     unsaved
 }
 
-/// The build stage: build the charts and overlays `builds` names (with the texts of `files`
-/// where they stand in for files, and the builds of `cache` where nothing they read changed),
-/// and add what each built to `inputs`, under its stream's name.
+/// The build stage: build `targets` (with the texts of `files` where they stand in for files,
+/// and the builds of `cache` where nothing they read changed), and add what each built to
+/// `inputs`, under its stream's name.
 fn build(
     options: &Options,
-    (targets, skipped): (Vec<crate::render::Target>, Vec<crate::render::Skipped>),
+    targets: Vec<crate::render::Target>,
+    skipped: Vec<crate::render::Skipped>,
     files: &Files,
     cache: Option<&mut LoadCache>,
     inputs: &mut Vec<(String, Content, Role)>,
