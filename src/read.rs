@@ -1,7 +1,8 @@
 //! Read: the inputs that discovery found, as bytes (in parallel, each file once whatever name
 //! reaches it; a big file is opened to be read a slice at a time), then as text. Every file a
 //! run reads goes through here ([`Files`]), so that a text that stands in for a file (an
-//! editor's unsaved buffer) is what every stage sees, the builds too.
+//! editor's unsaved buffer) is what every stage sees, the builds too. Folders are walked here
+//! as discovery walks them ([`walk_entries`]: hidden and ignored files left out).
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -155,6 +156,175 @@ impl Files {
         entries.sort();
         entries
     }
+}
+
+/// Which kinds of ignore file a walk leaves unread.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Unread {
+    /// `.ignore`
+    ignore: bool,
+    /// `.gitignore`
+    gitignore: bool,
+    /// `.git/info/exclude`, and a `.git` file that names where the repository is
+    exclude: bool,
+}
+
+/// The ignore files the `ignore` crate would read in `dir` (of the kinds `unread` does not
+/// leave out) that are not small regular files: a link to `/dev/zero` would be read without
+/// end, a named pipe would block. Each with its kind and why it is not read.
+fn unreadable_ignore_files(dir: &Path, unread: Unread) -> Vec<(PathBuf, Unread, String)> {
+    let mut found = Vec::new();
+    let mut check = |name: &str, kind: Unread, skip: bool| {
+        if skip {
+            return;
+        }
+        let path = dir.join(name);
+        let Ok(metadata) = std::fs::metadata(&path) else {
+            return;
+        };
+        // `.git` is a repository's folder (or, in a worktree, a small file naming it).
+        if name == ".git" && metadata.is_dir() {
+            return;
+        }
+        if let Some(problem) = not_small_file(&metadata) {
+            let rules = match name {
+                ".ignore" => ".ignore",
+                ".gitignore" => ".gitignore",
+                _ => "the repository's exclude",
+            };
+            found.push((
+                path,
+                kind,
+                format!("{problem}; the walk below it goes on without {rules} rules"),
+            ));
+        }
+    };
+    let exclude = Unread {
+        exclude: true,
+        ..Unread::default()
+    };
+    check(
+        ".ignore",
+        Unread {
+            ignore: true,
+            ..Unread::default()
+        },
+        unread.ignore,
+    );
+    check(
+        ".gitignore",
+        Unread {
+            gitignore: true,
+            ..Unread::default()
+        },
+        unread.gitignore,
+    );
+    check(".git", exclude, unread.exclude);
+    check(".git/info/exclude", exclude, unread.exclude);
+    found
+}
+
+/// A folder to walk apart: the kinds of ignore file left unread there, and the files not read
+/// with why.
+type WalkApart = (PathBuf, Unread, Vec<(PathBuf, String)>);
+
+/// Walk `root` as `ignore::Walk` walks it (hidden files and ignored files left out, each
+/// folder's entries in name order), giving each entry or error to `on_entry`. The `ignore`
+/// crate opens the ignore files itself, so each folder's are looked at before it is entered:
+/// a folder with one that is not a small regular file is walked apart, with that kind of
+/// ignore file unread there and below, and the file is added to `unread` (once) with why.
+/// True when some folder was walked apart (its entries come after the others).
+pub fn walk_entries(
+    root: &Path,
+    follow_links: bool,
+    on_entry: &mut dyn FnMut(Result<ignore::DirEntry, ignore::Error>),
+    unread: &mut Vec<InputError>,
+) -> bool {
+    use std::sync::{Arc, Mutex};
+    let mut pending = vec![(root.to_path_buf(), Unread::default())];
+    let mut walked = std::collections::HashSet::new();
+    let mut reported = std::collections::HashSet::new();
+    let mut in_parts = false;
+    while let Some((dir, mut skip)) = pending.pop() {
+        // A folder reached again through a symbolic link is not walked apart twice.
+        if !walked.insert((
+            std::fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone()),
+            skip.ignore,
+            skip.gitignore,
+            skip.exclude,
+        )) {
+            continue;
+        }
+        let mut report = |path: PathBuf, problem: String| {
+            if reported.insert(path.clone()) {
+                unread.push(InputError {
+                    path: display_path(&path),
+                    message: problem,
+                });
+            }
+        };
+        // The folder itself, and the folders above it whose ignore files apply too.
+        let absolute = std::path::absolute(&dir).unwrap_or_else(|_| dir.clone());
+        for folder in absolute.ancestors() {
+            for (path, kind, problem) in unreadable_ignore_files(folder, skip) {
+                let shown = if folder == absolute {
+                    dir.join(path.strip_prefix(folder).unwrap_or(&path))
+                } else {
+                    path
+                };
+                report(shown, problem);
+                skip.ignore |= kind.ignore;
+                skip.gitignore |= kind.gitignore;
+                skip.exclude |= kind.exclude;
+            }
+        }
+        let apart: Arc<Mutex<Vec<WalkApart>>> = Arc::default();
+        let to_walk_apart = Arc::clone(&apart);
+        let walker = ignore::WalkBuilder::new(&dir)
+            .follow_links(follow_links)
+            .ignore(!skip.ignore)
+            .git_ignore(!skip.gitignore)
+            .git_exclude(!skip.exclude)
+            // Entries of one directory differ only in their names: comparing those bytes gives
+            // the order comparing whole paths does, without splitting each path into components.
+            .sort_by_file_name(|a, b| a.cmp(b))
+            // Called before the walk enters a folder and reads its ignore files.
+            .filter_entry(move |entry| {
+                if entry.depth() == 0 || !entry.file_type().is_some_and(|t| t.is_dir()) {
+                    return true;
+                }
+                let found = unreadable_ignore_files(entry.path(), skip);
+                if found.is_empty() {
+                    return true;
+                }
+                let mut unread = skip;
+                for (_, kind, _) in &found {
+                    unread.ignore |= kind.ignore;
+                    unread.gitignore |= kind.gitignore;
+                    unread.exclude |= kind.exclude;
+                }
+                let problems = found.into_iter().map(|(p, _, m)| (p, m)).collect();
+                if let Ok(mut apart) = to_walk_apart.lock() {
+                    apart.push((entry.path().to_path_buf(), unread, problems));
+                }
+                false
+            })
+            .build();
+        for entry in walker {
+            on_entry(entry);
+        }
+        let apart = std::mem::take(&mut *apart.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut folders = Vec::new();
+        for (folder, kinds, problems) in apart {
+            in_parts = true;
+            for (path, problem) in problems {
+                report(path, problem);
+            }
+            folders.push((folder, kinds));
+        }
+        pending.extend(folders.into_iter().rev());
+    }
+    in_parts
 }
 
 /// The role an input plays in a run.

@@ -107,7 +107,7 @@ impl Target {
 #[derive(Clone, Debug)]
 pub struct Rendered {
     pub target: Target,
-    /// What the tool printed (taken by the reading stage, which lints it as an input).
+    /// What the tool printed (taken by the build stage, which gives it to be linted as an input).
     pub text: String,
     pub origins: Origins,
 }
