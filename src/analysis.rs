@@ -6,11 +6,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::catalog::{Catalog, CrdInfo, KubeVersion};
-use crate::discover::InputError;
 use crate::finding::{Finding, Level, Severity};
 use crate::load::ModeChoice;
 use crate::model::Object;
-use crate::source::{Source, SourceId};
+use crate::source::{Source, SourceId, Span};
 use crate::{index, policy, resolve, yaml};
 
 /// Files at least this big are read a slice at a time by default; smaller ones are cheaper
@@ -59,7 +58,7 @@ pub struct Options {
     pub big_file_at_least: Option<u64>,
     /// Build the Helm charts and Kustomize overlays among the paths and lint what they build
     /// (`None`: read their files as they are).
-    pub render: Option<crate::render::RenderOptions>,
+    pub render: Option<RenderOptions>,
     /// Also read the manifests the git change deletes, and check the references to what they
     /// defined (`--git-deletions`).
     pub git_deletions: bool,
@@ -203,7 +202,7 @@ pub struct Analysis {
     /// The input is the whole cluster or release (`--complete`).
     pub complete: bool,
     /// Where the built objects are in the files people edit (an editor's analysis only).
-    pub places: crate::render::map::Places,
+    pub places: Places,
 }
 
 impl Analysis {
@@ -211,4 +210,63 @@ impl Analysis {
     pub fn describe(&self, id: index::ObjId) -> String {
         self.objects[id.index()].describe(self.index.facts(id).namespace.as_deref())
     }
+}
+
+/// A path that could not be read or walked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    pub path: String,
+    pub message: String,
+}
+
+/// How charts are rendered: what `helm template` is given besides the chart.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RenderOptions {
+    /// The release name (`helm template NAME`).
+    pub release: String,
+    /// Values files (`--values`), in order.
+    pub values: Vec<PathBuf>,
+    /// Values set on the command line (`--set key=value`), in order.
+    pub set: Vec<String>,
+    /// How long one build (`helm template`, `kustomize build`) may take before it is stopped.
+    pub timeout: std::time::Duration,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            release: "release-name".to_string(),
+            values: Vec::new(),
+            set: Vec::new(),
+            timeout: DEFAULT_BUILD_TIMEOUT,
+        }
+    }
+}
+
+/// How long a build may take before it is stopped, unless `--render-timeout` says otherwise:
+/// a chart or overlay that fetches remote resources may wait on a network that never answers.
+pub const DEFAULT_BUILD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// Where the objects of built streams are in the files people edit: each object's name, each
+/// of its owner references and the object itself, taken back as findings are.
+#[derive(Debug, Default)]
+pub struct Places {
+    /// The files the places are in, as the builds read them.
+    pub files: Vec<Source>,
+    pub spots: Vec<Spot>,
+}
+
+/// One place of a built object in a file.
+#[derive(Clone, Copy, Debug)]
+pub struct Spot {
+    /// The index of its file in [`Places::files`].
+    pub file: usize,
+    pub span: Span,
+    pub object: index::ObjId,
+    /// The owner reference it is (by index); `None` for the object's name or the object.
+    pub reference: Option<usize>,
+    /// The object's name (rather than the object, or a reference).
+    pub name: bool,
+    /// The span is the field itself, not only near it.
+    pub exact: bool,
 }

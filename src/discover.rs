@@ -6,39 +6,11 @@ use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-use crate::render::{Consumed, Target, lexical};
-
-/// How standard input is named in reports.
-pub const STDIN_NAME: &str = "<stdin>";
-
-/// One input to read.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Input {
-    Stdin,
-    File(PathBuf),
-}
-
-impl Input {
-    pub fn display_name(&self) -> String {
-        match self {
-            Input::Stdin => STDIN_NAME.to_string(),
-            Input::File(p) => display_path(p),
-        }
-    }
-}
-
-/// A path shown without a leading `./`.
-pub fn display_path(path: &Path) -> String {
-    let text = path.to_string_lossy();
-    text.strip_prefix("./").unwrap_or(&text).to_string()
-}
-
-/// A path that could not be read or walked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InputError {
-    pub path: String,
-    pub message: String,
-}
+use crate::analysis::InputError;
+use crate::read::{Files, Input, lexical};
+use crate::render::{Consumed, Skipped, Target};
+// How reports and the configuration name inputs, and how they walk folders as discovery does.
+pub use crate::read::{STDIN_NAME, display_path, walk_entries};
 
 #[derive(Debug, Default)]
 pub struct Discovered {
@@ -59,15 +31,6 @@ pub struct Discovered {
     /// Folders a walk could not enter (a symbolic-link loop, no permission): reported, but not
     /// an error of the run, since the user did not name them.
     pub skipped_paths: Vec<InputError>,
-}
-
-/// A chart or an overlay met and not built on its own.
-#[derive(Clone, Debug)]
-pub struct Skipped {
-    pub target: Target,
-    pub reason: String,
-    /// Built as part of another build (a subchart, a base): what it builds is checked.
-    pub part_of_another: bool,
 }
 
 /// File-name patterns that select files inside walked directories.
@@ -153,24 +116,25 @@ fn build(globs: &[String]) -> Result<GlobSet, globset::Error> {
 /// named, or one a walk passes through, however deep) is to be built, except one that another
 /// build reads (a subchart, an overlay's base); every file that no build reads is linted on
 /// its own, and a file named on the command line is always linted: through the build that
-/// reads it, or alone.
-pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool) -> Discovered {
+/// reads it, or alone. Files are as `files` has them: a file named that only a text stands in
+/// for (an editor's, not yet saved) is found.
+pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool, files: &Files) -> Discovered {
     let mut found = Discovered::default();
     let mut tests = TestAssertions::default();
     // Files in the order met, walked or named: the first name of a file is the one shown.
-    let mut files = Vec::new();
+    let mut met = Vec::new();
     let mut named = Vec::new();
     let mut targets = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
-            files.push(None);
+            met.push(None);
         } else if path.is_dir() {
             let mut walked = Vec::new();
             walk(path, filter, &mut walked, &mut targets, &mut found, render);
-            files.extend(walked.into_iter().map(Some));
-        } else if path.exists() {
+            met.extend(walked.into_iter().map(Some));
+        } else if path.exists() || files.text(path).is_some() {
             named.push(path.clone());
-            files.push(Some(path.clone()));
+            met.push(Some(path.clone()));
         } else {
             found.errors.push(InputError {
                 path: display_path(path),
@@ -179,7 +143,7 @@ pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool) -> Discovered 
         }
     }
     let builds = if render {
-        plan_builds(targets, &named, &mut found)
+        plan_builds(targets, &named, &mut found, files)
     } else {
         Vec::new()
     };
@@ -189,7 +153,7 @@ pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool) -> Discovered 
             .iter()
             .any(|(_, consumed)| consumed.contains_lexical(&path))
     };
-    for path in files {
+    for path in met {
         let Some(path) = path else {
             found.inputs.push(Input::Stdin);
             continue;
@@ -205,7 +169,7 @@ pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool) -> Discovered 
     found.renders = builds.into_iter().map(|(target, _)| target).collect();
     let mut seen = std::collections::HashSet::new();
     found.inputs.retain(|i| seen.insert(i.clone()));
-    let patches = kustomize_patches(&found.inputs);
+    let patches = kustomize_patches(&found.inputs, files);
     if !patches.is_empty() {
         let (patch_files, inputs) = std::mem::take(&mut found.inputs)
             .into_iter()
@@ -232,9 +196,10 @@ fn plan_builds(
     mut targets: Vec<Target>,
     named: &[PathBuf],
     found: &mut Discovered,
+    files: &Files,
 ) -> Vec<(Target, Consumed)> {
     for file in named {
-        if let Some(target) = building(file) {
+        if let Some(target) = building(file, files) {
             targets.push(target);
         }
     }
@@ -242,7 +207,7 @@ fn plan_builds(
     let mut seen = std::collections::HashSet::new();
     targets
         .retain(|t| seen.insert(std::fs::canonicalize(&t.dir).unwrap_or_else(|_| lexical(&t.dir))));
-    let consumed: Vec<Consumed> = targets.iter().map(Target::consumed).collect();
+    let consumed: Vec<Consumed> = targets.iter().map(|t| t.consumed(files)).collect();
     let mut builds = Vec::new();
     for (i, target) in targets.iter().enumerate() {
         let reader = (0..targets.len()).find(|&j| {
@@ -254,7 +219,7 @@ fn plan_builds(
                 reason: format!("built as part of `{}`", targets[j].describe()),
                 part_of_another: true,
             }),
-            None if target.is_component() => found.skipped.push(Skipped {
+            None if target.is_component(files) => found.skipped.push(Skipped {
                 target: target.clone(),
                 reason: "a kustomize Component, built only through the overlays that use it, and none among the inputs does"
                     .to_string(),
@@ -269,7 +234,7 @@ fn plan_builds(
 /// The chart or overlay that builds `file`: the nearest folder above it (within the path as
 /// written, and the working directory) that is a chart or an overlay reading it, then the
 /// outermost one above that reads that one in turn (the parent of a subchart).
-fn building(file: &Path) -> Option<Target> {
+fn building(file: &Path, files: &Files) -> Option<Target> {
     let above = |path: &Path| -> Vec<Target> {
         path.ancestors()
             .skip(1)
@@ -284,11 +249,11 @@ fn building(file: &Path) -> Option<Target> {
     };
     let mut target = above(file)
         .into_iter()
-        .find(|target| target.consumed().contains(file))?;
+        .find(|target| target.consumed(files).contains(file))?;
     loop {
         let outer = above(&target.dir)
             .into_iter()
-            .find(|outer| outer.consumed().contains(&target.file))
+            .find(|outer| outer.consumed(files).contains(&target.file))
             .or_else(|| target.parent_chart());
         match outer {
             Some(outer) if lexical(&outer.dir) != lexical(&target.dir) => target = outer,
@@ -299,7 +264,7 @@ fn building(file: &Path) -> Option<Target> {
 
 /// The patch files that the kustomizations among `inputs` name (`patches[].path`,
 /// `patchesStrategicMerge`, `patchesJson6902[].path`), as lexical paths.
-fn kustomize_patches(inputs: &[Input]) -> std::collections::HashSet<PathBuf> {
+fn kustomize_patches(inputs: &[Input], files: &Files) -> std::collections::HashSet<PathBuf> {
     use crate::yaml;
     let mut patches = std::collections::HashSet::new();
     let kustomizations = inputs.iter().filter_map(|input| match input {
@@ -313,7 +278,7 @@ fn kustomize_patches(inputs: &[Input]) -> std::collections::HashSet<PathBuf> {
         _ => None,
     });
     for path in kustomizations {
-        let Ok(text) = crate::read::small_file(path) else {
+        let Some(text) = files.read(path) else {
             continue;
         };
         let dir = path.parent().unwrap_or(Path::new("."));
@@ -369,175 +334,6 @@ fn walk(
         files[first_file..].sort_by(|a, b| a.components().cmp(b.components()));
         targets[first_target..].sort_by(|a, b| a.dir.components().cmp(b.dir.components()));
     }
-}
-
-/// Which kinds of ignore file a walk leaves unread.
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
-struct Unread {
-    /// `.ignore`
-    ignore: bool,
-    /// `.gitignore`
-    gitignore: bool,
-    /// `.git/info/exclude`, and a `.git` file that names where the repository is
-    exclude: bool,
-}
-
-/// The ignore files the `ignore` crate would read in `dir` (of the kinds `unread` does not
-/// leave out) that are not small regular files: a link to `/dev/zero` would be read without
-/// end, a named pipe would block. Each with its kind and why it is not read.
-fn unreadable_ignore_files(dir: &Path, unread: Unread) -> Vec<(PathBuf, Unread, String)> {
-    let mut found = Vec::new();
-    let mut check = |name: &str, kind: Unread, skip: bool| {
-        if skip {
-            return;
-        }
-        let path = dir.join(name);
-        let Ok(metadata) = std::fs::metadata(&path) else {
-            return;
-        };
-        // `.git` is a repository's folder (or, in a worktree, a small file naming it).
-        if name == ".git" && metadata.is_dir() {
-            return;
-        }
-        if let Some(problem) = crate::read::not_small_file(&metadata) {
-            let rules = match name {
-                ".ignore" => ".ignore",
-                ".gitignore" => ".gitignore",
-                _ => "the repository's exclude",
-            };
-            found.push((
-                path,
-                kind,
-                format!("{problem}; the walk below it goes on without {rules} rules"),
-            ));
-        }
-    };
-    let exclude = Unread {
-        exclude: true,
-        ..Unread::default()
-    };
-    check(
-        ".ignore",
-        Unread {
-            ignore: true,
-            ..Unread::default()
-        },
-        unread.ignore,
-    );
-    check(
-        ".gitignore",
-        Unread {
-            gitignore: true,
-            ..Unread::default()
-        },
-        unread.gitignore,
-    );
-    check(".git", exclude, unread.exclude);
-    check(".git/info/exclude", exclude, unread.exclude);
-    found
-}
-
-/// A folder to walk apart: the kinds of ignore file left unread there, and the files not read
-/// with why.
-type WalkApart = (PathBuf, Unread, Vec<(PathBuf, String)>);
-
-/// Walk `root` as `ignore::Walk` walks it (hidden files and ignored files left out, each
-/// folder's entries in name order), giving each entry or error to `on_entry`. The `ignore`
-/// crate opens the ignore files itself, so each folder's are looked at before it is entered:
-/// a folder with one that is not a small regular file is walked apart, with that kind of
-/// ignore file unread there and below, and the file is added to `unread` (once) with why.
-/// True when some folder was walked apart (its entries come after the others).
-pub(crate) fn walk_entries(
-    root: &Path,
-    follow_links: bool,
-    on_entry: &mut dyn FnMut(Result<ignore::DirEntry, ignore::Error>),
-    unread: &mut Vec<InputError>,
-) -> bool {
-    use std::sync::{Arc, Mutex};
-    let mut pending = vec![(root.to_path_buf(), Unread::default())];
-    let mut walked = std::collections::HashSet::new();
-    let mut reported = std::collections::HashSet::new();
-    let mut in_parts = false;
-    while let Some((dir, mut skip)) = pending.pop() {
-        // A folder reached again through a symbolic link is not walked apart twice.
-        if !walked.insert((
-            std::fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone()),
-            skip.ignore,
-            skip.gitignore,
-            skip.exclude,
-        )) {
-            continue;
-        }
-        let mut report = |path: PathBuf, problem: String| {
-            if reported.insert(path.clone()) {
-                unread.push(InputError {
-                    path: display_path(&path),
-                    message: problem,
-                });
-            }
-        };
-        // The folder itself, and the folders above it whose ignore files apply too.
-        let absolute = std::path::absolute(&dir).unwrap_or_else(|_| dir.clone());
-        for folder in absolute.ancestors() {
-            for (path, kind, problem) in unreadable_ignore_files(folder, skip) {
-                let shown = if folder == absolute {
-                    dir.join(path.strip_prefix(folder).unwrap_or(&path))
-                } else {
-                    path
-                };
-                report(shown, problem);
-                skip.ignore |= kind.ignore;
-                skip.gitignore |= kind.gitignore;
-                skip.exclude |= kind.exclude;
-            }
-        }
-        let apart: Arc<Mutex<Vec<WalkApart>>> = Arc::default();
-        let to_walk_apart = Arc::clone(&apart);
-        let walker = ignore::WalkBuilder::new(&dir)
-            .follow_links(follow_links)
-            .ignore(!skip.ignore)
-            .git_ignore(!skip.gitignore)
-            .git_exclude(!skip.exclude)
-            // Entries of one directory differ only in their names: comparing those bytes gives
-            // the order comparing whole paths does, without splitting each path into components.
-            .sort_by_file_name(|a, b| a.cmp(b))
-            // Called before the walk enters a folder and reads its ignore files.
-            .filter_entry(move |entry| {
-                if entry.depth() == 0 || !entry.file_type().is_some_and(|t| t.is_dir()) {
-                    return true;
-                }
-                let found = unreadable_ignore_files(entry.path(), skip);
-                if found.is_empty() {
-                    return true;
-                }
-                let mut unread = skip;
-                for (_, kind, _) in &found {
-                    unread.ignore |= kind.ignore;
-                    unread.gitignore |= kind.gitignore;
-                    unread.exclude |= kind.exclude;
-                }
-                let problems = found.into_iter().map(|(p, _, m)| (p, m)).collect();
-                if let Ok(mut apart) = to_walk_apart.lock() {
-                    apart.push((entry.path().to_path_buf(), unread, problems));
-                }
-                false
-            })
-            .build();
-        for entry in walker {
-            on_entry(entry);
-        }
-        let apart = std::mem::take(&mut *apart.lock().unwrap_or_else(|e| e.into_inner()));
-        let mut folders = Vec::new();
-        for (folder, kinds, problems) in apart {
-            in_parts = true;
-            for (path, problem) in problems {
-                report(path, problem);
-            }
-            folders.push((folder, kinds));
-        }
-        pending.extend(folders.into_iter().rev());
-    }
-    in_parts
 }
 
 /// The path a walk error is about.

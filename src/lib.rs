@@ -2,8 +2,9 @@
 //! cluster dumps before it reaches a cluster.
 //!
 //! The pipeline has one module per stage, which [`pipeline`] wires:
-//! `discover` → `read` → `load` (with `yaml`) → [`catalog`] → [`index`] → [`resolve`] →
-//! [`rules`] → `suppress` → [`report`]. [`analysis`] holds what a run is asked and learns.
+//! `discover` → `read` → [`render`] (the charts and overlays built) → `load` (with `yaml`) →
+//! [`catalog`] → [`index`] → [`resolve`] → [`rules`] → `suppress` → [`report`]. [`analysis`]
+//! holds what a run is asked and learns.
 
 // `print!` and `eprintln!` panic when the other end of the pipe is gone (`| head`); output goes
 // through writers whose errors are handled.
@@ -33,7 +34,7 @@ pub mod target;
 pub mod tree;
 
 // Stages with no use outside a run. Those that are public are so for the tests that hold the
-// YAML reader, the fast path and discovery to their references; they are not an API.
+// YAML reader, the fast path, discovery and reading to their references; they are not an API.
 mod argv;
 mod baseline;
 mod completions;
@@ -49,7 +50,8 @@ mod git;
 #[doc(hidden)]
 pub mod load;
 mod manpage;
-mod read;
+#[doc(hidden)]
+pub mod read;
 mod suppress;
 #[doc(hidden)]
 pub mod yaml;

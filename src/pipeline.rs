@@ -1,18 +1,21 @@
-//! The run: read the inputs, load them, build the catalog, index and resolve, run the rules,
-//! suppress, and order the findings. Each stage is a module; this wires them in order.
+//! The run: discover the inputs, read them, build the charts and overlays, load them, build
+//! the catalog, index and resolve, run the rules, suppress, map findings in builds back to
+//! their files, and order the findings. Each stage is a module; this wires them in order.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::analysis::InputError;
 use crate::analysis::{Analysis, Options, Outcome};
 use crate::catalog::Catalog;
-use crate::discover::{Filter, InputError};
+use crate::discover::{self, Filter};
 use crate::finding::{Finding, Level};
 use crate::load::{self, LoadOptions, Unread};
 use crate::model::{self, Object};
-use crate::read::{self, Content, Role, changed_inputs};
+use crate::read::{self, Content, Files, Input, Role, STDIN_NAME, changed_inputs};
 use crate::render::Renders;
 use crate::source::{Source, SourceId};
 use crate::{index, resolve, rules, suppress};
@@ -24,17 +27,66 @@ pub fn lint(options: &Options, stdin: &mut dyn std::io::Read) -> Outcome {
 
 /// Read, index, resolve and check the paths in `options`.
 pub fn analyze(options: &Options, stdin: &mut dyn std::io::Read) -> Analysis {
-    analyze_with(options, stdin, &std::collections::HashMap::new())
+    analyze_inputs(
+        options,
+        Inputs {
+            texts: HashMap::new(),
+            stdin,
+            cache: None,
+        },
+    )
 }
 
 /// [`analyze`], with the inputs named in `texts` read as the text given there instead of from
-/// their files (the texts `--fix` has edited but not yet written).
+/// their files, standard input too (the texts `--fix` has edited but not yet written).
 pub fn analyze_with(
     options: &Options,
     stdin: &mut dyn std::io::Read,
-    texts: &std::collections::HashMap<String, String>,
+    texts: &HashMap<String, String>,
 ) -> Analysis {
+    let mut fixed_stdin = texts.get(STDIN_NAME).map(|text| text.as_bytes());
+    let stdin: &mut dyn std::io::Read = match &mut fixed_stdin {
+        Some(text) => text,
+        None => stdin,
+    };
+    let texts = texts
+        .iter()
+        .filter(|(name, _)| name.as_str() != STDIN_NAME)
+        .map(|(name, text)| (PathBuf::from(name), text.clone()))
+        .collect();
+    analyze_inputs(
+        options,
+        Inputs {
+            texts,
+            stdin,
+            cache: None,
+        },
+    )
+}
+
+/// What a run reads besides the files of its paths, and what it keeps for the next run.
+pub struct Inputs<'a> {
+    /// Texts that stand in for files, by path: an editor's buffers (a file not yet saved is
+    /// linted where it would be), or the texts `--fix` has edited and not yet written.
+    pub texts: HashMap<PathBuf, String>,
+    /// Read when a path is `-`.
+    pub stdin: &'a mut dyn std::io::Read,
+    /// What the last analysis of the same paths loaded and built (the language server's):
+    /// what did not change is taken from there, and the analysis gives the places of built
+    /// objects in the files people edit ([`Analysis::places`]).
+    pub cache: Option<&'a mut LoadCache>,
+}
+
+/// The run: discover the inputs, read them, build the charts and overlays, then load, catalog,
+/// index, resolve, run the rules, map findings back to the files builds read, suppress, and
+/// order the findings.
+pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
     let started = Instant::now();
+    let Inputs {
+        texts,
+        stdin,
+        mut cache,
+    } = inputs;
     let filter = match Filter::new(
         &options.include,
         &options.exclude,
@@ -51,142 +103,184 @@ pub fn analyze_with(
             return analysis;
         }
     };
-    let mut read = read::read(options, &filter, stdin);
-    for (name, content, _) in &mut read.inputs {
-        if let Some(text) = texts.get(name.as_str()) {
-            *content = Content::Bytes(text.clone().into_bytes());
-        }
-    }
-    let linted_alone: Vec<String> = read
-        .inputs
+    let files = Files::new(texts);
+    let mut found = discover_all(options, &filter, &files);
+    let read::Read {
+        inputs: mut contents,
+        errors,
+    } = read::read(
+        std::mem::take(&mut found.inputs),
+        options,
+        &files,
+        stdin,
+        cache.as_mut().map(|cache| &mut cache.stamps),
+    );
+    let renders = build(
+        options,
+        std::mem::take(&mut found.targets),
+        std::mem::take(&mut found.skipped),
+        &files,
+        cache.as_deref_mut(),
+        &mut contents,
+    );
+    let linted_alone: Vec<String> = contents
         .iter()
-        .filter(|(name, _, role)| *role == Role::Lint && !read.renders.built.contains_key(name))
+        .filter(|(name, _, role)| *role == Role::Lint && !renders.built.contains_key(name))
         .map(|(name, _, _)| name.clone())
         .collect();
-    let mut analysis = check_cached(read.inputs, options, None, &read.renders);
+    let with_places = cache.is_some();
+    let mut analysis = check_cached(contents, options, cache, &renders);
+    if with_places {
+        analysis.places = crate::render::map::place_objects(
+            &analysis.outcome.sources,
+            &renders,
+            &analysis.objects,
+        );
+    }
     skip_named_files_that_are_not_manifests(&mut analysis, &linted_alone);
-    analysis.outcome.linted_alone = linted_alone;
-    analysis.outcome.errors.extend(read.errors);
-    analysis.outcome.stats.assertion_files = read.assertion_files;
-    analysis.outcome.stats.patch_files = read.patch_files;
-    analysis.outcome.stats.build_files = read.build_files.len();
-    analysis.outcome.build_files = read.build_files;
-    let found_in_check = std::mem::take(&mut analysis.outcome.skipped_paths);
-    analysis.outcome.skipped_paths = read.skipped_paths;
-    analysis.outcome.skipped_paths.extend(found_in_check);
-    analysis.outcome.stats.elapsed = started.elapsed();
+    let outcome = &mut analysis.outcome;
+    outcome.linted_alone = linted_alone;
+    outcome.errors.extend(found.errors);
+    outcome.errors.extend(errors);
+    outcome.stats.assertion_files = found.assertion_files;
+    outcome.stats.patch_files = found.patch_files;
+    outcome.stats.build_files = found.build_files.len();
+    outcome.build_files = found.build_files;
+    let found_in_check = std::mem::take(&mut outcome.skipped_paths);
+    outcome.skipped_paths = found.skipped_paths;
+    outcome.skipped_paths.extend(found_in_check);
+    outcome.stats.elapsed = started.elapsed();
     analysis
 }
 
-/// [`analyze`] of a folder an editor has open: the files in `open` (by path) are read as the
-/// editor holds them, including those not yet saved in the folder.
-pub fn analyze_workspace(
-    options: &Options,
-    open: &std::collections::HashMap<std::path::PathBuf, String>,
-    cache: &mut LoadCache,
-) -> Analysis {
-    let started = Instant::now();
-    let filter = match Filter::new(
-        &options.include,
-        &options.exclude,
-        options.include_base.as_deref(),
-        options.exclude_base.as_deref(),
-    ) {
-        Ok(filter) => filter,
-        Err(err) => {
-            let mut analysis = check(Vec::new(), options);
-            analysis.outcome.errors.push(InputError {
-                path: "--include/--exclude".into(),
-                message: err.to_string(),
-            });
-            return analysis;
+/// What discovery found of every path of `options`, to read and to build.
+#[derive(Default)]
+struct Found {
+    /// The inputs to read, each with its role, in input order.
+    inputs: Vec<(Input, Role)>,
+    errors: Vec<InputError>,
+    assertion_files: usize,
+    patch_files: usize,
+    /// Files the builds read, not linted alone.
+    build_files: Vec<String>,
+    /// Folders a walk could not enter.
+    skipped_paths: Vec<InputError>,
+    /// The charts and overlays to build.
+    targets: Vec<crate::render::Target>,
+    /// The charts and overlays met and not built on their own.
+    skipped: Vec<crate::render::Skipped>,
+}
+
+/// The discover stage, for the paths to lint, `--crds`, `--context` and `--project`; and a
+/// file that only a text in `files` stands in for (an editor's, not yet saved) where a walk
+/// would have found it.
+fn discover_all(options: &Options, filter: &Filter, files: &Files) -> Found {
+    let mut all = Found::default();
+    for (paths, role) in [
+        (&options.paths, Role::Lint),
+        (&options.crds, Role::Crds),
+        (&options.context, Role::Context),
+        (&options.project, Role::Project),
+    ] {
+        let render = role == Role::Lint && options.render.is_some();
+        let mut found = discover::discover(paths, filter, render, files);
+        if role == Role::Lint {
+            all.assertion_files += found.assertions.len();
+            all.patch_files += found.patches.len();
+            all.build_files
+                .extend(found.build_files.iter().map(|p| read::display_path(p)));
+            all.targets.append(&mut found.renders);
+            all.skipped.append(&mut found.skipped);
         }
-    };
-    let edits = crate::render::Edits {
-        texts: open
-            .iter()
-            .map(|(path, text)| (crate::render::lexical(path), text.clone()))
-            .collect(),
-        stop: cache.stop.clone(),
-    };
-    let mut read = read::read_edited(
-        options,
-        &filter,
-        &mut std::io::empty(),
-        Some((&edits, &mut cache.builds)),
-        Some(&mut cache.stamps),
-    );
-    // An open file that a chart or an overlay reads (as edited) is linted through its build;
-    // so is a file on disk that an unsaved kustomization has come to read.
-    let consumed: Vec<crate::render::Consumed> = read
-        .renders
-        .built
-        .values()
-        .map(|r| &r.target)
-        .chain(read.renders.failures.iter().map(|f| &f.target))
-        .map(|target| target.consumed_edited(&edits.texts))
-        .collect();
-    if !edits.texts.is_empty() {
-        read.inputs.retain(|(name, _, role)| {
-            let path = crate::render::lexical(std::path::Path::new(name));
-            *role != Role::Lint || !consumed.iter().any(|c| c.contains_lexical(&path))
-        });
+        all.skipped_paths.append(&mut found.skipped_paths);
+        all.errors.extend(found.errors);
+        all.inputs
+            .extend(found.inputs.into_iter().map(|input| (input, role)));
     }
-    let mut found: HashSet<std::path::PathBuf> = open
-        .keys()
+    all.inputs.extend(
+        unsaved_files(options, filter, files, &all)
+            .into_iter()
+            .map(|path| (Input::File(path), Role::Lint)),
+    );
+    all
+}
+
+/// The files that only a text in `files` stands in for, not found by the walks: each linted
+/// where the walk would have found it (below a folder to lint, taken by the filter, in no
+/// hidden folder), unless a chart or an overlay reads it (it is linted through that build).
+fn unsaved_files(options: &Options, filter: &Filter, files: &Files, found: &Found) -> Vec<PathBuf> {
+    if files.is_empty() {
+        return Vec::new();
+    }
+    let known: HashSet<PathBuf> = found
+        .inputs
+        .iter()
+        .filter_map(|(input, _)| match input {
+            Input::File(path) => Some(read::lexical(path)),
+            Input::Stdin => None,
+        })
+        .collect();
+    let consumed: Vec<crate::render::Consumed> =
+        found.targets.iter().map(|t| t.consumed(files)).collect();
+    let mut unsaved: Vec<PathBuf> = files
+        .edited()
+        .filter(|path| !known.contains(*path) && !path.exists())
+        .filter(|path| !consumed.iter().any(|c| c.contains_lexical(path)))
         .filter(|path| {
-            let path = crate::render::lexical(path);
-            consumed.iter().any(|c| c.contains_lexical(&path))
+            options.paths.iter().any(|root| {
+                read::lexical(path)
+                    .strip_prefix(read::lexical(root))
+                    .is_ok_and(|relative| {
+                        filter.accepts(path)
+                            && !relative
+                                .components()
+                                .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+                    })
+            })
         })
         .cloned()
         .collect();
-    for (name, content, _) in &mut read.inputs {
-        let path = std::path::Path::new(name.as_str());
-        if let Some(text) = open.get(path) {
-            *content = Content::Bytes(text.clone().into_bytes());
-            found.insert(path.to_path_buf());
-        }
-    }
-    // An open file the walk did not find (new, not yet saved) is linted where it would be.
-    let mut unsaved: Vec<(&std::path::PathBuf, &String)> = open
-        .iter()
-        .filter(|(path, _)| !found.contains(*path))
-        .filter(|(path, _)| {
-            options.paths.iter().any(|root| {
-                path.strip_prefix(root).is_ok_and(|relative| {
-                    // A file named itself, or one in a folder named.
-                    let relative = match relative.as_os_str().is_empty() {
-                        true => path.file_name().map_or(relative, std::path::Path::new),
-                        false => relative,
-                    };
-                    filter.accepts(path)
-                        && !relative
-                            .components()
-                            .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
-                })
-            })
-        })
-        .collect();
-    // An unsaved file named itself is not missing.
-    read.errors
-        .retain(|e| !open.contains_key(std::path::Path::new(&e.path)));
     unsaved.sort();
-    for (path, text) in unsaved {
-        read.inputs.push((
-            crate::discover::display_path(path),
-            Content::Bytes(text.clone().into_bytes()),
-            Role::Lint,
-        ));
-    }
-    let mut analysis = check_cached(read.inputs, options, Some(cache), &read.renders);
-    analysis.places = crate::render::map::place_objects(
-        &analysis.outcome.sources,
-        &read.renders,
-        &analysis.objects,
+    unsaved
+}
+
+/// The build stage: build `targets` (with the texts of `files` where they stand in for files,
+/// and the builds of `cache` where nothing they read changed), and add what each built to
+/// `inputs`, under its stream's name.
+fn build(
+    options: &Options,
+    targets: Vec<crate::render::Target>,
+    skipped: Vec<crate::render::Skipped>,
+    files: &Files,
+    cache: Option<&mut LoadCache>,
+    inputs: &mut Vec<(String, Content, Role)>,
+) -> Renders {
+    let Some(render) = &options.render else {
+        return Renders {
+            skipped,
+            files: files.clone(),
+            ..Renders::default()
+        };
+    };
+    let build_options = crate::render::BuildOptions {
+        render,
+        namespace: &options.namespace,
+        kube_version: options
+            .kube_version
+            .map(|v| format!("v{}.{}.0", v.major, v.minor)),
+    };
+    let (builds, stop) = match cache {
+        Some(cache) => (Some(&mut cache.builds), cache.stop.as_deref()),
+        None => (None, None),
+    };
+    let (renders, streams) =
+        crate::render::build_all(&targets, &build_options, files, builds, stop, skipped);
+    inputs.extend(
+        streams
+            .into_iter()
+            .map(|(name, text)| (name, Content::Bytes(text.into_bytes()), Role::Lint)),
     );
-    analysis.outcome.errors.extend(read.errors);
-    analysis.outcome.stats.elapsed = started.elapsed();
-    analysis
+    renders
 }
 
 /// An input's name, role and place in the input order.
@@ -450,7 +544,7 @@ fn skip_named_files_that_are_not_manifests(analysis: &mut Analysis, linted_alone
         .iter()
         .map(String::as_str)
         .filter(|name| {
-            *name != crate::discover::STDIN_NAME
+            *name != STDIN_NAME
                 && !crate::discover::has_manifest_extension(std::path::Path::new(name))
         })
         .collect();
@@ -654,7 +748,7 @@ fn load_all(
 fn add_render_failures(loaded: &mut LoadedAll, renders: &Renders) {
     for failure in &renders.failures {
         let text = renders.read(&failure.file).unwrap_or_default();
-        let source = Source::new(crate::discover::display_path(&failure.file), text);
+        let source = Source::new(read::display_path(&failure.file), text);
         let at = match failure.at {
             Some((line, column)) if line <= source.line_count() => {
                 let start = source.line_start(line - 1);

@@ -1,11 +1,331 @@
 //! Read: the inputs that discovery found, as bytes (in parallel, each file once whatever name
-//! reaches it; a big file is opened to be read a slice at a time), then as text.
+//! reaches it; a big file is opened to be read a slice at a time), then as text. Every file a
+//! run reads goes through here ([`Files`]), so that a text that stands in for a file (an
+//! editor's unsaved buffer) is what every stage sees, the builds too. Folders are walked here
+//! as discovery walks them ([`walk_entries`]: hidden and ignored files left out).
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::analysis::Options;
-use crate::discover::{self, Filter, Input, InputError};
+use crate::analysis::{InputError, Options};
 use crate::source::{self, Source};
+
+/// How standard input is named in reports.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// One input to read.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Input {
+    Stdin,
+    File(PathBuf),
+}
+
+impl Input {
+    pub fn display_name(&self) -> String {
+        match self {
+            Input::Stdin => STDIN_NAME.to_string(),
+            Input::File(p) => display_path(p),
+        }
+    }
+}
+
+/// A path shown without a leading `./`.
+pub fn display_path(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    text.strip_prefix("./").unwrap_or(&text).to_string()
+}
+
+/// `path` with `.` and `..` resolved by its text alone.
+pub fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir
+                if out
+                    .components()
+                    .next_back()
+                    .is_some_and(|c| matches!(c, Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The files as a run sees them: as on disk, except those with a text that stands in for them
+/// (an editor's buffers, saved or not; the texts `--fix` has edited and not yet written).
+/// Every file a run reads, the builds' too, is read through it.
+#[derive(Clone, Debug, Default)]
+pub struct Files {
+    /// By lexical path.
+    texts: Arc<HashMap<PathBuf, String>>,
+}
+
+impl Files {
+    pub fn new(texts: impl IntoIterator<Item = (PathBuf, String)>) -> Files {
+        Files {
+            texts: Arc::new(
+                texts
+                    .into_iter()
+                    .map(|(path, text)| (lexical(&path), text))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The text that stands in for the file at `path`, if one does.
+    pub fn text(&self, path: &Path) -> Option<&str> {
+        if self.texts.is_empty() {
+            return None;
+        }
+        self.texts.get(&lexical(path)).map(String::as_str)
+    }
+
+    /// The paths that texts stand in for, lexical.
+    pub fn edited(&self) -> impl Iterator<Item = &PathBuf> {
+        self.texts.keys()
+    }
+
+    /// Whether any text stands in for a file.
+    pub fn is_empty(&self) -> bool {
+        self.texts.is_empty()
+    }
+
+    /// A file that ownerlint reads for itself (a kustomization, a `Chart.yaml`), as text: the
+    /// text that stands in for it, else [`small_file`].
+    pub fn read(&self, path: &Path) -> Option<String> {
+        match self.text(path) {
+            Some(text) => Some(text.to_string()),
+            None => small_file(path).ok(),
+        }
+    }
+
+    /// The bytes of a regular file, or of the text that stands in for it.
+    pub fn bytes(&self, path: &Path) -> Option<Vec<u8>> {
+        match self.text(path) {
+            Some(text) => Some(text.as_bytes().to_vec()),
+            // Only regular files are read: a named pipe would block.
+            None => std::fs::metadata(path)
+                .ok()
+                .filter(std::fs::Metadata::is_file)
+                .and_then(|_| std::fs::read(path).ok()),
+        }
+    }
+
+    /// Whether `path` is a file: on disk, or one a text stands in for.
+    pub fn is_file(&self, path: &Path) -> bool {
+        self.text(path).is_some() || path.is_file()
+    }
+
+    /// What the folder `dir` holds, by path (as `dir` is written), each with whether it is a
+    /// folder: its entries on disk (not following symbolic links to folders), and the files
+    /// that texts stand in for there or below, sorted.
+    pub fn entries(&self, dir: &Path) -> Vec<(PathBuf, bool)> {
+        let mut entries: Vec<(PathBuf, bool)> = std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .map(|entry| {
+                        let is_dir = entry.file_type().is_ok_and(|kind| kind.is_dir());
+                        (entry.path(), is_dir)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let lexical_dir = lexical(dir);
+        for edited in self.texts.keys() {
+            let Ok(inside) = edited.strip_prefix(&lexical_dir) else {
+                continue;
+            };
+            let mut components = inside.components();
+            let Some(first) = components.next() else {
+                continue;
+            };
+            let is_dir = components.next().is_some();
+            let path = dir.join(first);
+            if !entries.iter().any(|(p, _)| *p == path) {
+                entries.push((path, is_dir));
+            }
+        }
+        entries.sort();
+        entries
+    }
+}
+
+/// Which kinds of ignore file a walk leaves unread.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Unread {
+    /// `.ignore`
+    ignore: bool,
+    /// `.gitignore`
+    gitignore: bool,
+    /// `.git/info/exclude`, and a `.git` file that names where the repository is
+    exclude: bool,
+}
+
+/// The ignore files the `ignore` crate would read in `dir` (of the kinds `unread` does not
+/// leave out) that are not small regular files: a link to `/dev/zero` would be read without
+/// end, a named pipe would block. Each with its kind and why it is not read.
+fn unreadable_ignore_files(dir: &Path, unread: Unread) -> Vec<(PathBuf, Unread, String)> {
+    let mut found = Vec::new();
+    let mut check = |name: &str, kind: Unread, skip: bool| {
+        if skip {
+            return;
+        }
+        let path = dir.join(name);
+        let Ok(metadata) = std::fs::metadata(&path) else {
+            return;
+        };
+        // `.git` is a repository's folder (or, in a worktree, a small file naming it).
+        if name == ".git" && metadata.is_dir() {
+            return;
+        }
+        if let Some(problem) = not_small_file(&metadata) {
+            let rules = match name {
+                ".ignore" => ".ignore",
+                ".gitignore" => ".gitignore",
+                _ => "the repository's exclude",
+            };
+            found.push((
+                path,
+                kind,
+                format!("{problem}; the walk below it goes on without {rules} rules"),
+            ));
+        }
+    };
+    let exclude = Unread {
+        exclude: true,
+        ..Unread::default()
+    };
+    check(
+        ".ignore",
+        Unread {
+            ignore: true,
+            ..Unread::default()
+        },
+        unread.ignore,
+    );
+    check(
+        ".gitignore",
+        Unread {
+            gitignore: true,
+            ..Unread::default()
+        },
+        unread.gitignore,
+    );
+    check(".git", exclude, unread.exclude);
+    check(".git/info/exclude", exclude, unread.exclude);
+    found
+}
+
+/// A folder to walk apart: the kinds of ignore file left unread there, and the files not read
+/// with why.
+type WalkApart = (PathBuf, Unread, Vec<(PathBuf, String)>);
+
+/// Walk `root` as `ignore::Walk` walks it (hidden files and ignored files left out, each
+/// folder's entries in name order), giving each entry or error to `on_entry`. The `ignore`
+/// crate opens the ignore files itself, so each folder's are looked at before it is entered:
+/// a folder with one that is not a small regular file is walked apart, with that kind of
+/// ignore file unread there and below, and the file is added to `unread` (once) with why.
+/// True when some folder was walked apart (its entries come after the others).
+pub fn walk_entries(
+    root: &Path,
+    follow_links: bool,
+    on_entry: &mut dyn FnMut(Result<ignore::DirEntry, ignore::Error>),
+    unread: &mut Vec<InputError>,
+) -> bool {
+    use std::sync::{Arc, Mutex};
+    let mut pending = vec![(root.to_path_buf(), Unread::default())];
+    let mut walked = std::collections::HashSet::new();
+    let mut reported = std::collections::HashSet::new();
+    let mut in_parts = false;
+    while let Some((dir, mut skip)) = pending.pop() {
+        // A folder reached again through a symbolic link is not walked apart twice.
+        if !walked.insert((
+            std::fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone()),
+            skip.ignore,
+            skip.gitignore,
+            skip.exclude,
+        )) {
+            continue;
+        }
+        let mut report = |path: PathBuf, problem: String| {
+            if reported.insert(path.clone()) {
+                unread.push(InputError {
+                    path: display_path(&path),
+                    message: problem,
+                });
+            }
+        };
+        // The folder itself, and the folders above it whose ignore files apply too.
+        let absolute = std::path::absolute(&dir).unwrap_or_else(|_| dir.clone());
+        for folder in absolute.ancestors() {
+            for (path, kind, problem) in unreadable_ignore_files(folder, skip) {
+                let shown = if folder == absolute {
+                    dir.join(path.strip_prefix(folder).unwrap_or(&path))
+                } else {
+                    path
+                };
+                report(shown, problem);
+                skip.ignore |= kind.ignore;
+                skip.gitignore |= kind.gitignore;
+                skip.exclude |= kind.exclude;
+            }
+        }
+        let apart: Arc<Mutex<Vec<WalkApart>>> = Arc::default();
+        let to_walk_apart = Arc::clone(&apart);
+        let walker = ignore::WalkBuilder::new(&dir)
+            .follow_links(follow_links)
+            .ignore(!skip.ignore)
+            .git_ignore(!skip.gitignore)
+            .git_exclude(!skip.exclude)
+            // Entries of one directory differ only in their names: comparing those bytes gives
+            // the order comparing whole paths does, without splitting each path into components.
+            .sort_by_file_name(|a, b| a.cmp(b))
+            // Called before the walk enters a folder and reads its ignore files.
+            .filter_entry(move |entry| {
+                if entry.depth() == 0 || !entry.file_type().is_some_and(|t| t.is_dir()) {
+                    return true;
+                }
+                let found = unreadable_ignore_files(entry.path(), skip);
+                if found.is_empty() {
+                    return true;
+                }
+                let mut unread = skip;
+                for (_, kind, _) in &found {
+                    unread.ignore |= kind.ignore;
+                    unread.gitignore |= kind.gitignore;
+                    unread.exclude |= kind.exclude;
+                }
+                let problems = found.into_iter().map(|(p, _, m)| (p, m)).collect();
+                if let Ok(mut apart) = to_walk_apart.lock() {
+                    apart.push((entry.path().to_path_buf(), unread, problems));
+                }
+                false
+            })
+            .build();
+        for entry in walker {
+            on_entry(entry);
+        }
+        let apart = std::mem::take(&mut *apart.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut folders = Vec::new();
+        for (folder, kinds, problems) in apart {
+            in_parts = true;
+            for (path, problem) in problems {
+                report(path, problem);
+            }
+            folders.push((folder, kinds));
+        }
+        pending.extend(folders.into_iter().rev());
+    }
+    in_parts
+}
 
 /// The role an input plays in a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,65 +340,25 @@ pub(crate) enum Role {
     Deleted,
 }
 
-/// What reading the inputs gave: each input's name, content and role, in input order; what
-/// could not be read; and the files discovery counted and left out.
+/// What reading the inputs gave: each input's name, content and role, in input order, and
+/// what could not be read.
 pub(crate) struct Read {
     pub inputs: Vec<(String, Content, Role)>,
     pub errors: Vec<InputError>,
-    pub assertion_files: usize,
-    pub patch_files: usize,
-    /// Files the builds read, not linted alone.
-    pub build_files: Vec<String>,
-    /// Folders a walk could not enter.
-    pub skipped_paths: Vec<InputError>,
-    /// The charts and overlays built, each read as an input under its stream's name, and
-    /// those met and not built.
-    pub renders: crate::render::Renders,
 }
 
-/// Discover and read the inputs of `options`; `stdin` when a path is `-`.
-pub(crate) fn read(options: &Options, filter: &Filter, stdin: &mut dyn std::io::Read) -> Read {
-    read_edited(options, filter, stdin, None, None)
-}
-
-/// [`read`], with the charts and overlays built from the texts of `edits` where they stand in
-/// for files, and taken from (and kept in) `builds` when nothing they read changed. A file
-/// that `stamps` knows unchanged since it was read is not read again
-/// ([`Content::Unchanged`]); `stamps` then knows the files read this time.
-pub(crate) fn read_edited(
+/// Read `inputs` (files in parallel, `stdin` for standard input), each file as the text that
+/// stands in for it in `files` if one does, and the files the git change deletes when
+/// `--git-deletions` asks for them. A file that `stamps` knows unchanged since it was read is
+/// not read again ([`Content::Unchanged`]); `stamps` then knows the files read this time.
+pub(crate) fn read(
+    inputs: Vec<(Input, Role)>,
     options: &Options,
-    filter: &Filter,
+    files: &Files,
     stdin: &mut dyn std::io::Read,
-    builds: Option<(&crate::render::Edits, &mut crate::render::BuildCache)>,
     stamps: Option<&mut Stamps>,
 ) -> Read {
     let mut errors = Vec::new();
-    let mut inputs: Vec<(Input, Role)> = Vec::new();
-    let mut assertion_files = 0;
-    let mut patch_files = 0;
-    let mut build_files = Vec::new();
-    let mut skipped_paths = Vec::new();
-    let mut skipped = Vec::new();
-    let mut targets = Vec::new();
-    for (paths, role) in [
-        (&options.paths, Role::Lint),
-        (&options.crds, Role::Crds),
-        (&options.context, Role::Context),
-        (&options.project, Role::Project),
-    ] {
-        let render = role == Role::Lint && options.render.is_some();
-        let mut found = discover::discover(paths, filter, render);
-        if role == Role::Lint {
-            assertion_files += found.assertions.len();
-            patch_files += found.patches.len();
-            build_files.extend(found.build_files.iter().map(|p| discover::display_path(p)));
-            targets.append(&mut found.renders);
-            skipped.append(&mut found.skipped);
-        }
-        skipped_paths.append(&mut found.skipped_paths);
-        errors.extend(found.errors);
-        inputs.extend(found.inputs.into_iter().map(|i| (i, role)));
-    }
     // Each file is asked for its metadata once, in parallel (a monorepo has thousands): it
     // tells the names of one file apart, and how to read it.
     let metadata: Vec<Option<Metadata>> = inputs
@@ -108,6 +388,10 @@ pub(crate) fn read_edited(
     let read_all: Vec<(Result<Content, String>, Option<Stamp>)> = inputs
         .par_iter()
         .map(|((input, _), metadata)| match (input, metadata) {
+            (Input::File(path), _) if files.text(path).is_some() => {
+                let text = files.text(path).unwrap_or_default();
+                (Ok(Content::Bytes(text.as_bytes().to_vec())), None)
+            }
             (Input::File(path), Some(metadata)) => {
                 let stamp_now = metadata.as_ref().ok().and_then(StampKey::of);
                 let was = known.and_then(|known| known.get(path));
@@ -136,10 +420,10 @@ pub(crate) fn read_edited(
         })
         .collect();
     let mut read = Vec::new();
-    let mut files = std::collections::HashMap::new();
+    let mut stamped = HashMap::new();
     for (((input, role), _), (result, stamp)) in inputs.into_iter().zip(read_all) {
         if let (Input::File(path), Some(stamp)) = (&input, stamp) {
-            files.insert(path.clone(), stamp);
+            stamped.insert(path.clone(), stamp);
         }
         let result = match input {
             Input::Stdin => read_stdin(stdin),
@@ -167,84 +451,12 @@ pub(crate) fn read_edited(
         }
     }
     if let Some(stamps) = stamps {
-        stamps.files = files;
+        stamps.files = stamped;
     }
-    let mut renders = render_all(&targets, options, &mut read, builds);
-    renders.skipped = skipped;
     Read {
         inputs: read,
         errors,
-        assertion_files,
-        patch_files,
-        build_files,
-        skipped_paths,
-        renders,
     }
-}
-
-/// Build each chart and overlay (in parallel: each is a process of its own), and add what
-/// each built to `inputs` under its stream's name.
-fn render_all(
-    targets: &[crate::render::Target],
-    options: &Options,
-    inputs: &mut Vec<(String, Content, Role)>,
-    builds: Option<(&crate::render::Edits, &mut crate::render::BuildCache)>,
-) -> crate::render::Renders {
-    let mut renders = crate::render::Renders::default();
-    let Some(render_options) = &options.render else {
-        return renders;
-    };
-    let kube_version = options
-        .kube_version
-        .map(|v| format!("v{}.{}.0", v.major, v.minor));
-    let built: Vec<_> = match builds {
-        Some((edits, cache)) => {
-            renders.texts = edits.texts.clone();
-            crate::render::render_edited(
-                targets,
-                render_options,
-                &options.namespace,
-                kube_version,
-                edits,
-                cache,
-            )
-        }
-        None => targets
-            .par_iter()
-            .map(|target| {
-                crate::render::render(
-                    target,
-                    render_options,
-                    &options.namespace,
-                    kube_version.clone(),
-                )
-            })
-            .collect(),
-    };
-    for result in built {
-        match result {
-            Ok(mut rendered) => {
-                let name = rendered.target.stream_name();
-                // The text is read from the input; the build keeps what maps findings back.
-                let text = std::mem::take(&mut rendered.text);
-                inputs.push((name.clone(), Content::Bytes(text.into_bytes()), Role::Lint));
-                renders.built.insert(name, rendered);
-            }
-            Err(mut failure) => {
-                // The tool's message on one line: a finding is one line in `short` and
-                // `github`, and one entry of `--show-inputs`.
-                failure.message = failure
-                    .message
-                    .lines()
-                    .map(str::trim)
-                    .filter(|line| !line.is_empty())
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                renders.failures.push(*failure);
-            }
-        }
-    }
-    renders
 }
 
 /// What `std::fs::metadata` said of a file.
@@ -261,13 +473,13 @@ enum FileId {
 }
 
 #[cfg(unix)]
-fn file_id(_path: &std::path::Path, metadata: &std::fs::Metadata) -> Option<FileId> {
+fn file_id(_path: &Path, metadata: &std::fs::Metadata) -> Option<FileId> {
     use std::os::unix::fs::MetadataExt;
     Some(FileId::Inode(metadata.dev(), metadata.ino()))
 }
 
 #[cfg(not(unix))]
-fn file_id(path: &std::path::Path, _metadata: &std::fs::Metadata) -> Option<FileId> {
+fn file_id(path: &Path, _metadata: &std::fs::Metadata) -> Option<FileId> {
     std::fs::canonicalize(path).ok().map(FileId::Path)
 }
 

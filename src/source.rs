@@ -385,7 +385,7 @@ impl<'a> Part<'a> {
     }
 }
 
-/// The tool that builds a directory.
+/// The tool that builds a chart's or an overlay's folder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tool {
     Helm,

@@ -252,7 +252,7 @@ fn effective_with(
         render_timeout: flag_or_default(
             args.render_timeout,
             "--render-timeout",
-            crate::render::DEFAULT_BUILD_TIMEOUT,
+            crate::analysis::DEFAULT_BUILD_TIMEOUT,
         ),
     })
 }

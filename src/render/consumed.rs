@@ -4,10 +4,11 @@
 //! that fails still accounts for its files (they are reported as not checked, not linted as
 //! they are).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::{KUSTOMIZATION_FILES, Target, Tool, lexical};
+use crate::read::Files;
 
 /// The files of a build, as lexical paths: whole folders (a chart's `templates/`) and single
 /// files (an overlay's resources and patches).
@@ -49,14 +50,8 @@ const CHART_FILES: [&str; 4] = [
 ];
 
 impl Target {
-    /// The files this chart or overlay is built from.
-    pub fn consumed(&self) -> Consumed {
-        self.consumed_edited(&HashMap::new())
-    }
-
-    /// [`Target::consumed`], with the kustomizations whose texts `edited` holds (by lexical
-    /// path: an editor's unsaved buffers) read as edited.
-    pub fn consumed_edited(&self, edited: &HashMap<PathBuf, String>) -> Consumed {
+    /// The files this chart or overlay is built from, as `files` has them.
+    pub fn consumed(&self, files: &Files) -> Consumed {
         let mut consumed = Consumed::default();
         match self.tool {
             Tool::Helm => {
@@ -68,20 +63,25 @@ impl Target {
                     .files
                     .extend(CHART_FILES.iter().map(|name| dir.join(name)));
                 // `values.yaml`, and the values files kept beside it (`values-prod.yaml`).
-                if let Ok(entries) = std::fs::read_dir(&self.dir) {
-                    for entry in entries.filter_map(Result::ok) {
-                        let name = entry.file_name();
-                        let name = name.to_string_lossy();
-                        if name.starts_with("values") && is_yaml_name(&name) {
-                            consumed.files.insert(dir.join(&*name));
-                        }
+                for (path, _) in files.entries(&self.dir) {
+                    let Some(name) = path.file_name() else {
+                        continue;
+                    };
+                    let name = name.to_string_lossy();
+                    if name.starts_with("values") && is_yaml_name(&name) {
+                        consumed.files.insert(dir.join(&*name));
                     }
                 }
             }
             Tool::Kustomize => {
                 let mut visited = HashSet::new();
-                let dir = lexical(&self.dir);
-                kustomization(&dir, &mut consumed, &mut visited, true, edited);
+                kustomization(
+                    &lexical(&self.dir),
+                    files,
+                    &mut consumed,
+                    &mut visited,
+                    true,
+                );
             }
         }
         consumed
@@ -98,10 +98,10 @@ fn is_yaml_name(name: &str) -> bool {
 /// builds on read (each folder once, so that a loop ends).
 fn kustomization(
     dir: &Path,
+    files: &Files,
     consumed: &mut Consumed,
     visited: &mut HashSet<PathBuf>,
     top: bool,
-    edited: &HashMap<PathBuf, String>,
 ) {
     if !visited.insert(dir.to_path_buf()) {
         return;
@@ -109,7 +109,7 @@ fn kustomization(
     let Some(file) = KUSTOMIZATION_FILES
         .iter()
         .map(|name| dir.join(name))
-        .find(|file| edited.contains_key(file) || file.is_file())
+        .find(|file| files.is_file(file))
     else {
         return;
     };
@@ -117,12 +117,8 @@ fn kustomization(
         consumed.builds_on.push(dir.to_path_buf());
     }
     consumed.files.insert(file.clone());
-    let text = match edited.get(&file) {
-        Some(text) => text.clone(),
-        None => match crate::read::small_file(&file) {
-            Ok(text) => text,
-            Err(_) => return,
-        },
+    let Some(text) = files.read(&file) else {
+        return;
     };
     for root in crate::yaml::roots(&text) {
         for entry in kustomization_paths(&root) {
@@ -132,7 +128,7 @@ fn kustomization(
             }
             let path = lexical(&dir.join(entry));
             if path.is_dir() {
-                kustomization(&path, consumed, visited, false, edited);
+                kustomization(&path, files, consumed, visited, false);
             } else {
                 consumed.files.insert(path);
             }
@@ -209,7 +205,7 @@ mod tests {
         let Some(target) = Target::of_dir(&root.join("overlays/prod")) else {
             panic!("testdata/render/shop/overlays/prod is an overlay");
         };
-        let consumed = target.consumed();
+        let consumed = target.consumed(&Files::default());
         assert!(consumed.contains(&root.join("overlays/prod/kustomization.yaml")));
         assert!(consumed.contains(&root.join("overlays/prod/add-owner.yaml")));
         assert!(consumed.contains(&root.join("overlays/prod/../../base/deployment.yaml")));
@@ -218,7 +214,7 @@ mod tests {
             panic!("testdata/render/shop/overlays/staging is an overlay");
         };
         let component = root.join("components/keep-on-delete/foreground.yaml");
-        assert!(staging.consumed().contains(&component));
+        assert!(staging.consumed(&Files::default()).contains(&component));
         assert!(!consumed.contains(&component));
     }
 
@@ -230,7 +226,7 @@ mod tests {
             dir: dir.to_path_buf(),
             file: dir.join("Chart.yaml"),
         };
-        let consumed = target.consumed();
+        let consumed = target.consumed(&Files::default());
         assert!(consumed.contains(Path::new("charts/shop/templates/a/b.yaml")));
         assert!(consumed.contains(Path::new("./charts/shop/crds/x.yaml")));
         assert!(consumed.contains(Path::new("charts/shop/charts/sub/templates/c.yaml")));

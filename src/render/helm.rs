@@ -25,9 +25,12 @@ pub(super) fn render(
             missing_tool,
         })
     };
-    let charts = chart_names(&target.dir);
+    // helm reads the folder it is given as it is on disk: a copy with the texts that stand in
+    // for its files, when there are any (see `super::build`).
+    let on_disk = crate::read::Files::default();
+    let charts = chart_names(&target.dir, &on_disk);
     // A library chart holds only definitions for other charts: nothing to install or render.
-    if chart_field(&target.dir, "type").as_deref() == Some("library") {
+    if chart_field(&target.dir, "type", &on_disk).as_deref() == Some("library") {
         return Ok(Rendered {
             target: target.clone(),
             text: String::new(),
@@ -106,7 +109,7 @@ pub(super) fn render(
 
 /// Each chart of the chart in `dir` (itself and its subcharts in `charts/`, as directories)
 /// by its name path as `# Source:` writes it: `shop`, `shop/charts/sub`.
-fn chart_names(dir: &Path) -> HashMap<String, PathBuf> {
+fn chart_names(dir: &Path, files: &crate::read::Files) -> HashMap<String, PathBuf> {
     let mut charts = HashMap::new();
     let mut stack = vec![(String::new(), dir.to_path_buf())];
     // A folder reached twice (through a symbolic link) is read once.
@@ -115,7 +118,7 @@ fn chart_names(dir: &Path) -> HashMap<String, PathBuf> {
         if !std::fs::canonicalize(&dir).is_ok_and(|real| visited.insert(real)) {
             continue;
         }
-        let Some(name) = chart_field(&dir, "name") else {
+        let Some(name) = chart_field(&dir, "name", files) else {
             continue;
         };
         let path = if parent.is_empty() {
@@ -123,24 +126,22 @@ fn chart_names(dir: &Path) -> HashMap<String, PathBuf> {
         } else {
             format!("{parent}/charts/{name}")
         };
-        if let Ok(entries) = std::fs::read_dir(dir.join("charts")) {
-            let mut subcharts: Vec<PathBuf> = entries
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.is_dir())
-                .collect();
-            subcharts.sort();
-            stack.extend(subcharts.into_iter().map(|sub| (path.clone(), sub)));
-        }
+        let subcharts = files.entries(&dir.join("charts"));
+        stack.extend(
+            subcharts
+                .into_iter()
+                .filter(|(sub, is_dir)| *is_dir || sub.is_dir())
+                .map(|(sub, _)| (path.clone(), sub)),
+        );
         charts.insert(path, dir);
     }
     charts
 }
 
 /// A field (`name`, `type`) of the `Chart.yaml` in `dir`.
-fn chart_field(dir: &Path, field: &str) -> Option<String> {
+fn chart_field(dir: &Path, field: &str, files: &crate::read::Files) -> Option<String> {
     use crate::yaml;
-    let text = crate::read::small_file(&dir.join("Chart.yaml")).ok()?;
+    let text = files.read(&dir.join("Chart.yaml"))?;
     let root = yaml::roots(&text).into_iter().next()?;
     Some(root.get(field)?.as_str()?.to_string())
 }

@@ -20,7 +20,7 @@ pub(super) fn render(
 ) -> Result<Rendered, Box<Failure>> {
     // A component is built only as part of the overlays that use it (`components:`), never
     // alone: there is nothing to build.
-    if is_component(&target.file) {
+    if is_component(&target.file, &crate::read::Files::default()) {
         return Ok(Rendered {
             target: target.clone(),
             text: String::new(),
@@ -75,7 +75,7 @@ pub(super) fn render(
     })?;
     if !output.status.success() {
         let message = clean_error(&tool_message(&output.stderr))
-            .replace(&overlay_text, &crate::discover::display_path(&target.dir));
+            .replace(&overlay_text, &crate::read::display_path(&target.dir));
         return Err(fail(format!("kustomize build failed: {message}"), false));
     }
     Ok(Rendered {
@@ -90,9 +90,9 @@ pub(super) fn render(
 }
 
 /// Whether the kustomization file is a `kind: Component`.
-pub(super) fn is_component(file: &Path) -> bool {
+pub(super) fn is_component(file: &Path, files: &crate::read::Files) -> bool {
     use crate::yaml;
-    let Ok(text) = crate::read::small_file(file) else {
+    let Some(text) = files.read(file) else {
         return false;
     };
     yaml::roots(&text)

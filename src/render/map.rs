@@ -31,6 +31,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::{Origins, Rendered, Renders, Tool};
+use crate::analysis::{Places, Spot};
 use crate::finding::{Finding, Label, TemplatePlace};
 use crate::source::{Source, SourceId, Span};
 use crate::yaml::{self, Node, Value};
@@ -93,7 +94,7 @@ impl<'r> Mapping<'r> {
             failed: renders
                 .failures
                 .iter()
-                .map(|f| f.target.consumed())
+                .map(|f| f.target.consumed(&renders.files))
                 .collect(),
         }
     }
@@ -236,8 +237,7 @@ pub fn place_in_templates(findings: &mut [Finding], sources: &[Source]) {
         let Some(stream) = sources.get(finding.primary.source.0 as usize) else {
             continue;
         };
-        let (Some(origin), true) = (&finding.origin, stream.name == crate::discover::STDIN_NAME)
-        else {
+        let (Some(origin), true) = (&finding.origin, stream.name == crate::read::STDIN_NAME) else {
             continue;
         };
         let root = root.get_or_insert_with(|| {
@@ -291,7 +291,7 @@ fn read_template(origin: &str, root: &Path) -> Option<Source> {
     let mut files = Vec::new();
     // An ignore file that is not a small regular file is left unread, as in the walk of the
     // inputs (which said so already).
-    crate::discover::walk_entries(
+    crate::read::walk_entries(
         root,
         false,
         &mut |entry| {
@@ -309,30 +309,6 @@ fn read_template(origin: &str, root: &Path) -> Option<Source> {
         .min_by_key(|path| path.components().count())?;
     let text = crate::read::small_file(&file).ok()?;
     Some(Source::new(file.to_string_lossy().into_owned(), text))
-}
-
-/// Where the objects of built streams are in the files people edit: each object's name, each
-/// of its owner references and the object itself, taken back as findings are.
-#[derive(Debug, Default)]
-pub struct Places {
-    /// The files the places are in, as the builds read them.
-    pub files: Vec<Source>,
-    pub spots: Vec<Spot>,
-}
-
-/// One place of a built object in a file.
-#[derive(Clone, Copy, Debug)]
-pub struct Spot {
-    /// The index of its file in [`Places::files`].
-    pub file: usize,
-    pub span: Span,
-    pub object: crate::index::ObjId,
-    /// The owner reference it is (by index); `None` for the object's name or the object.
-    pub reference: Option<usize>,
-    /// The object's name (rather than the object, or a reference).
-    pub name: bool,
-    /// The span is the field itself, not only near it.
-    pub exact: bool,
 }
 
 /// The [`Places`] of the objects of the built streams among `sources`.
@@ -590,7 +566,7 @@ impl<'r> Mapper<'r> {
         let id = self.texts.read(file).map(|text| {
             let id = SourceId((self.first_new + self.new_sources.len()) as u32);
             self.new_sources
-                .push(Source::new(crate::discover::display_path(file), text));
+                .push(Source::new(crate::read::display_path(file), text));
             id
         });
         self.files.insert(file.to_path_buf(), id);

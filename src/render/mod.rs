@@ -14,8 +14,8 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::discover::display_path;
-
+pub use crate::analysis::RenderOptions;
+use crate::read::{Files, display_path, lexical};
 pub use crate::source::Tool;
 
 /// A chart or an overlay to build.
@@ -56,8 +56,8 @@ impl Target {
 
     /// Whether this is a kustomize `Component`, which is built only as part of the overlays
     /// that use it.
-    pub fn is_component(&self) -> bool {
-        self.tool == Tool::Kustomize && kustomize::is_component(&self.file)
+    pub fn is_component(&self, files: &Files) -> bool {
+        self.tool == Tool::Kustomize && kustomize::is_component(&self.file, files)
     }
 
     /// The chart this chart is a subchart of (`PARENT/charts/THIS`), if it is one: a subchart
@@ -103,35 +103,11 @@ impl Target {
     }
 }
 
-/// How charts are rendered: what `helm template` is given besides the chart.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct RenderOptions {
-    /// The release name (`helm template NAME`).
-    pub release: String,
-    /// Values files (`--values`), in order.
-    pub values: Vec<PathBuf>,
-    /// Values set on the command line (`--set key=value`), in order.
-    pub set: Vec<String>,
-    /// How long one build (`helm template`, `kustomize build`) may take before it is stopped.
-    pub timeout: std::time::Duration,
-}
-
-impl Default for RenderOptions {
-    fn default() -> Self {
-        RenderOptions {
-            release: "release-name".to_string(),
-            values: Vec::new(),
-            set: Vec::new(),
-            timeout: DEFAULT_BUILD_TIMEOUT,
-        }
-    }
-}
-
 /// A built chart or overlay.
 #[derive(Clone, Debug)]
 pub struct Rendered {
     pub target: Target,
-    /// What the tool printed (taken by the reading stage, which lints it as an input).
+    /// What the tool printed (taken by the build stage, which gives it to be linted as an input).
     pub text: String,
     pub origins: Origins,
 }
@@ -201,6 +177,15 @@ impl Rendered {
     }
 }
 
+/// A chart or an overlay met and not built on its own.
+#[derive(Clone, Debug)]
+pub struct Skipped {
+    pub target: Target,
+    pub reason: String,
+    /// Built as part of another build (a subchart, a base): what it builds is checked.
+    pub part_of_another: bool,
+}
+
 /// Why a chart or overlay was not linted.
 #[derive(Clone, Debug)]
 pub struct Failure {
@@ -215,51 +200,27 @@ pub struct Failure {
     pub missing_tool: bool,
 }
 
-/// Build `target` with the options of the run.
-pub fn render(
-    target: &Target,
-    options: &RenderOptions,
-    namespace: &str,
-    kube_version: Option<String>,
-) -> Result<Rendered, Box<Failure>> {
-    render_stoppable(target, options, namespace, kube_version, None)
+/// What a build is given besides its chart or overlay.
+#[derive(Clone, Debug, Hash)]
+pub struct BuildOptions<'a> {
+    pub render: &'a RenderOptions,
+    /// The namespace of namespaced objects that name none.
+    pub namespace: &'a str,
+    /// `--kube-version`, as helm takes it (`v1.30.0`).
+    pub kube_version: Option<String>,
 }
 
-/// [`render`], stopped (the tool's process ended) as soon as `stop` is set.
-fn render_stoppable(
-    target: &Target,
-    options: &RenderOptions,
-    namespace: &str,
-    kube_version: Option<String>,
-    stop: Option<&AtomicBool>,
-) -> Result<Rendered, Box<Failure>> {
+/// Build `target` from its files as they are on disk.
+fn build_as_it_is(target: &Target, options: &BuildOptions, stop: Option<&AtomicBool>) -> Built {
     match target.tool {
-        Tool::Helm => helm::render(target, options, namespace, kube_version, stop),
-        Tool::Kustomize => kustomize::render(target, options.timeout, stop),
-    }
-}
-
-/// Texts that stand in for files (an editor's unsaved buffers), by lexical path, and what
-/// stops the builds under way when they are no longer wanted.
-#[derive(Clone, Debug, Default)]
-pub struct Edits {
-    pub texts: HashMap<PathBuf, String>,
-    pub stop: Option<std::sync::Arc<AtomicBool>>,
-}
-
-impl Edits {
-    /// The text of `path`: the edited one, else the file's.
-    pub fn read(&self, path: &Path) -> Option<String> {
-        match self.texts.get(&lexical(path)) {
-            Some(text) => Some(text.clone()),
-            None => crate::read::small_file(path).ok(),
-        }
-    }
-
-    pub fn stopped(&self) -> bool {
-        self.stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
+        Tool::Helm => helm::render(
+            target,
+            options.render,
+            options.namespace,
+            options.kube_version.clone(),
+            stop,
+        ),
+        Tool::Kustomize => kustomize::render(target, options.render.timeout, stop),
     }
 }
 
@@ -270,7 +231,7 @@ type Built = Result<Rendered, Box<Failure>>;
 /// (its options and the bytes of its files, edited or not), and what it gave.
 #[derive(Default)]
 pub struct BuildCache {
-    builds: HashMap<Target, (u64, Result<Rendered, Box<Failure>>)>,
+    builds: HashMap<Target, (u64, Built)>,
     /// How many builds the last run ran (rather than took from the cache).
     ran: usize,
     /// The last run's builds were stopped.
@@ -289,22 +250,71 @@ impl BuildCache {
     }
 }
 
-/// Build each of `targets`, in parallel, as [`render`] does, with the texts of `edits` in
-/// place of their files; a build whose files (edited or not) and options are those of a build
-/// in `cache` is taken from there. The cache then holds these builds and no others.
-pub fn render_edited(
+/// The build stage: build each of `targets` (in parallel: each is a process of its own) from
+/// its files as `files` has them, stopping as soon as `stop` is set. With a `cache`, a build
+/// whose files and options are those of a build there is taken from it, and the cache then
+/// holds these builds and no others. Gives the builds, each built stream's text under the
+/// name it is read under, and `skipped`.
+pub fn build_all(
     targets: &[Target],
-    options: &RenderOptions,
-    namespace: &str,
-    kube_version: Option<String>,
-    edits: &Edits,
+    options: &BuildOptions,
+    files: &Files,
+    cache: Option<&mut BuildCache>,
+    stop: Option<&AtomicBool>,
+    skipped: Vec<Skipped>,
+) -> (Renders, Vec<(String, String)>) {
+    use rayon::prelude::*;
+    let built: Vec<Built> = match cache {
+        None => targets
+            .par_iter()
+            .map(|target| build(target, options, files, stop))
+            .collect(),
+        Some(cache) => build_cached(targets, options, files, cache, stop),
+    };
+    let mut renders = Renders {
+        files: files.clone(),
+        skipped,
+        ..Renders::default()
+    };
+    let mut streams = Vec::new();
+    for result in built {
+        match result {
+            Ok(mut rendered) => {
+                let name = rendered.target.stream_name();
+                // The text is read as an input; the build keeps what maps findings back.
+                streams.push((name.clone(), std::mem::take(&mut rendered.text)));
+                renders.built.insert(name, rendered);
+            }
+            Err(mut failure) => {
+                // The tool's message on one line: a finding is one line in `short` and
+                // `github`, and one entry of `--show-inputs`.
+                failure.message = failure
+                    .message
+                    .lines()
+                    .map(str::trim)
+                    .filter(|line| !line.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                renders.failures.push(*failure);
+            }
+        }
+    }
+    (renders, streams)
+}
+
+/// [`build`] each of `targets`, or take it from `cache` when what it reads is as it was.
+fn build_cached(
+    targets: &[Target],
+    options: &BuildOptions,
+    files: &Files,
     cache: &mut BuildCache,
-) -> Vec<Result<Rendered, Box<Failure>>> {
+    stop: Option<&AtomicBool>,
+) -> Vec<Built> {
     use rayon::prelude::*;
     let mut old = std::mem::take(&mut cache.builds);
     let fingerprints: Vec<u64> = targets
         .par_iter()
-        .map(|target| fingerprint(target, options, namespace, &kube_version, edits))
+        .map(|target| fingerprint(target, options, files))
         .collect();
     let work: Vec<_> = fingerprints
         .into_iter()
@@ -323,13 +333,10 @@ pub fn render_edited(
         .zip(targets)
         .map(|((fingerprint, kept), target)| match kept {
             Some(built) => (fingerprint, false, built),
-            None => {
-                let built = build_edited(target, options, namespace, kube_version.clone(), edits);
-                (fingerprint, true, built)
-            }
+            None => (fingerprint, true, build(target, options, files, stop)),
         })
         .collect();
-    let stopped = cache.ran > 0 && edits.stopped();
+    let stopped = cache.ran > 0 && stop.is_some_and(|s| s.load(Ordering::Relaxed));
     cache.stopped = stopped;
     built
         .into_iter()
@@ -349,91 +356,66 @@ pub fn render_edited(
 
 /// What a build depends on: its options, and the path and bytes of every file it reads (the
 /// edited text where there is one).
-fn fingerprint(
-    target: &Target,
-    options: &RenderOptions,
-    namespace: &str,
-    kube_version: &Option<String>,
-    edits: &Edits,
-) -> u64 {
+fn fingerprint(target: &Target, options: &BuildOptions, files: &Files) -> u64 {
     use std::hash::{BuildHasher, Hash, Hasher};
     let mut hasher = foldhash::quality::FixedState::default().build_hasher();
-    (target, options, namespace, kube_version).hash(&mut hasher);
-    for file in read_files(target, edits) {
+    (target, options).hash(&mut hasher);
+    for file in read_files(target, files) {
         file.hash(&mut hasher);
-        match edits.texts.get(&file) {
-            Some(text) => text.as_bytes().hash(&mut hasher),
-            // Only regular files are read: a named pipe would block.
-            None => std::fs::metadata(&file)
-                .ok()
-                .filter(std::fs::Metadata::is_file)
-                .and_then(|_| std::fs::read(&file).ok())
-                .hash(&mut hasher),
-        }
+        files.bytes(&file).hash(&mut hasher);
     }
     hasher.finish()
 }
 
 /// The files a build reads, lexical and sorted (with edited files not yet on disk): every file
 /// below a chart's folder, and the files an overlay names.
-fn read_files(target: &Target, edits: &Edits) -> Vec<PathBuf> {
-    let consumed = target.consumed_edited(&edits.texts);
-    let mut files: Vec<PathBuf> = match target.tool {
-        Tool::Helm => {
-            let mut files = Vec::new();
-            files_below(&lexical(&target.dir), &mut files, 0);
-            files
-        }
-        Tool::Kustomize => consumed.files().cloned().collect(),
-    };
-    let in_build = |path: &Path| match target.tool {
-        Tool::Helm => path.starts_with(lexical(&target.dir)),
-        Tool::Kustomize => consumed.contains_lexical(path),
-    };
-    files.extend(edits.texts.keys().filter(|p| in_build(p)).cloned());
-    files.sort();
-    files.dedup();
-    files
+fn read_files(target: &Target, files: &Files) -> Vec<PathBuf> {
+    let mut read = Vec::new();
+    match target.tool {
+        Tool::Helm => files_below(&lexical(&target.dir), files, &mut read, 0),
+        Tool::Kustomize => read.extend(target.consumed(files).files().cloned()),
+    }
+    read.sort();
+    read.dedup();
+    read
 }
 
-/// Every regular file below `dir` (not through symbolic links to folders, and not deeper
-/// than a chart goes).
-fn files_below(dir: &Path, files: &mut Vec<PathBuf>, depth: usize) {
+/// Every file below `dir` (not through symbolic links to folders, and not deeper than a chart
+/// goes), as `files` has them.
+fn files_below(dir: &Path, files: &Files, found: &mut Vec<PathBuf>, depth: usize) {
     if depth > 32 {
         return;
     }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
-        match entry.file_type() {
-            Ok(kind) if kind.is_dir() => files_below(&path, files, depth + 1),
-            Ok(_) if path.is_file() => files.push(path),
-            _ => {}
+    for (path, is_dir) in files.entries(dir) {
+        if is_dir {
+            files_below(&path, files, found, depth + 1);
+        } else if files.is_file(&path) {
+            found.push(path);
         }
     }
 }
 
-/// Build `target` as [`render`] does; when `edits` change a file it reads, build a copy of
-/// its files with the edited texts in a temporary folder, and take what the build says back
-/// to the real files.
-fn build_edited(
+/// Build `target` with the tool; when a text in `files` stands in for a file it reads and
+/// differs from it, build a copy of its files with those texts in a temporary folder, and take
+/// what the build says back to the real files. Stopped (the tool's process ended) as soon as
+/// `stop` is set.
+fn build(
     target: &Target,
-    options: &RenderOptions,
-    namespace: &str,
-    kube_version: Option<String>,
-    edits: &Edits,
-) -> Result<Rendered, Box<Failure>> {
-    let stop = edits.stop.as_deref();
-    let files = read_files(target, edits);
-    let edited = files.iter().any(|file| match edits.texts.get(file) {
-        Some(text) => std::fs::read(file).map_or(true, |bytes| bytes != text.as_bytes()),
-        None => false,
-    });
+    options: &BuildOptions,
+    files: &Files,
+    stop: Option<&AtomicBool>,
+) -> Built {
+    let edited = !files.is_empty() && {
+        let read = read_files(target, files);
+        read.iter().any(|file| match files.text(file) {
+            Some(text) => std::fs::read(file).map_or(true, |bytes| bytes != text.as_bytes()),
+            None => false,
+        })
+    };
     if !edited {
-        return render_stoppable(target, options, namespace, kube_version, stop);
+        return build_as_it_is(target, options, stop);
     }
+    let files_read = read_files(target, files);
     let fail = |message: String| {
         Box::new(Failure {
             target: target.clone(),
@@ -446,7 +428,7 @@ fn build_edited(
     // The copy holds the files below the folder that holds them all.
     let dir = lexical(&target.dir);
     let mut root = dir.clone();
-    for file in &files {
+    for file in &files_read {
         while !file.starts_with(&root) {
             if !root.pop() {
                 break;
@@ -462,7 +444,7 @@ fn build_edited(
             ))
         })?;
     let copy_root = std::fs::canonicalize(copy.path()).unwrap_or_else(|_| copy.path().into());
-    for file in &files {
+    for file in &files_read {
         let Ok(inside) = file.strip_prefix(&root) else {
             continue;
         };
@@ -470,7 +452,7 @@ fn build_edited(
         if let Some(parent) = to.parent() {
             let _ = std::fs::create_dir_all(parent);
         }
-        let written = match edits.texts.get(file) {
+        let written = match files.text(file) {
             Some(text) => std::fs::write(&to, text),
             // Only regular files are copied: a named pipe would block.
             None if !file.is_file() => continue,
@@ -491,14 +473,14 @@ fn build_edited(
     };
     let inside = |path: &Path| path.strip_prefix(&root).map(|p| copy_root.join(p));
     let (Ok(copy_dir), Ok(copy_file)) = (inside(&dir), inside(&lexical(&target.file))) else {
-        return render_stoppable(target, options, namespace, kube_version, stop);
+        return build_as_it_is(target, options, stop);
     };
     let copied = Target {
         tool: target.tool,
         dir: copy_dir,
         file: copy_file,
     };
-    match render_stoppable(&copied, options, namespace, kube_version, stop) {
+    match build_as_it_is(&copied, options, stop) {
         Ok(mut rendered) => {
             rendered.target = target.clone();
             rendered.origins = match rendered.origins {
@@ -539,19 +521,16 @@ pub struct Renders {
     pub built: HashMap<String, Rendered>,
     pub failures: Vec<Failure>,
     /// Met, and not built on their own.
-    pub skipped: Vec<crate::discover::Skipped>,
-    /// Texts that stood in for files in the builds (an editor's unsaved buffers), by lexical
-    /// path: findings are taken back to them, not to the files on disk.
-    pub texts: HashMap<PathBuf, String>,
+    pub skipped: Vec<Skipped>,
+    /// The files as the builds read them: findings are taken back to the texts that stood in
+    /// for files (an editor's unsaved buffers), not to the files on disk.
+    pub files: Files,
 }
 
 impl Renders {
     /// The text of `path` as the builds read it.
     pub fn read(&self, path: &Path) -> Option<String> {
-        match self.texts.get(&lexical(path)) {
-            Some(text) => Some(text.clone()),
-            None => crate::read::small_file(path).ok(),
-        }
+        self.files.read(path)
     }
 }
 
@@ -614,10 +593,6 @@ pub fn kustomization_builds_on(root: &crate::yaml::Node) -> Vec<&str> {
         .filter_map(|entry| entry.as_str())
         .collect()
 }
-
-/// How long a build may take before it is stopped, unless `--render-timeout` says otherwise:
-/// a chart or overlay that fetches remote resources may wait on a network that never answers.
-pub const DEFAULT_BUILD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// Run a build to its end, or stop it after `timeout` (an error of kind `TimedOut`).
 /// Its output is read as it comes, so that a full pipe never stops it; a process it started
@@ -731,26 +706,6 @@ fn describe_duration(duration: std::time::Duration) -> String {
         (seconds, "second")
     };
     format!("{count} {unit}{}", if count == 1 { "" } else { "s" })
-}
-
-/// `path` with `.` and `..` resolved by its text alone.
-pub fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir
-                if out
-                    .components()
-                    .next_back()
-                    .is_some_and(|c| matches!(c, Component::Normal(_))) =>
-            {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// The path from directory `from` to `to`, both absolute and lexical.

@@ -6,12 +6,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use crate::analysis::{Analysis, Options};
+use crate::analysis::{Analysis, Options, Spot};
 use crate::config::ConfigError;
 use crate::index::ObjId;
 use crate::model::Object;
 use crate::pipeline::LoadCache;
-use crate::render::map::Spot;
 use crate::resolve::{Ownership, RefResolution};
 use crate::source::{Source, SourceId, Span};
 
@@ -207,7 +206,12 @@ impl Job {
         for options in self.folders.iter().chain(&self.loose) {
             let mut cache = caches.remove(&options.paths).unwrap_or_default();
             cache.stop_when(Arc::clone(&self.stop));
-            let analysis = crate::pipeline::analyze_workspace(options, &self.open, &mut cache);
+            let inputs = crate::pipeline::Inputs {
+                texts: self.open.clone(),
+                stdin: &mut std::io::empty(),
+                cache: Some(&mut cache),
+            };
+            let analysis = crate::pipeline::analyze_inputs(options, inputs);
             stopped |= cache.builds_stopped();
             parts.push(Part::new(analysis));
             used.insert(options.paths.clone(), cache);

@@ -19,8 +19,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use ownerlint::Options;
-use ownerlint::discover::{self, Filter, Input};
+use ownerlint::discover::{self, Filter};
 use ownerlint::model::{FieldValue, Object, OwnerRefs, Spanned};
+use ownerlint::read::{Files, Input};
 use ownerlint::yaml::{Scalar, ScalarType};
 use serde_json::{Value, json};
 
@@ -65,7 +66,8 @@ fn differential(corpus: Option<&Path>) {
         Some(corpus) => {
             // The files ownerlint finds in the corpus (its YAML and JSON files).
             let filter = Filter::new(&[], &[], None, None).expect("no patterns");
-            let found = discover::discover(&[corpus.to_path_buf()], &filter, false);
+            let found =
+                discover::discover(&[corpus.to_path_buf()], &filter, false, &Files::default());
             let files: Vec<PathBuf> = found
                 .inputs
                 .into_iter()

@@ -1151,7 +1151,7 @@ fn a_build_past_its_timeout_is_stopped_with_every_process_it_started() {
 
 #[test]
 fn a_stale_suppression_in_a_template_or_a_base_is_reported_at_its_line() {
-    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+    let (Some(_), Some(_)) = (common::helm(), common::kubectl()) else {
         return;
     };
     let dir = common::temp_dir("render-unused-suppression");
@@ -1162,7 +1162,7 @@ fn a_stale_suppression_in_a_template_or_a_base_is_reported_at_its_line() {
             "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: shop\n  # ownerlint: ignore[owner-ref-unknown-field] stale\n  labels:\n    app: web\n  ownerReferences:\n  # ownerlint: ignore[owner-not-found] made elsewhere\n  - apiVersion: apps/v1\n    kind: ReplicaSet\n    name: gone\n    uid: 6f1c1d0e-1b2a-4c3d-8e9f-0a1b2c3d4e5f\n"
         )
     };
-    write_files(
+    common::write_files(
         dir.path(),
         &[
             (
@@ -1217,11 +1217,11 @@ fn a_stale_suppression_in_a_template_or_a_base_is_reported_at_its_line() {
 
 #[test]
 fn a_base_built_by_two_overlays_has_a_suppression_unused_only_if_neither_uses_it() {
-    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+    let (Some(_), Some(_)) = (common::helm(), common::kubectl()) else {
         return;
     };
     let dir = common::temp_dir("render-two-overlays");
-    write_files(
+    common::write_files(
         dir.path(),
         &[
             ("base/kustomization.yaml", "resources:\n- pod.yaml\n"),
@@ -1242,7 +1242,7 @@ fn a_base_built_by_two_overlays_has_a_suppression_unused_only_if_neither_uses_it
         ],
     );
     // A JSON 6902 patch names its target in the kustomization.
-    write_files(
+    common::write_files(
         dir.path(),
         &[(
             "prod/kustomization.yaml",
@@ -1273,11 +1273,11 @@ fn a_base_built_by_two_overlays_has_a_suppression_unused_only_if_neither_uses_it
 
 #[test]
 fn the_suppressions_of_a_chart_that_fails_to_build_are_not_called_unused() {
-    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+    let (Some(_), Some(_)) = (common::helm(), common::kubectl()) else {
         return;
     };
     let dir = common::temp_dir("render-failed-suppression");
-    write_files(
+    common::write_files(
         dir.path(),
         &[
             (
@@ -1300,7 +1300,7 @@ fn the_suppressions_of_a_chart_that_fails_to_build_are_not_called_unused() {
     assert!(found[0].contains("error[render-failed]"), "{}", run.stdout);
     // A base that an overlay which fails builds on: its comment may be for that overlay, which
     // was not checked, even where another overlay of the base has no use for it.
-    write_files(
+    common::write_files(
         dir.path(),
         &[
             ("base/kustomization.yaml", "resources:\n- pod.yaml\n"),
@@ -1343,11 +1343,11 @@ fn the_suppressions_of_a_chart_that_fails_to_build_are_not_called_unused() {
 
 #[test]
 fn the_annotation_of_an_object_as_built_suppresses_and_is_reported_in_its_file() {
-    let (Some(_), Some(_)) = (helm(), kustomize()) else {
+    let (Some(_), Some(_)) = (common::helm(), common::kubectl()) else {
         return;
     };
     let dir = common::temp_dir("render-annotation");
-    write_files(
+    common::write_files(
         dir.path(),
         &[
             ("base/kustomization.yaml", "resources:\n- pod.yaml\n"),

@@ -461,6 +461,20 @@ fn bad_requests_broken_files_and_files_deleted_on_disk() {
     client.stop();
 }
 
+/// The analysis the server makes of a folder: with the editor's texts and the folder's cache.
+fn analyze_workspace(
+    options: &ownerlint::Options,
+    open: &std::collections::HashMap<std::path::PathBuf, String>,
+    cache: &mut ownerlint::pipeline::LoadCache,
+) -> ownerlint::Analysis {
+    let inputs = ownerlint::pipeline::Inputs {
+        texts: open.clone(),
+        stdin: &mut std::io::empty(),
+        cache: Some(cache),
+    };
+    ownerlint::pipeline::analyze_inputs(options, inputs)
+}
+
 #[test]
 fn an_analysis_after_an_edit_loads_only_the_file_edited_and_finds_what_a_fresh_one_finds() {
     let (_dir, owner, dependent) = workspace("server-cache");
@@ -471,19 +485,15 @@ fn an_analysis_after_an_edit_loads_only_the_file_edited_and_finds_what_a_fresh_o
     };
     let mut cache = ownerlint::pipeline::LoadCache::default();
     let mut open = std::collections::HashMap::new();
-    let first = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    let first = analyze_workspace(&options, &open, &mut cache);
     assert_eq!((cache.loaded_last(), cache.len()), (2, 2));
     assert!(first.outcome.findings.is_empty());
     // The owner edited in the editor: only it is loaded again, and the finding it causes in
     // the other file is the one a run without the cache finds.
     open.insert(owner.clone(), OWNER.replace("000000000001", "00000000ffff"));
-    let second = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    let second = analyze_workspace(&options, &open, &mut cache);
     assert_eq!(cache.loaded_last(), 1);
-    let fresh = ownerlint::pipeline::analyze_workspace(
-        &options,
-        &open,
-        &mut ownerlint::pipeline::LoadCache::default(),
-    );
+    let fresh = analyze_workspace(&options, &open, &mut Default::default());
     let render =
         |a: &ownerlint::Analysis| common::render(&a.outcome, ownerlint::report::Format::Short);
     assert_eq!(render(&second), render(&fresh));
@@ -494,7 +504,7 @@ fn an_analysis_after_an_edit_loads_only_the_file_edited_and_finds_what_a_fresh_o
     );
     assert!(render(&second).contains(&*dependent.to_string_lossy()));
     // Nothing changed: nothing is loaded.
-    ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    analyze_workspace(&options, &open, &mut cache);
     assert_eq!(cache.loaded_last(), 0);
 }
 
@@ -521,7 +531,7 @@ fn a_file_changed_on_disk_is_read_again_whatever_its_modification_time_says() {
     let mut cache = ownerlint::pipeline::LoadCache::default();
     let open = std::collections::HashMap::new();
     let mut analyze = || {
-        let analysis = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+        let analysis = analyze_workspace(&options, &open, &mut cache);
         let rules: Vec<&str> = analysis
             .outcome
             .findings
@@ -1158,10 +1168,9 @@ fn an_overlay_patch_shows_what_the_built_overlay_finds_and_unsaved_edits_are_bui
         [("owner-created-with-fresh-uid".to_string(), 8, 9)],
         "{diagnostics:?}"
     );
-    // An unsaved base file that leaves the Deployment out (its kustomization edited): the
-    // owner is missing again.
-    let base = root.join("ov/base/kustomization.yaml");
-    client.open(&base, "resources:\n- cache.yaml\n");
+    // An unsaved base file that renames the Deployment: the owner is missing again.
+    let base = root.join("ov/base/deployment.yaml");
+    client.open(&base, &deployment.replace("  name: api\n", "  name: web\n"));
     let diagnostics = client.published(&owner);
     assert_eq!(codes(&diagnostics), ["owner-not-found"], "{diagnostics:?}");
     client.stop();
@@ -1418,7 +1427,7 @@ fn a_build_runs_again_only_when_a_file_it_reads_changes() {
     let rule_ids = |a: &ownerlint::Analysis| -> Vec<&str> {
         a.outcome.findings.iter().map(|f| f.rule.id).collect()
     };
-    let first = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    let first = analyze_workspace(&options, &open, &mut cache);
     assert_eq!(cache.built_last(), 1);
     assert_eq!(rule_ids(&first), ["owner-not-found"]);
     // A file no build reads, edited: the chart's build is taken from the cache.
@@ -1426,7 +1435,7 @@ fn a_build_runs_again_only_when_a_file_it_reads_changes() {
         root.join("plain.yaml"),
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n".to_string(),
     );
-    let second = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    let second = analyze_workspace(&options, &open, &mut cache);
     assert_eq!(cache.built_last(), 0);
     assert_eq!(rule_ids(&second), ["owner-not-found"]);
     // The template edited: built again, from the edited text.
@@ -1434,7 +1443,117 @@ fn a_build_runs_again_only_when_a_file_it_reads_changes() {
         root.join("chart/templates/cache.yaml"),
         CHART_CACHE.replace("-missing", ""),
     );
-    let third = ownerlint::pipeline::analyze_workspace(&options, &open, &mut cache);
+    let third = analyze_workspace(&options, &open, &mut cache);
     assert_eq!(cache.built_last(), 1);
     assert_eq!(rule_ids(&third), ["owner-created-with-fresh-uid"]);
+}
+
+#[test]
+fn the_server_reports_what_the_command_line_reports_once_the_editors_texts_are_saved() {
+    if common::helm().is_none() || common::kubectl().is_none() {
+        return;
+    }
+    // A chart, overlays of one base, and plain files.
+    let dir = common::temp_dir("server-as-cli");
+    let root = dir.path().canonicalize().expect("root");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render");
+    let mut stack = vec![fixtures.clone()];
+    while let Some(folder) = stack.pop() {
+        for entry in std::fs::read_dir(&folder).expect("read the fixtures") {
+            let path = entry.expect("an entry").path();
+            let to = root.join(path.strip_prefix(&fixtures).expect("below"));
+            if path.is_dir() {
+                std::fs::create_dir_all(&to).expect("mkdir");
+                stack.push(path);
+            } else {
+                std::fs::copy(&path, &to).expect("copy");
+            }
+        }
+    }
+    common::write_files(
+        &root,
+        &[
+            ("plain/owner.yaml", OWNER),
+            ("plain/dependent.yaml", DEPENDENT),
+        ],
+    );
+    // The editor's texts, not saved: a template, a base file and a plain file changed, and a
+    // plain file that is not on disk yet.
+    let edited = |file: &str, from: &str, to: &str| {
+        let text = std::fs::read_to_string(root.join(file)).expect("read");
+        assert!(text.contains(from), "{file} holds {from}");
+        (root.join(file), text.replace(from, to))
+    };
+    let open: std::collections::HashMap<std::path::PathBuf, String> = [
+        edited(
+            "chart/templates/configmap.yaml",
+            "blockOwnerDeletoin",
+            "blockOwnerDeletion",
+        ),
+        edited("shop/base/configmap.yaml", "name: web\n", "name: web-old\n"),
+        edited("plain/dependent.yaml", "000000000001", "00000000ffff"),
+        (
+            root.join("plain/new.yaml"),
+            DEPENDENT.replace("name: cache", "name: other"),
+        ),
+    ]
+    .into_iter()
+    .collect();
+    let options = ownerlint::Options {
+        paths: vec![root.clone()],
+        render: Some(Default::default()),
+        ..Default::default()
+    };
+    let served = analyze_workspace(&options, &open, &mut Default::default());
+    for (path, text) in &open {
+        std::fs::write(path, text).expect("save");
+    }
+    let saved = std::process::Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+        .current_dir(&root)
+        .arg(&root)
+        .args(["--format", "json"])
+        .output()
+        .expect("ownerlint runs");
+    let cli: Value = serde_json::from_slice(&saved.stdout).expect("JSON");
+    let server: Value = serde_json::from_str(&common::render(
+        &served.outcome,
+        ownerlint::report::Format::Json,
+    ))
+    .expect("JSON");
+    assert_eq!(server, cli);
+    // What the edits changed is in it: the edited base and template are built, the unsaved
+    // file is linted (its uid is the dependent's), and the build files are counted, not linted
+    // alone.
+    let summary = &server["summary"];
+    assert_eq!(
+        (summary["charts"].as_u64(), summary["overlays"].as_u64()),
+        (Some(1), Some(2)),
+        "{summary}"
+    );
+    assert!(summary["build_files"].as_u64() > Some(5), "{summary}");
+    let found: Vec<(&str, &str)> = server["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            let path = f["path"].as_str().unwrap_or("?");
+            (
+                path.strip_prefix(&*root.to_string_lossy()).unwrap_or(path),
+                f["rule"].as_str().unwrap_or("?"),
+            )
+        })
+        .collect();
+    for expected in [
+        ("/plain/dependent.yaml", "owner-uid-mismatch"),
+        ("/plain/new.yaml", "uid-shared"),
+        ("/shop/base/configmap.yaml", "owner-not-found"),
+    ] {
+        assert!(found.contains(&expected), "{found:?}");
+    }
+    assert!(
+        !found
+            .iter()
+            .any(|(_, rule)| *rule == "owner-ref-unknown-field"),
+        "the edited template is built: {found:?}"
+    );
 }
