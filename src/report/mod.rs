@@ -110,7 +110,7 @@ pub fn finding_key(
 }
 
 pub fn repo_relative(name: &str, root: Option<&Path>) -> String {
-    if name == crate::discover::STDIN_NAME {
+    if name == crate::read::STDIN_NAME {
         return name.to_string();
     }
     let path = Path::new(name);

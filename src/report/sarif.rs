@@ -193,7 +193,7 @@ fn fix(outcome: &Outcome, finding: &Finding, root: Option<&std::path::Path>) -> 
     let mut changes: Vec<(SourceId, Vec<Value>)> = Vec::new();
     for edit in &fix.edits {
         let source = outcome.source(edit.source);
-        if source.name == crate::discover::STDIN_NAME {
+        if source.name == crate::read::STDIN_NAME {
             return None;
         }
         let start = source.line_col(edit.span.start);

@@ -142,7 +142,7 @@ fn renamed_by_kustomize<'a>(
     reference: &crate::model::OwnerRef,
 ) -> Option<&'a str> {
     let source = &cx.sources[object.source.0 as usize];
-    if source.built_by != Some(crate::render::Tool::Kustomize) {
+    if source.built_by != Some(crate::source::Tool::Kustomize) {
         return None;
     }
     let kind = reference.kind.as_ref()?.str()?;
