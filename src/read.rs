@@ -38,6 +38,15 @@ pub fn display_path(path: &Path) -> String {
     text.strip_prefix("./").unwrap_or(&text).to_string()
 }
 
+/// The repository that holds `start`: the nearest folder upwards with a `.git` (a folder, or a
+/// file in a worktree or submodule).
+pub fn repository_root(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
 /// `path` with `.` and `..` resolved by its text alone.
 pub fn lexical(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();

@@ -243,7 +243,7 @@ pub fn place_in_templates(findings: &mut [Finding], sources: &[Source]) {
         let root = root.get_or_insert_with(|| {
             let cwd = std::env::current_dir().ok();
             cwd.as_deref()
-                .and_then(crate::report::repository_root)
+                .and_then(crate::read::repository_root)
                 .or(cwd)
                 .unwrap_or_else(|| PathBuf::from("."))
         });

@@ -78,17 +78,8 @@ pub fn render(
     }
 }
 
-/// The repository that holds `start`: the nearest folder upwards with a `.git` (a folder, or a
-/// file in a worktree or submodule).
-pub fn repository_root(start: &Path) -> Option<PathBuf> {
-    start
-        .ancestors()
-        .find(|dir| dir.join(".git").exists())
-        .map(Path::to_path_buf)
-}
+pub use crate::read::repository_root;
 
-/// A source's path relative to `root`, with `/` separators, for formats that CI systems
-/// resolve against the repository. Paths outside the root, and `<stdin>`, stay as they are.
 /// The key of a finding (`FindingKey`), with its path relative to `root`.
 pub fn finding_key(
     outcome: &crate::analysis::Outcome,
@@ -109,6 +100,8 @@ pub fn finding_key(
     }
 }
 
+/// A source's path relative to `root`, with `/` separators, for formats that CI systems
+/// resolve against the repository. Paths outside the root, and `<stdin>`, stay as they are.
 pub fn repo_relative(name: &str, root: Option<&Path>) -> String {
     if name == crate::read::STDIN_NAME {
         return name.to_string();
