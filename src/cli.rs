@@ -1,16 +1,16 @@
-//! The command-line interface, defined with clap. `main.rs` only runs it.
+//! The command-line interface: its clap definitions, and each command passed to `run`, which
+//! does it, with its flags as plain data. `main.rs` only runs it.
 
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::catalog::KubeVersion;
-use crate::config::{self, ConfigError, Flags};
-use crate::finding::Severity;
+use crate::config::Flags;
 use crate::load::ModeChoice;
-use crate::report::{self, Format, RenderOptions};
+use crate::report::Format;
 use crate::rules;
+use crate::run::{ColorChoice, DeletePreview, FailOn, Lint, PreviewFormat, Streams, Tree, note};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -89,12 +89,6 @@ pub struct PreviewArgs {
     pub format: PreviewFormat,
     #[command(flatten)]
     pub input: InputArgs,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PreviewFormat {
-    Text,
-    Json,
 }
 
 /// What to read, and how: shared by linting, `tree`, `delete-preview` and `config`.
@@ -233,6 +227,80 @@ impl From<&InputArgs> for Flags {
     }
 }
 
+/// The lint run gets the flags as plain data, as `config` does.
+impl From<LintArgs> for Lint {
+    fn from(args: LintArgs) -> Self {
+        let LintArgs {
+            input,
+            format,
+            fail_on,
+            no_suppress,
+            baseline,
+            write_baseline,
+            quiet,
+            color,
+            report,
+            fix,
+            unsafe_fixes,
+            diff,
+            show_fixes,
+            show_inputs,
+        } = args;
+        Lint {
+            input: Flags::from(&input),
+            format,
+            fail_on,
+            no_suppress,
+            baseline,
+            write_baseline,
+            quiet,
+            color,
+            report,
+            fix,
+            unsafe_fixes,
+            diff,
+            show_fixes,
+            show_inputs,
+        }
+    }
+}
+
+impl From<TreeArgs> for Tree {
+    fn from(args: TreeArgs) -> Self {
+        let TreeArgs {
+            root,
+            kind,
+            format,
+            color,
+            input,
+        } = args;
+        Tree {
+            input: Flags::from(&input),
+            root,
+            kind,
+            format,
+            color,
+        }
+    }
+}
+
+impl From<PreviewArgs> for DeletePreview {
+    fn from(args: PreviewArgs) -> Self {
+        let PreviewArgs {
+            target,
+            cascade,
+            format,
+            input,
+        } = args;
+        DeletePreview {
+            input: Flags::from(&input),
+            target,
+            cascade,
+            format,
+        }
+    }
+}
+
 /// `1048576`, `512KiB`, `64MiB`, `1GiB` (also `K`, `M`, `G`, `KB`, `MB`, `GB`, as powers of 1024).
 fn parse_size(text: &str) -> Result<usize, String> {
     let t = text.trim();
@@ -321,20 +389,6 @@ fn parse_report(text: &str) -> Result<(Format, PathBuf), String> {
     Ok((format, PathBuf::from(path)))
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum FailOn {
-    Info,
-    Warning,
-    Error,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
-}
-
 /// `--values FILE`: a file that exists (a URL is helm's to fetch). A missing file is a usage
 /// error, found before anything is built.
 fn values_file() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
@@ -372,17 +426,6 @@ fn parse_kube_version(text: &str) -> Result<KubeVersion, String> {
     }
 }
 
-/// `eprintln!` without its panic: standard error may be a closed pipe too (`2>&1 | head`),
-/// and a message nobody can read is no reason to crash.
-/// A line (or lines) on standard error, with what the inputs put in it (paths, messages)
-/// escaped as every human format escapes it (`report::escape`).
-macro_rules! note {
-    ($($arg:tt)*) => {{
-        let line = format!($($arg)*);
-        let _ = writeln!(std::io::stderr(), "{}", crate::report::escape::lines(&line));
-    }};
-}
-
 /// Parse this process's command line, or print why it does not parse and exit, as clap does.
 /// A subcommand written after options is read as the subcommand (see `argv`).
 pub fn parse() -> Cli {
@@ -391,6 +434,7 @@ pub fn parse() -> Cli {
         crate::argv::Arranged::Args { args, moved } => (args, moved),
         crate::argv::Arranged::Mistyped { word, suggestion } => {
             note!(
+                std::io::stderr(),
                 "ownerlint: `{word}` is neither a subcommand nor a file or directory \
                  (did you mean `{suggestion}`?)"
             );
@@ -404,6 +448,7 @@ pub fn parse() -> Cli {
             if moved && err.kind() == clap::error::ErrorKind::UnknownArgument {
                 let subcommand = args[1].to_string_lossy();
                 note!(
+                    std::io::stderr(),
                     "note: `{subcommand}` was read as the subcommand; to lint a path of that \
                      name, write `./{subcommand}`"
                 );
@@ -416,21 +461,24 @@ pub fn parse() -> Cli {
 /// Run the command line; returns the exit code.
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
-        Some(Command::Rules) => print_out(rules_list(), 0),
-        Some(Command::Explain { rule }) => explain(&rule),
-        Some(Command::Tree(args)) => tree(*args),
-        Some(Command::DeletePreview(args)) => delete_preview(*args),
-        Some(Command::Config { input }) => match config::effective(&Flags::from(&*input)) {
-            Ok(effective) => print_out(effective.describe(), 0),
-            Err(errors) => config_errors(&errors),
-        },
-        Some(Command::Completions { shell }) => {
-            print_out(crate::completions::script(Cli::command(), shell), 0)
+        Some(Command::Rules) => crate::run::list_rules(&mut Streams::process()),
+        Some(Command::Explain { rule }) => crate::run::explain(&rule, &mut Streams::process()),
+        Some(Command::Tree(args)) => crate::run::tree((*args).into(), &mut Streams::process()),
+        Some(Command::DeletePreview(args)) => {
+            crate::run::delete_preview((*args).into(), &mut Streams::process())
         }
+        Some(Command::Config { input }) => {
+            crate::run::show_config(&Flags::from(&*input), &mut Streams::process())
+        }
+        Some(Command::Completions { shell }) => crate::run::print_out(
+            &mut Streams::process(),
+            crate::completions::script(Cli::command(), shell),
+            0,
+        ),
         Some(Command::Server) => match crate::server::run() {
             Ok(ending) => ending.status(),
             Err(message) => {
-                note!("ownerlint server: {message}");
+                note!(std::io::stderr(), "ownerlint server: {message}");
                 2
             }
         },
@@ -438,30 +486,17 @@ pub fn run(cli: Cli) -> i32 {
             Cli::command(),
             InputArgs::augment_args(clap::Command::new("input")),
         ) {
-            Ok(page) => print_out(page, 0),
+            Ok(page) => crate::run::print_out(&mut Streams::process(), page, 0),
             Err(err) => {
-                note!("ownerlint: cannot write the man page: {err}");
+                note!(
+                    std::io::stderr(),
+                    "ownerlint: cannot write the man page: {err}"
+                );
                 2
             }
         },
-        None => lint(cli.lint),
+        None => crate::run::lint(cli.lint.into(), &mut Streams::process()),
     }
-}
-
-fn rules_list() -> String {
-    rules::RULES
-        .iter()
-        .map(|rule| {
-            let fix = rule
-                .meta
-                .fix
-                .map_or(String::new(), |fix| format!(" [fix: {}]", fix.as_str()));
-            format!(
-                "{:<30} {:<8} {}{fix}\n",
-                rule.meta.id, rule.meta.default_severity, rule.meta.summary
-            )
-        })
-        .collect()
 }
 
 /// A rule id, as `explain` takes it: any word (an unknown one is told with a suggestion), with
@@ -489,590 +524,5 @@ impl clap::builder::TypedValueParser for RuleId {
                 .iter()
                 .map(|r| clap::builder::PossibleValue::new(r.meta.id)),
         ))
-    }
-}
-
-fn explain(id: &str) -> i32 {
-    match rules::find(id) {
-        Some(rule) => print_out(format!("{}\n", rule.meta.doc.trim_end()), 0),
-        None => {
-            let ids: Vec<&str> = rules::RULES.iter().map(|r| r.meta.id).collect();
-            let hint = rules::did_you_mean(id, &ids)
-                .map(|s| format!(" (did you mean `{s}`?)"))
-                .unwrap_or_default();
-            note!("ownerlint: no rule `{id}`{hint}; `ownerlint rules` lists them");
-            2
-        }
-    }
-}
-
-fn config_errors(errors: &[ConfigError]) -> i32 {
-    for error in errors {
-        note!("ownerlint: {error}");
-    }
-    2
-}
-
-/// The options of a run over `input`, or the configuration's errors.
-fn options(input: InputArgs) -> Result<crate::analysis::Options, Vec<ConfigError>> {
-    let cwd = std::env::current_dir().ok();
-    let unsaved = std::collections::HashMap::new();
-    config::options(&Flags::from(&input), cwd.as_deref(), &unsaved)
-}
-
-/// The chart options given (`--values`, `--set`), and whether charts are built at all, for
-/// [`ChartFlags::unused`] to tell after the run whether they were used.
-struct ChartFlags {
-    given: Vec<&'static str>,
-    no_render: bool,
-}
-
-impl ChartFlags {
-    fn of(input: &InputArgs) -> Self {
-        let given = [
-            ("--values", !input.values.is_empty()),
-            ("--set", !input.set.is_empty()),
-        ]
-        .into_iter()
-        .filter_map(|(flag, given)| given.then_some(flag))
-        .collect();
-        ChartFlags {
-            given,
-            no_render: input.no_render,
-        }
-    }
-
-    /// The warning for chart options that no chart took: they are not an error, since one
-    /// command line (a hook's, a CI job's) meets inputs with and without charts.
-    fn unused(&self, stats: &crate::analysis::Stats) -> Option<String> {
-        if self.given.is_empty() || (stats.charts > 0 && !self.no_render) {
-            return None;
-        }
-        let why = if self.no_render {
-            "which --no-render does not build"
-        } else {
-            "and the input holds no chart"
-        };
-        Some(format!(
-            "ownerlint: warning: {} {} not used: {} to Helm charts only, {why}",
-            self.given.join(" and "),
-            if self.given.len() == 1 { "was" } else { "were" },
-            if self.given.len() == 1 {
-                "it applies"
-            } else {
-                "they apply"
-            },
-        ))
-    }
-}
-
-/// Read and resolve the input of a graph command; report unreadable inputs on stderr. Also
-/// the namespace `KIND/NAME` is looked up in: `-n`, else the configuration's, else `default`.
-fn analyze(input: InputArgs) -> Result<(crate::analysis::Analysis, String), i32> {
-    let chart_flags = ChartFlags::of(&input);
-    let options = options(input).map_err(|errors| config_errors(&errors))?;
-    let analysis = crate::pipeline::analyze(&options, &mut std::io::stdin().lock());
-    if let Some(warning) = chart_flags.unused(&analysis.outcome.stats) {
-        note!("{warning}");
-    }
-    for error in &analysis.outcome.errors {
-        note!("ownerlint: {}: {}", error.path, error.message);
-    }
-    Ok((analysis, options.namespace))
-}
-
-fn tree(args: TreeArgs) -> i32 {
-    let namespace = args.input.namespace.clone();
-    let (analysis, lookup_namespace) = match analyze(args.input) {
-        Ok(a) => a,
-        Err(code) => return code,
-    };
-    let graph = crate::graph::Graph::build(&analysis, analysis.complete);
-    let root = match &args.root {
-        Some(spec) => match crate::target::find(&analysis, spec, &lookup_namespace) {
-            Ok(id) => Some(id),
-            Err(message) => {
-                note!("ownerlint: {message}");
-                return 2;
-            }
-        },
-        None => None,
-    };
-    let filter = crate::tree::TreeFilter {
-        root,
-        namespace: if root.is_some() { None } else { namespace },
-        kind: args.kind,
-    };
-    let forest = crate::tree::Forest::new(&analysis, &graph, &filter);
-    let color = match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        }
-    };
-    let text = match args.format {
-        crate::tree::TreeFormat::Text => crate::tree::text(&forest, color),
-        crate::tree::TreeFormat::Json => crate::tree::json(&forest),
-        crate::tree::TreeFormat::Dot => crate::tree::dot(&forest),
-        crate::tree::TreeFormat::Mermaid => crate::tree::mermaid(&forest),
-    };
-    let code = if analysis.outcome.errors.is_empty() {
-        0
-    } else {
-        2
-    };
-    print_out(text, code)
-}
-
-fn delete_preview(args: PreviewArgs) -> i32 {
-    let (analysis, namespace) = match analyze(args.input) {
-        Ok(a) => a,
-        Err(code) => return code,
-    };
-    let target = match crate::target::find(&analysis, &args.target, &namespace) {
-        Ok(id) => id,
-        Err(message) => {
-            note!("ownerlint: {message}");
-            return 2;
-        }
-    };
-    let graph = crate::graph::Graph::build(&analysis, analysis.complete);
-    let preview = crate::preview::preview(&graph, target, args.cascade);
-    let text = match args.format {
-        PreviewFormat::Text => crate::preview::text(&analysis, &preview),
-        PreviewFormat::Json => crate::preview::json(&analysis, &preview),
-    };
-    let code = if analysis.outcome.errors.is_empty() {
-        0
-    } else {
-        2
-    };
-    print_out(text, code)
-}
-
-/// Print to stdout and return `code`, or what a failed write means instead.
-fn print_out(text: impl AsRef<[u8]>, code: i32) -> i32 {
-    let mut stdout = std::io::stdout().lock();
-    let result = stdout.write_all(text.as_ref());
-    written(result.and_then(|()| stdout.flush()), code)
-}
-
-/// The exit code after writing the output. A closed pipe (`| head`) is the reader saying it
-/// has seen enough, not a failure: end quietly with 0, as ripgrep and ruff do.
-fn written(result: std::io::Result<()>, code: i32) -> i32 {
-    match result {
-        Ok(()) => code,
-        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(err) => {
-            note!("ownerlint: cannot write the output: {err}");
-            2
-        }
-    }
-}
-
-fn lint(args: LintArgs) -> i32 {
-    // `cat x.yaml | ownerlint` lints `.`, as ruff and yamllint do; the piped text is not taken
-    // for a file silently, and the user is told how to lint it.
-    if args.input.paths.is_empty() && stdin_has_data() {
-        note!(
-            "ownerlint: standard input was not read: with no path, ownerlint lints the current folder; name standard input `-` to lint what is piped in (`… | ownerlint -`)"
-        );
-    }
-    let chart_flags = ChartFlags::of(&args.input);
-    let options = match options(args.input) {
-        Ok(options) => crate::analysis::Options {
-            no_suppress: args.no_suppress,
-            ..options
-        },
-        Err(errors) => return config_errors(&errors),
-    };
-    // Read before anything is fixed: a broken baseline ends the run with nothing written.
-    let baseline = match &args.baseline {
-        Some(path) => match crate::baseline::read(path) {
-            Ok(entries) => Some(entries),
-            Err(message) => {
-                note!("ownerlint: {message}");
-                return 2;
-            }
-        },
-        None => None,
-    };
-    if args.unsafe_fixes && !(args.fix || args.diff) {
-        note!("ownerlint: --unsafe-fixes goes with --fix or --diff");
-        return 2;
-    }
-    let (analysis, fixed) = if args.fix || args.diff {
-        match fix(args.unsafe_fixes, args.diff, &options) {
-            Ok(done) => done,
-            Err(code) => return code,
-        }
-    } else {
-        (
-            crate::pipeline::analyze(&options, &mut std::io::stdin().lock()),
-            Fixed::default(),
-        )
-    };
-    let crate::analysis::Analysis {
-        mut outcome,
-        objects,
-        index,
-        resolutions,
-        ..
-    } = analysis;
-    // The process ends after the report: freeing a big dump's objects one by one would only
-    // delay the exit.
-    std::mem::forget((objects, index, resolutions));
-    if let Some(warning) = chart_flags.unused(&outcome.stats) {
-        note!("{warning}");
-    }
-    let root = std::env::current_dir()
-        .ok()
-        .and_then(|cwd| report::repository_root(&cwd).or(Some(cwd)));
-    if let Some(path) = &args.write_baseline {
-        return match crate::baseline::write(path, &outcome, root.as_deref()) {
-            Ok(count) => {
-                note!(
-                    "ownerlint: recorded {} in {}",
-                    report::plural(count, "finding"),
-                    path.display()
-                );
-                if outcome.errors.is_empty() { 0 } else { 2 }
-            }
-            Err(message) => {
-                note!("ownerlint: {message}");
-                2
-            }
-        };
-    }
-    if let Some(entries) = &baseline {
-        outcome.stats.baselined = crate::baseline::apply(&mut outcome, entries, root.as_deref());
-    }
-    let stdout_tty = std::io::stdout().is_terminal();
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let color = match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => stdout_tty && !no_color,
-    };
-    let on_github = std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true");
-    let format = args.format.unwrap_or(if on_github {
-        Format::Github
-    } else if stdout_tty {
-        Format::Pretty
-    } else {
-        Format::Short
-    });
-    let render = RenderOptions {
-        color,
-        width: report::pretty::terminal_width(),
-        quiet: args.quiet,
-        root,
-        link_base: github_blob_url(),
-    };
-    outcome.stats.fixed = fixed.applied.len();
-    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    // A failed standard output still leaves the --report files and the summary to write.
-    let shown = match &fixed.stdin {
-        // Standard input fixed: its text is the output, and the report goes to standard error.
-        Some(text) => {
-            let _ = report::render(format, &outcome, render.clone(), &mut std::io::stderr());
-            stdout
-                .write_all(text.as_bytes())
-                .and_then(|()| stdout.flush())
-        }
-        None => report::render(format, &outcome, render.clone(), &mut stdout)
-            .and_then(|()| stdout.flush()),
-    };
-    drop(stdout);
-    // A file is read later, elsewhere: no colour, and not the width of this terminal.
-    let file_render = RenderOptions {
-        color: false,
-        width: report::pretty::file_width(),
-        ..render.clone()
-    };
-    for (report_format, path) in &args.report {
-        let written = std::fs::File::create(path).and_then(|file| {
-            let mut file = std::io::BufWriter::new(file);
-            report::render(*report_format, &outcome, file_render.clone(), &mut file)?;
-            file.flush()
-        });
-        if let Err(err) = written {
-            note!(
-                "ownerlint: cannot write the report {}: {err}",
-                path.display()
-            );
-            return 2;
-        }
-    }
-    if !matches!(format, Format::Pretty | Format::Github) {
-        for error in &outcome.errors {
-            note!("ownerlint: {}: {}", error.path, error.message);
-        }
-    }
-    // Showing the findings reads their lines: a file can be found changed only now.
-    let late = crate::read::changed_inputs(&outcome.sources, &outcome.errors);
-    for error in &late {
-        note!("ownerlint: {}: {}", error.path, error.message);
-    }
-    outcome.errors.extend(late);
-    if args.show_fixes {
-        for applied in &fixed.applied {
-            note!(
-                "{}:{}:{}: fixed[{}]: {}",
-                applied.path,
-                applied.line,
-                applied.column,
-                applied.rule,
-                applied.message
-            );
-        }
-    }
-    for error in &fixed.errors {
-        note!("ownerlint: {error}");
-    }
-    for skipped in &outcome.skipped_paths {
-        note!("ownerlint: warning: {}: {}", skipped.path, skipped.message);
-    }
-    if args.show_inputs {
-        for line in report::inputs_lines(&outcome) {
-            note!("{line}");
-        }
-    }
-    let stats = &outcome.stats;
-    let read_nothing = stats.files + stats.charts + stats.overlays == 0;
-    // (A chart or an overlay that could not be built is a finding.)
-    if read_nothing && outcome.errors.is_empty() && outcome.findings.is_empty() {
-        note!("ownerlint: {}", nothing_to_lint(&options));
-    } else {
-        note!("{}", report::summary_line(&outcome));
-        if let Some(line) = report::fixable_line(&outcome, args.fix.then_some(args.unsafe_fixes)) {
-            note!("{line}");
-        }
-    }
-    let threshold = match args.fail_on {
-        FailOn::Info => Severity::Info,
-        FailOn::Warning => Severity::Warning,
-        FailOn::Error => Severity::Error,
-    };
-    let status = if !outcome.errors.is_empty() || !fixed.errors.is_empty() {
-        2
-    } else if outcome.findings.iter().any(|f| f.severity >= threshold) {
-        1
-    } else {
-        0
-    };
-    std::mem::forget(outcome);
-    written(shown, status)
-}
-
-/// What `--fix` did, for the rest of the run to report.
-#[derive(Default)]
-struct Fixed {
-    applied: Vec<crate::fix::Applied>,
-    /// Files that could not be written.
-    errors: Vec<String>,
-    /// Standard input, fixed: printed instead of the report, which goes to standard error.
-    stdin: Option<String>,
-}
-
-/// `--fix` and `--diff`: fix in memory; `--diff` prints the diff and ends the run (its exit
-/// code is the error), `--fix` writes the files and goes on to report what is left.
-fn fix(
-    unsafe_fixes: bool,
-    diff: bool,
-    options: &crate::analysis::Options,
-) -> Result<(crate::analysis::Analysis, Fixed), i32> {
-    use crate::finding::Applicability;
-    let dash = |paths: &[PathBuf]| paths.iter().any(|p| p.as_os_str() == "-");
-    // Standard input is read once, for whichever input it is (`--context -` too); its fixed
-    // text is printed only when it is linted.
-    let lints_stdin = dash(&options.paths);
-    let reads_stdin =
-        lints_stdin || dash(&options.context) || dash(&options.crds) || dash(&options.project);
-    let mut stdin = Vec::new();
-    if reads_stdin
-        && let Err(err) = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut stdin)
-    {
-        note!("ownerlint: cannot read standard input: {err}");
-        return Err(2);
-    }
-    let at_least = if unsafe_fixes {
-        Applicability::Unsafe
-    } else {
-        Applicability::Safe
-    };
-    // Fixes are made on the text that was linted: each file is read whole, once, and written
-    // only if it still holds those bytes (a big file read a part at a time could change
-    // between its parts and the text the fixes are applied to).
-    let options = &crate::analysis::Options {
-        big_file_at_least: None,
-        ..options.clone()
-    };
-    let run = crate::fix::run(options, &stdin, at_least);
-    for name in &run.refused {
-        note!(
-            "ownerlint: {name}: a fix would have left a document unreadable, so it was not applied; fix the rest by hand"
-        );
-    }
-    if diff {
-        for error in &run.analysis.outcome.errors {
-            note!("ownerlint: {}: {}", error.path, error.message);
-        }
-        let files = run.changed.len();
-        let more_unsafe = run
-            .analysis
-            .outcome
-            .findings
-            .iter()
-            .filter(|f| {
-                f.fix
-                    .as_ref()
-                    .is_some_and(|fix| fix.applicability == Applicability::Unsafe)
-            })
-            .count();
-        // Fixes of later rounds are for findings that earlier fixes brought up: the lint
-        // before fixing counted none of them.
-        let brought_up = run.applied.iter().filter(|a| a.round > 1).count();
-        let brought_up = match brought_up {
-            0 => String::new(),
-            1 => ", 1 of them for a finding that another fix brings up".to_string(),
-            n => format!(", {n} of them for findings that other fixes bring up"),
-        };
-        let apply = if unsafe_fixes {
-            "--fix --unsafe-fixes"
-        } else {
-            "--fix"
-        };
-        let done = match files {
-            0 if more_unsafe > 0 => "nothing to fix with --fix".to_string(),
-            0 => "nothing to fix".to_string(),
-            _ => format!(
-                "{} in {}{brought_up} (apply with {apply})",
-                report::plural(run.applied.len(), "fix"),
-                report::plural(files, "file")
-            ),
-        };
-        let more = match (more_unsafe, files) {
-            (0, _) => String::new(),
-            (n, 0) => format!("; {n} {}", report::UNSAFE_FIXES),
-            (n, _) => format!("; {}", report::more_unsafe(n)),
-        };
-        note!("ownerlint: {done}{more}");
-        let code = if !run.analysis.outcome.errors.is_empty() {
-            2
-        } else if files > 0 {
-            1
-        } else {
-            0
-        };
-        return Err(print_out(crate::fix::diff(&run.changed), code));
-    }
-    let not_written = crate::fix::write(&run.changed, options);
-    let mut run = run;
-    if !not_written.is_empty() {
-        // What is reported is what the files hold: those left as they were are linted again
-        // as they are, and their fixes are not counted.
-        let left = |name: &str| not_written.iter().any(|n| n.name == name);
-        let texts: std::collections::HashMap<String, String> = run
-            .changed
-            .iter()
-            .filter(|c| !left(&c.name))
-            .map(|c| (c.name.clone(), c.after.clone()))
-            .collect();
-        run.analysis = crate::pipeline::analyze_with(options, &mut &stdin[..], &texts);
-        run.applied.retain(|a| !left(&a.path));
-    }
-    let errors: Vec<String> = not_written
-        .iter()
-        .map(|n| format!("{}: not fixed: {}", n.name, n.why))
-        .collect();
-    let stdin = lints_stdin.then(|| {
-        let outcome = &run.analysis.outcome;
-        outcome
-            .sources
-            .iter()
-            .find(|s| s.name == crate::discover::STDIN_NAME)
-            .and_then(|s| s.text.str(0..s.text.len()).ok())
-            .map(|text| text.into_owned())
-            .unwrap_or_else(|| String::from_utf8_lossy(&stdin).into_owned())
-    });
-    Ok((
-        run.analysis,
-        Fixed {
-            applied: run.applied,
-            errors,
-            stdin,
-        },
-    ))
-}
-
-/// Why a run read no file: the paths given hold no manifest it reads.
-fn nothing_to_lint(options: &crate::analysis::Options) -> String {
-    if options.paths.is_empty() && options.git_deletions {
-        return "nothing to lint: no file given, and the git change deletes no manifest that a reference names".to_string();
-    }
-    let paths: Vec<String> = options
-        .paths
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect();
-    let filters = if options.include.is_empty() && options.exclude.is_empty() {
-        ""
-    } else {
-        " that the include and exclude globs keep"
-    };
-    format!(
-        "nothing to lint: {} {} no .yaml, .yml or .json file{filters} (hidden and git-ignored files are skipped)",
-        paths.join(", "),
-        if paths.len() == 1 { "holds" } else { "hold" }
-    )
-}
-
-/// `https://github.com/owner/repo/blob/<sha>` inside a GitHub Actions job, for links in the
-/// `markdown` summary.
-fn github_blob_url() -> Option<String> {
-    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-    Some(format!(
-        "{}/{}/blob/{}",
-        var("GITHUB_SERVER_URL")?,
-        var("GITHUB_REPOSITORY")?,
-        var("GITHUB_SHA")?
-    ))
-}
-
-/// Whether standard input is a pipe or a file with data ready to read now (not a terminal, not
-/// `/dev/null`, not a pipe nobody writes to).
-fn stdin_has_data() -> bool {
-    #[cfg(unix)]
-    {
-        use rustix::event::{PollFd, PollFlags, Timespec, poll};
-        use std::os::fd::AsFd;
-        use std::os::unix::fs::FileTypeExt;
-        let stdin = std::io::stdin();
-        let Ok(metadata) = std::fs::metadata("/dev/stdin") else {
-            return false;
-        };
-        let kind = metadata.file_type();
-        if kind.is_file() {
-            return metadata.len() > 0;
-        }
-        // A terminal, `/dev/null` and other devices are not input someone meant to give.
-        if !(kind.is_fifo() || kind.is_socket()) || stdin.is_terminal() {
-            return false;
-        }
-        let fd = stdin.as_fd();
-        let mut fds = [PollFd::new(&fd, PollFlags::IN)];
-        let now = Timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        poll(&mut fds, Some(&now)).is_ok_and(|ready| ready > 0)
-            && fds[0].revents().contains(PollFlags::IN)
-    }
-    #[cfg(not(unix))]
-    {
-        false
     }
 }

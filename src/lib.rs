@@ -4,7 +4,8 @@
 //! The pipeline has one module per stage, which [`pipeline`] wires:
 //! `discover` → `read` → [`render`] (the charts and overlays built) → `load` (with `yaml`) →
 //! [`catalog`] → [`index`] → [`resolve`] → [`rules`] → `suppress` → [`report`]. [`analysis`]
-//! holds what a run is asked and learns.
+//! holds what a run is asked and learns. [`run`] is what each command does with them, and
+//! [`cli`] parses the command line and calls it.
 
 // `print!` and `eprintln!` panic when the other end of the pipe is gone (`| head`); output goes
 // through writers whose errors are handled.
@@ -27,6 +28,7 @@ pub mod render;
 pub mod report;
 pub mod resolve;
 pub mod rules;
+pub mod run;
 pub mod selector;
 pub mod server;
 pub mod source;

@@ -4,6 +4,7 @@
 
 #![no_main]
 
+use clap::ValueEnum;
 use libfuzzer_sys::fuzz_target;
 use ownerlint::report::{self, Format, RenderOptions};
 
@@ -13,14 +14,7 @@ fuzz_target!(|data: &[u8]| {
         ..ownerlint::Options::default()
     };
     let analysis = ownerlint::analyze(&options, &mut &data[..]);
-    for format in [
-        Format::Pretty,
-        Format::Short,
-        Format::Json,
-        Format::Sarif,
-        Format::Github,
-        Format::Markdown,
-    ] {
+    for &format in Format::value_variants() {
         let _ = report::render(
             format,
             &analysis.outcome,

@@ -493,3 +493,49 @@ fn the_action_annotates_summarises_writes_sarif_and_sets_outputs() {
     }
     assert!(!workspace.join("ownerlint.sarif").exists());
 }
+
+/// The `format` and `fail-on` inputs list, in parentheses at the end of their descriptions,
+/// the values the command line takes: a format or a severity added to ownerlint is added to
+/// the action's documentation too.
+#[test]
+fn the_inputs_list_every_format_and_severity() {
+    use clap::ValueEnum;
+    let action = parse_yaml(
+        &std::fs::read_to_string(root().join("action.yml")).expect("action.yml"),
+        "action.yml",
+    );
+    let listed = |input: &str| {
+        let description = text_of(
+            action
+                .get("inputs")
+                .and_then(|i| i.get(input))
+                .and_then(|i| i.get("description")),
+        );
+        let list = description
+            .strip_suffix(')')
+            .and_then(|d| d.rsplit_once('('))
+            .unwrap_or_else(|| panic!("the {input} input lists its values: {description:?}"))
+            .1
+            .to_string();
+        let mut names: Vec<String> = list.split(", ").map(str::to_string).collect();
+        names.sort();
+        names
+    };
+    fn names<T: ValueEnum>(values: &[T]) -> Vec<String> {
+        let mut names: Vec<String> = values
+            .iter()
+            .filter_map(|v| v.to_possible_value())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        names.sort();
+        names
+    }
+    assert_eq!(
+        listed("format"),
+        names(ownerlint::report::Format::value_variants())
+    );
+    assert_eq!(
+        listed("fail-on"),
+        names(ownerlint::run::FailOn::value_variants())
+    );
+}
