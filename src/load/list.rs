@@ -3,7 +3,6 @@
 
 use super::LoadOptions;
 use super::json;
-use super::json_start::starts_json;
 use super::template::raw_origin;
 use super::units::Unit;
 use crate::model::{Object, Spanned};
@@ -20,11 +19,12 @@ pub(super) struct ListItem {
 }
 
 /// A List's header and its items, if the document is a List that loads item by item.
-/// `chunk_text` is the document's text, if it is read already.
+/// `chunk_text` is the document's text, if it is read already; `is_json` whether it is JSON.
 pub(super) fn push_list(
     text: &Text,
     chunk: yaml::Chunk,
     chunk_text: Option<&str>,
+    is_json: bool,
     options: LoadOptions,
     units: &mut Vec<Unit>,
 ) -> bool {
@@ -38,18 +38,17 @@ pub(super) fn push_list(
         // A JSON List is split by `serde_json`, a part of the fast path: `--full-parse`
         // reads it whole.
         options.fast_path?;
+        if !is_json {
+            return None;
+        }
         let read;
         let chunk_text = match chunk_text {
             Some(chunk_text) => chunk_text,
-            None if starts_json(text, span) => {
+            None => {
                 read = text.str(span.start..span.end).ok()?;
                 &read
             }
-            None => return None,
         };
-        if !chunk_text.trim_start().starts_with('{') {
-            return None;
-        }
         let items = json::list_items(chunk_text, span.start, options.limits.max_depth);
         items.map(|items| (items, true))
     });

@@ -31,29 +31,27 @@ fn document_units(text: &Text, documents: &[yaml::Chunk], options: LoadOptions) 
             true => span.start..span.end,
             false => span.start..span.start + 4,
         };
-        let plain = text.with_bytes(read, |bytes| {
-            let plain = memchr::memmem::find(bytes, b"List").is_none() && !opens_json(bytes);
+        let sniffed = text.with_bytes(read, |bytes| {
+            let json = small && opens_json(bytes);
+            let plain = memchr::memmem::find(bytes, b"List").is_none() && !json;
             let after_end = yaml::content_after_document_end(text, span, bytes).is_some();
-            (small && plain, after_end)
+            (small && plain, after_end, json)
         });
-        match plain {
-            Ok((false, false)) => {}
+        let json = match sniffed {
+            // Of a big document only the first bytes were read: its start is read on.
+            Ok((false, false, json)) => json || (!small && starts_json(text, span)),
             // A document after `...` is refused as it loads; nothing else is asked of it.
             _ => {
                 units.push(Unit::Document(*chunk));
                 continue;
             }
-        }
+        };
         let whole = small.then(|| text.str(span.start..span.end).unwrap_or_default());
         // A List found here is one value, checked whole: not a stream.
-        if push_list(text, *chunk, whole.as_deref(), options, &mut units) {
+        if push_list(text, *chunk, whole.as_deref(), json, options, &mut units) {
             continue;
         }
         // Objects one after another, as kubectl reads them: each is a document of its own.
-        let json = match &whole {
-            Some(chunk_text) => chunk_text.trim_start().starts_with('{'),
-            None => starts_json(text, span),
-        };
         let chunk_text = match whole {
             Some(chunk_text) => Some(chunk_text),
             // JSON is read whole: `serde_json` checks a whole value before it is split.
@@ -74,7 +72,11 @@ fn document_units(text: &Text, documents: &[yaml::Chunk], options: LoadOptions) 
         };
         for span in stream.values.into_iter().chain(stream.rest) {
             let value = part.get(span);
-            if !push_list(text, yaml::Chunk { span }, value, options, &mut units) {
+            let json = match value {
+                Some(value) => opens_json(value.as_bytes()),
+                None => starts_json(text, span),
+            };
+            if !push_list(text, yaml::Chunk { span }, value, json, options, &mut units) {
                 units.push(Unit::Document(yaml::Chunk { span }));
             }
         }
