@@ -90,7 +90,7 @@ def is_object(node):
 
 
 def objects(document):
-    """The objects of one document, as src/load/mod.rs `collect_objects` finds them."""
+    """The objects of one document, as src/load/list.rs `collect_objects` finds them."""
     if isinstance(document, list):
         if any(is_object(item) for item in document):
             return [obj(item) for item in document if is_object(item)]
