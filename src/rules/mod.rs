@@ -616,7 +616,7 @@ impl<'a> Context<'a> {
             if i == reference_index {
                 continue;
             }
-            let Some(reason) = crate::resolve::unresolved(&resolution.resolution) else {
+            let Some(reason) = resolution.unresolved() else {
                 if let Some(owner) = resolution.owner() {
                     alive.push(self.describe(owner));
                 }
@@ -626,7 +626,7 @@ impl<'a> Context<'a> {
                 .options
                 .complete_for(&resolution.group, reference.kind_str().unwrap_or(""));
             let owner = self.describe_owner(dependent, reference, resolution);
-            if crate::resolve::is_dangling(reason, object.mode, complete_here) {
+            if resolution.is_dangling(object.mode, complete_here) {
                 continue;
             } else if reason == Unresolved::NotFound {
                 unknown.push(owner);

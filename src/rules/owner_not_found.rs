@@ -5,7 +5,7 @@
 use super::Context;
 use crate::finding::{Finding, Severity};
 use crate::model::Mode;
-use crate::resolve::Resolution;
+use crate::resolve::Unresolved;
 
 super::declare_rule! {
     id: "owner-not-found",
@@ -17,14 +17,15 @@ super::declare_rule! {
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object, index, reference, resolution) in cx.references() {
-        let Resolution::NotFound { elsewhere, .. } = &resolution.resolution else {
+        // One found in another namespace is not `NotFound`: cross-namespace-owner tells it.
+        if resolution.unresolved() != Some(Unresolved::NotFound) {
             continue;
-        };
-        // cross-namespace-owner and owner-uid-conflict explain these references better.
+        }
+        // owner-uid-conflict explains this reference better.
         let uid_held = reference
             .uid_str()
             .is_some_and(|u| cx.index.by_uid(cx.objects, id, u).next().is_some());
-        if !elsewhere.is_empty() || uid_held {
+        if uid_held {
             continue;
         }
         let owner = cx.describe_owner(id, reference, resolution);

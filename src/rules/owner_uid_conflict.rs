@@ -4,7 +4,7 @@
 
 use super::Context;
 use crate::finding::Finding;
-use crate::resolve::Resolution;
+use crate::resolve::Unresolved;
 
 super::declare_rule! {
     id: "owner-uid-conflict",
@@ -16,8 +16,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, _, index, reference, resolution) in cx.references() {
         // Only where nothing of that name is found: otherwise owner-uid-mismatch or
         // cross-namespace-owner already explains the reference.
-        if !matches!(&resolution.resolution, Resolution::NotFound { elsewhere, .. } if elsewhere.is_empty())
-        {
+        if resolution.unresolved() != Some(Unresolved::NotFound) {
             continue;
         }
         let Some(uid) = reference.uid_str() else {
