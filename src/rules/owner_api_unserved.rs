@@ -104,8 +104,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 replacement,
                 resolution.lower_case_of.as_deref().unwrap_or(kind),
             )
-            && let Some(fix) = cx.replace_fix(
-                id,
+            && let Some(fix) = cx.fixes(id).replace(
                 field.span,
                 to,
                 Applicability::Unsafe,

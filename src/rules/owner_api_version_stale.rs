@@ -62,8 +62,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         // it, finds the same object by name and compares the same uid, so the fix changes
         // nothing it does today.
         if let Some(api_version) = &reference.api_version
-            && let Some(fix) = cx.replace_fix(
-                id,
+            && let Some(fix) = cx.fixes(id).replace(
                 api_version.span,
                 &owner_api.value,
                 Applicability::Safe,

@@ -45,8 +45,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             )
             .related(cx.name_label(owner, "created here, with a uid assigned at creation"))
             .help("do not write ownerReferences into manifests: let the owner's controller set them, or add the reference after the owner exists, with its live uid (`kubectl get <kind> <name> -o jsonpath='{.metadata.uid}'`)")
-            .fix_if(cx.remove_owner_ref_fix(
-                id,
+            .fix_if(cx.fixes(id).remove_owner_ref(
                 reference.span,
                 Applicability::Unsafe,
                 "remove the reference, which can never match the owner created with it",

@@ -107,8 +107,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             Applicability::Safe
         };
         if !event
-            && let Some(fix) = cx.replace_fix(
-                id,
+            && let Some(fix) = cx.fixes(id).replace(
                 kind.span,
                 right,
                 applicability,
