@@ -1,7 +1,7 @@
 //! `owner-api-version-stale`: the reference and the owner name different versions that are
 //! both served today; when the reference's version is removed, the reference stops resolving.
 
-use super::Context;
+use super::{Context, Site};
 use crate::catalog::ApiStatus;
 use crate::finding::{Applicability, Finding, Label};
 use crate::model::parse_api_version;
@@ -14,7 +14,7 @@ super::declare_rule! {
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for (id, _, _, reference, resolution) in cx.references() {
+    for Site { id, reference, resolution, .. } in cx.references() {
         let Some(owner_id) = resolution.owner() else {
             continue;
         };

@@ -1,7 +1,7 @@
 //! `owner-created-with-fresh-uid`: the owner is created by the same input, so the API server
 //! gives it a new uid, which can never equal the uid written in the reference.
 
-use super::Context;
+use super::{Context, Site};
 use crate::finding::{Applicability, Finding};
 use crate::resolve::{Resolution, UidCheck};
 
@@ -13,7 +13,7 @@ super::declare_rule! {
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for (id, _, index, reference, resolution) in cx.references() {
+    for Site { id, index, reference, resolution, .. } in cx.references() {
         let Resolution::Found {
             owner,
             uid: UidCheck::Fresh,

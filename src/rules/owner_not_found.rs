@@ -2,7 +2,7 @@
 //! collector looks for it. Its severity follows the input: a warning for manifests (the owner
 //! may exist in the cluster), info for a snapshot, an error with `--complete`.
 
-use super::Context;
+use super::{Context, Site};
 use crate::finding::{Finding, Severity};
 use crate::model::Mode;
 use crate::resolve::Unresolved;
@@ -16,7 +16,7 @@ super::declare_rule! {
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for (id, object, index, reference, resolution) in cx.references() {
+    for Site { id, object, index, reference, resolution } in cx.references() {
         // One found in another namespace is not `NotFound`: cross-namespace-owner tells it.
         if resolution.unresolved() != Some(Unresolved::NotFound) {
             continue;
