@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use crate::analysis::Analysis;
 use crate::catalog::Scope;
 use crate::index::ObjId;
-use crate::resolve::{Unresolved, is_dangling, unresolved};
+use crate::resolve::Unresolved;
 
 /// An owner that a reference names but that is not a live object of the input.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -66,12 +66,22 @@ impl Graph {
             placeholder_dependents: Vec::new(),
         };
         let mut placeholder_ids: HashMap<Placeholder, usize> = HashMap::new();
+        // Whether an owner missing from the input is gone, as the rules tell it.
+        let completeness = crate::rules::CheckOptions {
+            complete,
+            partial_dump: analysis
+                .outcome
+                .stats
+                .partial_dump
+                .then_some(crate::rules::CLUSTER_INFO_DUMP),
+            ..Default::default()
+        };
         for (i, object) in objects.iter().enumerate() {
             let dependent = ObjId(i as u32);
             let namespace = analysis.index.facts(dependent).namespace.clone();
             for (j, reference) in object.owner_refs().iter().enumerate() {
                 let resolution = &analysis.resolutions[i][j];
-                let Some(reason) = unresolved(&resolution.resolution) else {
+                let Some(reason) = resolution.unresolved() else {
                     if let Some(owner) = resolution.owner() {
                         graph.add(Edge {
                             dependent,
@@ -100,20 +110,15 @@ impl Graph {
                     graph.placeholders.push(placeholder);
                     graph.placeholder_dependents.push(Vec::new());
                 }
-                let complete_here = complete && {
-                    // A `kubectl cluster-info dump` is complete only for the kinds it holds.
-                    !analysis.outcome.stats.partial_dump
-                        || crate::rules::CLUSTER_INFO_DUMP
-                            .iter()
-                            .any(|&(g, k)| g == resolution.group && Some(k) == reference.kind_str())
-                };
+                let complete_here = completeness
+                    .complete_for(&resolution.group, reference.kind_str().unwrap_or(""));
                 graph.add(Edge {
                     dependent,
                     owner: Node::Placeholder(id),
                     reference: j,
                     controller: reference.is_controller(),
                     block_owner_deletion: is_true(reference),
-                    dangling: is_dangling(reason, object.mode, complete_here),
+                    dangling: resolution.is_dangling(object.mode, complete_here),
                 });
             }
         }

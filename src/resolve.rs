@@ -48,6 +48,46 @@ pub enum Resolution {
     },
 }
 
+impl Resolution {
+    /// Why the reference reaches no live owner, or `None` when it does: the owner exists with
+    /// the referenced uid (or one that cannot be compared).
+    pub fn unresolved(&self) -> Option<Unresolved> {
+        Some(match self {
+            Resolution::Found { uid, .. } => match uid {
+                UidCheck::Match | UidCheck::OwnerHasNoUid => return None,
+                UidCheck::Mismatch => Unresolved::UidMismatch,
+                UidCheck::Fresh => Unresolved::FreshUid,
+            },
+            Resolution::NotFound { elsewhere, .. } if !elsewhere.is_empty() => {
+                Unresolved::OtherNamespace
+            }
+            Resolution::NotFound { .. } => Unresolved::NotFound,
+            Resolution::Unserved(_) => Unresolved::UnservedApi,
+            Resolution::ClusterScopedDependent => Unresolved::ClusterScopedDependent,
+            Resolution::Unpersisted | Resolution::Banned => Unresolved::NeverAnOwner,
+            Resolution::Invalid => Unresolved::Invalid,
+        })
+    }
+
+    /// Why the garbage collector finds no object that the reference names, as a sentence;
+    /// `None` when it finds one (whose uid may still be another: [`Resolution::unresolved`]).
+    pub fn why_no_object(&self) -> Option<&'static str> {
+        Some(match self {
+            Resolution::Invalid => "The reference lacks a required field, or one is malformed.",
+            Resolution::Banned => "Core v1 Events cannot be owners.",
+            Resolution::Unserved(_) => "No served API maps this apiVersion and kind.",
+            Resolution::Unpersisted => "Objects of this kind are never stored.",
+            Resolution::ClusterScopedDependent => {
+                "A cluster-scoped object cannot have a namespaced owner."
+            }
+            Resolution::NotFound { .. } => {
+                "No object of that kind and name where the garbage collector looks."
+            }
+            Resolution::Found { .. } => return None,
+        })
+    }
+}
+
 /// The outcome for one reference, with what was learned on the way.
 #[derive(Clone, Debug)]
 pub struct RefResolution {
@@ -75,13 +115,25 @@ impl RefResolution {
     /// The owner exists with the referenced uid (or could not be compared): the GC sees a
     /// live owner.
     pub fn is_solid(&self) -> bool {
-        matches!(
-            self.resolution,
-            Resolution::Found {
-                uid: UidCheck::Match | UidCheck::OwnerHasNoUid,
-                ..
-            }
-        )
+        self.unresolved().is_none()
+    }
+
+    /// Why the reference reaches no live owner, or `None` when it does.
+    pub fn unresolved(&self) -> Option<Unresolved> {
+        self.resolution.unresolved()
+    }
+
+    /// Whether the garbage collector treats the owner as gone (and may delete the dependent,
+    /// written in `dependent_mode`). An owner missing from a snapshot counts as gone only when
+    /// the input is complete for its kind (`complete_here`): it may exist in the part of the
+    /// cluster that was not captured.
+    pub fn is_dangling(&self, dependent_mode: Mode, complete_here: bool) -> bool {
+        self.unresolved().is_some_and(|reason| {
+            let uncertain = reason == Unresolved::NotFound
+                && dependent_mode == Mode::Snapshot
+                && !complete_here;
+            reason.is_dangling() && !uncertain
+        })
     }
 }
 
@@ -349,7 +401,7 @@ impl Unresolved {
 
     /// Whether the garbage collector treats the owner as gone (and may delete the dependent);
     /// the other cases keep the dependent for ever, or keep it from being created.
-    pub fn is_dangling(self) -> bool {
+    fn is_dangling(self) -> bool {
         matches!(
             self,
             Unresolved::NotFound
@@ -359,33 +411,4 @@ impl Unresolved {
                 | Unresolved::NeverAnOwner
         )
     }
-}
-
-/// Why a reference reaches no live owner, or `None` when it does: the owner exists with the
-/// referenced uid (or one that cannot be compared).
-pub fn unresolved(resolution: &Resolution) -> Option<Unresolved> {
-    Some(match resolution {
-        Resolution::Found { uid, .. } => match uid {
-            UidCheck::Match | UidCheck::OwnerHasNoUid => return None,
-            UidCheck::Mismatch => Unresolved::UidMismatch,
-            UidCheck::Fresh => Unresolved::FreshUid,
-        },
-        Resolution::NotFound { elsewhere, .. } if !elsewhere.is_empty() => {
-            Unresolved::OtherNamespace
-        }
-        Resolution::NotFound { .. } => Unresolved::NotFound,
-        Resolution::Unserved(_) => Unresolved::UnservedApi,
-        Resolution::ClusterScopedDependent => Unresolved::ClusterScopedDependent,
-        Resolution::Unpersisted | Resolution::Banned => Unresolved::NeverAnOwner,
-        Resolution::Invalid => Unresolved::Invalid,
-    })
-}
-
-/// Whether the garbage collector treats an owner that is not live in the input as gone. An owner
-/// missing from a snapshot counts as gone only when the input is complete for its kind
-/// (`complete_here`): it may exist in the part of the cluster that was not captured.
-pub fn is_dangling(reason: Unresolved, mode: crate::model::Mode, complete_here: bool) -> bool {
-    let uncertain =
-        reason == Unresolved::NotFound && mode == crate::model::Mode::Snapshot && !complete_here;
-    reason.is_dangling() && !uncertain
 }

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::analysis::{Analysis, Options};
-use crate::edit;
+use crate::edit::bytes::{Window, remove_entry};
 use crate::finding::{Applicability, Edit, Finding};
 use crate::source::{SourceId, Span};
 
@@ -203,7 +203,7 @@ fn whole_lists(analysis: &Analysis, source: SourceId, text: &str, edits: &[&Edit
             e.replacement.is_empty() && e.span.start <= span.start && span.end <= e.span.end
         })
     };
-    let window = edit::Window {
+    let window = Window {
         bytes: text.as_bytes(),
         base: 0,
     };
@@ -215,7 +215,7 @@ fn whole_lists(analysis: &Analysis, source: SourceId, text: &str, edits: &[&Edit
             crate::model::OwnerRefs::List { refs, key, value }
                 if refs.len() > 1 && refs.iter().all(|r| removes(r.span)) =>
             {
-                edit::remove_entry(window, *key, *value)
+                remove_entry(window, *key, *value)
             }
             _ => None,
         })

@@ -1,6 +1,6 @@
 //! `banned-owner`: core `v1 Event` as an owner, the one kind in the API server's BannedOwners.
 
-use super::Context;
+use super::{Context, Site};
 use crate::finding::Finding;
 use crate::resolve::Resolution;
 
@@ -11,7 +11,7 @@ super::declare_rule! {
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for (id, _, _, reference, resolution) in cx.references() {
+    for Site { id, reference, resolution, .. } in cx.references() {
         if resolution.resolution != Resolution::Banned {
             continue;
         }

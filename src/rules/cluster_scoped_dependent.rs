@@ -1,7 +1,7 @@
 //! `cluster-scoped-dependent`: a cluster-scoped object names a namespaced owner kind. The
 //! garbage collector refuses such references and never collects the dependent.
 
-use super::Context;
+use super::{Context, Site};
 use crate::finding::Finding;
 use crate::resolve::Resolution;
 
@@ -12,7 +12,7 @@ super::declare_rule! {
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for (id, _, _, reference, resolution) in cx.references() {
+    for Site { id, reference, resolution, .. } in cx.references() {
         if resolution.resolution != Resolution::ClusterScopedDependent {
             continue;
         }

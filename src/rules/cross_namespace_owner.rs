@@ -1,7 +1,7 @@
 //! `cross-namespace-owner`: a namespaced owner that exists only in another namespace. The
 //! garbage collector looks owners up in the dependent's namespace, so the reference dangles.
 
-use super::Context;
+use super::{Context, Site};
 use crate::finding::Finding;
 use crate::resolve::Resolution;
 
@@ -12,7 +12,7 @@ super::declare_rule! {
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for (id, _, index, reference, resolution) in cx.references() {
+    for Site { id, index, reference, resolution, .. } in cx.references() {
         let Resolution::NotFound { elsewhere, shadow } = &resolution.resolution else {
             continue;
         };

@@ -61,8 +61,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 ));
             // Unsafe: later deletes then propagate as they ask, which is what a manifest
             // should say, but the finalizer may have been put there to keep dependents.
-            if let Some(fix) = cx.remove_finalizer_fix(
-                id,
+            if let Some(fix) = cx.fixes(id).remove_finalizer(
                 span,
                 Applicability::Unsafe,
                 format!("remove the `{name}` finalizer ({without})"),

@@ -61,9 +61,10 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             // fast path does not keep it, and this finding is rare).
             const KEYS: [&str; 2] = ["deletionTimestamp", "deletionGracePeriodSeconds"];
             let runs = cx
-                .whole_object(id, |node| {
+                .fixes(id)
+                .whole_object(|node| {
                     let metadata = node.get("metadata")?;
-                    let runs = super::entry_runs(metadata, &KEYS);
+                    let runs = crate::edit::fixes::entry_runs(metadata, &KEYS);
                     Some(runs.into_iter().map(|run| run.into_iter().map(|(_, k, v)| (k, v)).collect()).collect())
                 })
                 .flatten()
@@ -72,7 +73,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 1 => "remove metadata.deletionTimestamp",
                 _ => "remove metadata.deletionTimestamp and deletionGracePeriodSeconds",
             };
-            let fix = cx.remove_entries_fix(id, &runs, Applicability::Safe, message);
+            let fix = cx.fixes(id).remove_entries(&runs, Applicability::Safe, message);
             finding = finding.fix_if(fix);
         }
         out.push(finding);

@@ -62,8 +62,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             // A repeated entry says nothing the first does not: POST stores one of them, and
             // server-side apply refuses the pair. Entries that differ need a choice.
             if identical
-                && let Some(fix) = cx.remove_fix(
-                    id,
+                && let Some(fix) = cx.fixes(id).remove(
                     later.span,
                     Applicability::Safe,
                     format!("remove entry {}, a repeat of entry {}", later_index + 1, first_index + 1),

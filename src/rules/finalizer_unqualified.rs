@@ -116,8 +116,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             ));
             // Display-only: the domain is the team's to choose, and the controller that
             // removes the finalizer must be changed with it, or the object never goes.
-            if let Some(fix) = cx.replace_fix(
-                id,
+            if let Some(fix) = cx.fixes(id).replace(
                 span,
                 &suggested,
                 Applicability::DisplayOnly,

@@ -1,7 +1,7 @@
 //! `owner-api-unserved`: the reference's apiVersion/kind does not map to a served resource.
 //! The garbage collector cannot map it, retries forever, and never collects the dependent.
 
-use super::Context;
+use super::{Context, Site};
 use crate::catalog::ApiStatus;
 use crate::finding::{Applicability, Finding, Severity};
 use crate::model::parse_api_version;
@@ -17,7 +17,7 @@ super::declare_rule! {
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     let release = cx.catalog.kube_version;
-    for (id, _, _, reference, resolution) in cx.references() {
+    for Site { id, reference, resolution, .. } in cx.references() {
         let status = match &resolution.resolution {
             Resolution::Unserved(status) => status,
             _ if resolution.api == ApiStatus::OffByDefault => &resolution.api,
@@ -104,8 +104,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 replacement,
                 resolution.lower_case_of.as_deref().unwrap_or(kind),
             )
-            && let Some(fix) = cx.replace_fix(
-                id,
+            && let Some(fix) = cx.fixes(id).replace(
                 field.span,
                 to,
                 Applicability::Unsafe,

@@ -1,7 +1,7 @@
 //! `owner-api-version-stale`: the reference and the owner name different versions that are
 //! both served today; when the reference's version is removed, the reference stops resolving.
 
-use super::Context;
+use super::{Context, Site};
 use crate::catalog::ApiStatus;
 use crate::finding::{Applicability, Finding, Label};
 use crate::model::parse_api_version;
@@ -14,7 +14,7 @@ super::declare_rule! {
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for (id, _, _, reference, resolution) in cx.references() {
+    for Site { id, reference, resolution, .. } in cx.references() {
         let Some(owner_id) = resolution.owner() else {
             continue;
         };
@@ -62,8 +62,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         // it, finds the same object by name and compares the same uid, so the fix changes
         // nothing it does today.
         if let Some(api_version) = &reference.api_version
-            && let Some(fix) = cx.replace_fix(
-                id,
+            && let Some(fix) = cx.fixes(id).replace(
                 api_version.span,
                 &owner_api.value,
                 Applicability::Safe,

@@ -1,7 +1,7 @@
 //! `owner-created-with-fresh-uid`: the owner is created by the same input, so the API server
 //! gives it a new uid, which can never equal the uid written in the reference.
 
-use super::Context;
+use super::{Context, Site};
 use crate::finding::{Applicability, Finding};
 use crate::resolve::{Resolution, UidCheck};
 
@@ -13,7 +13,7 @@ super::declare_rule! {
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for (id, _, index, reference, resolution) in cx.references() {
+    for Site { id, index, reference, resolution, .. } in cx.references() {
         let Resolution::Found {
             owner,
             uid: UidCheck::Fresh,
@@ -45,8 +45,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             )
             .related(cx.name_label(owner, "created here, with a uid assigned at creation"))
             .help("do not write ownerReferences into manifests: let the owner's controller set them, or add the reference after the owner exists, with its live uid (`kubectl get <kind> <name> -o jsonpath='{.metadata.uid}'`)")
-            .fix_if(cx.remove_owner_ref_fix(
-                id,
+            .fix_if(cx.fixes(id).remove_owner_ref(
                 reference.span,
                 Applicability::Unsafe,
                 "remove the reference, which can never match the owner created with it",

@@ -5,7 +5,7 @@
 //! ReplicaSet. For core `event`, the lower case also slips past the ban on core Events as
 //! owners.
 
-use super::Context;
+use super::{Context, Site};
 use crate::finding::{Applicability, Finding, Severity};
 
 super::declare_rule! {
@@ -40,7 +40,7 @@ enum Effect {
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for (id, object, _, reference, resolution) in cx.references() {
+    for Site { id, object, reference, resolution, .. } in cx.references() {
         let Some(right) = &resolution.lower_case_of else {
             continue;
         };
@@ -107,8 +107,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             Applicability::Safe
         };
         if !event
-            && let Some(fix) = cx.replace_fix(
-                id,
+            && let Some(fix) = cx.fixes(id).replace(
                 kind.span,
                 right,
                 applicability,

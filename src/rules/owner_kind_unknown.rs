@@ -2,7 +2,7 @@
 //! input or `--crds`, so its scope is unknown and scope checks cannot be made. Reported only
 //! when the reference does not resolve, where the scope would matter.
 
-use super::Context;
+use super::{Context, Site};
 use crate::catalog::ApiStatus;
 use crate::finding::Finding;
 use crate::resolve::Resolution;
@@ -14,7 +14,7 @@ super::declare_rule! {
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for (id, _, _, reference, resolution) in cx.references() {
+    for Site { id, reference, resolution, .. } in cx.references() {
         if resolution.api != ApiStatus::UnknownKind
             || matches!(resolution.resolution, Resolution::Found { .. })
         {

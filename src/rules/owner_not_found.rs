@@ -2,10 +2,10 @@
 //! collector looks for it. Its severity follows the input: a warning for manifests (the owner
 //! may exist in the cluster), info for a snapshot, an error with `--complete`.
 
-use super::Context;
+use super::{Context, Site};
 use crate::finding::{Finding, Severity};
 use crate::model::Mode;
-use crate::resolve::Resolution;
+use crate::resolve::Unresolved;
 
 super::declare_rule! {
     id: "owner-not-found",
@@ -16,15 +16,16 @@ super::declare_rule! {
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for (id, object, index, reference, resolution) in cx.references() {
-        let Resolution::NotFound { elsewhere, .. } = &resolution.resolution else {
+    for Site { id, object, index, reference, resolution } in cx.references() {
+        // One found in another namespace is not `NotFound`: cross-namespace-owner tells it.
+        if resolution.unresolved() != Some(Unresolved::NotFound) {
             continue;
-        };
-        // cross-namespace-owner and owner-uid-conflict explain these references better.
+        }
+        // owner-uid-conflict explains this reference better.
         let uid_held = reference
             .uid_str()
             .is_some_and(|u| cx.index.by_uid(cx.objects, id, u).next().is_some());
-        if !elsewhere.is_empty() || uid_held {
+        if uid_held {
             continue;
         }
         let owner = cx.describe_owner(id, reference, resolution);

@@ -63,8 +63,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 // The renamed field takes effect, where it was dropped before.
                 if let Some(Rename { to, controller }) = *rename
                     && !(controller && controllers > 1)
-                    && let Some(fix) = cx.replace_fix(
-                        id,
+                    && let Some(fix) = cx.fixes(id).replace(
                         key.span,
                         to,
                         Applicability::Unsafe,

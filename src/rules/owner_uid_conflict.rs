@@ -2,9 +2,9 @@
 //! one the reference names. The garbage collector keys owners by uid, finds that object, sees
 //! that its identity differs, and treats the owner as absent.
 
-use super::Context;
+use super::{Context, Site};
 use crate::finding::Finding;
-use crate::resolve::Resolution;
+use crate::resolve::Unresolved;
 
 super::declare_rule! {
     id: "owner-uid-conflict",
@@ -13,11 +13,10 @@ super::declare_rule! {
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for (id, _, index, reference, resolution) in cx.references() {
+    for Site { id, index, reference, resolution, .. } in cx.references() {
         // Only where nothing of that name is found: otherwise owner-uid-mismatch or
         // cross-namespace-owner already explains the reference.
-        if !matches!(&resolution.resolution, Resolution::NotFound { elsewhere, .. } if elsewhere.is_empty())
-        {
+        if resolution.unresolved() != Some(Unresolved::NotFound) {
             continue;
         }
         let Some(uid) = reference.uid_str() else {

@@ -1,7 +1,7 @@
 //! `owner-uid-mismatch`: the owner exists by kind, scope and name, but with another uid. The
 //! garbage collector compares uids, so it treats the owner as gone.
 
-use super::Context;
+use super::{Context, Site};
 use crate::finding::Finding;
 use crate::resolve::{Resolution, UidCheck};
 
@@ -12,7 +12,7 @@ super::declare_rule! {
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for (id, _, index, reference, resolution) in cx.references() {
+    for Site { id, index, reference, resolution, .. } in cx.references() {
         let Resolution::Found {
             owner,
             uid: UidCheck::Mismatch,

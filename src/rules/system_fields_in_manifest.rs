@@ -59,7 +59,7 @@ struct Entry {
 /// one another in one mapping.
 fn system_entries(object: &Node) -> Vec<Vec<Entry>> {
     let runs_of = |map: &Node, keys: &[&'static str]| {
-        super::entry_runs(map, keys)
+        crate::edit::fixes::entry_runs(map, keys)
             .into_iter()
             .map(|run| {
                 run.into_iter()
@@ -111,7 +111,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
 }
 
 fn finding(cx: &Context, id: ObjId) -> Option<Finding> {
-    let (runs, set) = cx.whole_object(id, |node| {
+    let (runs, set) = cx.fixes(id).whole_object(|node| {
         let runs = system_entries(node);
         let set: Vec<bool> = runs.iter().flatten().map(|e| is_set(node, e.key)).collect();
         (runs, set)
@@ -146,8 +146,7 @@ fn finding(cx: &Context, id: ObjId) -> Option<Finding> {
     Some(
         cx.finding(&META, id, first.key_span, "set by the API server", message)
             .help("remove them before applying (`--fix --unsafe-fixes` does, and removes the other fields the API server sets); if the file is a record of a cluster rather than a manifest, lint it as a snapshot (`--mode snapshot`)")
-            .fix_if(cx.remove_entries_fix(
-                id,
+            .fix_if(cx.fixes(id).remove_entries(
                 &spans,
                 Applicability::Unsafe,
                 "remove the fields the API server sets (uid, resourceVersion, creationTimestamp, managedFields, status, …)",

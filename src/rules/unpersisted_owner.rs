@@ -1,7 +1,7 @@
 //! `unpersisted-owner`: the owner kind is never stored (create-only or computed kinds such as
 //! Binding, TokenReview or ComponentStatus), so no owner with that uid can ever exist.
 
-use super::Context;
+use super::{Context, Site};
 use crate::finding::Finding;
 use crate::resolve::Resolution;
 
@@ -12,7 +12,7 @@ super::declare_rule! {
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for (id, _, index, reference, resolution) in cx.references() {
+    for Site { id, index, reference, resolution, .. } in cx.references() {
         if resolution.resolution != Resolution::Unpersisted {
             continue;
         }

@@ -15,7 +15,7 @@ use super::snapshot::{Part, Snapshot};
 use crate::config::ConfigError;
 use crate::finding::{Applicability, Finding, Severity};
 use crate::index::ObjId;
-use crate::resolve::{Resolution, UidCheck};
+use crate::resolve::Unresolved;
 use crate::source::{Source, Span};
 
 /// What the client can take.
@@ -246,26 +246,26 @@ pub fn hover(
                         && f.primary.span.end <= span.end
                 })
                 .collect();
-            match &resolution.resolution {
-                Resolution::Found { owner, uid } if resolution.is_solid() => {
-                    text.push_str(&format!("**Owner:** {}\n\n", analysis.describe(*owner)));
-                    if let Some(u) = &part.object(*owner).uid {
-                        text.push_str(&format!("uid `{}`\n\n", u.value));
-                    } else if *uid == UidCheck::OwnerHasNoUid {
-                        text.push_str("captured without a uid: not compared\n\n");
+            match (resolution.owner(), resolution.unresolved()) {
+                (Some(owner), None) => {
+                    text.push_str(&format!("**Owner:** {}\n\n", analysis.describe(owner)));
+                    match &part.object(owner).uid {
+                        Some(u) => text.push_str(&format!("uid `{}`\n\n", u.value)),
+                        // A live owner without a uid was captured without one.
+                        None => text.push_str("captured without a uid: not compared\n\n"),
                     }
-                    text.push_str(&format!("defined at `{}`\n\n", place(part, *owner)));
+                    text.push_str(&format!("defined at `{}`\n\n", place(part, owner)));
                 }
-                Resolution::Found { owner, uid } => {
+                (Some(owner), Some(reason)) => {
                     // Named by kind and name, but the uid does not match: the garbage
                     // collector counts the owner as gone.
                     text.push_str(&format!(
                         "**Named, but not the owner:** {}\n\n",
-                        analysis.describe(*owner)
+                        analysis.describe(owner)
                     ));
                     let named = owner_ref.uid_str().unwrap_or("?");
-                    match (uid, &part.object(*owner).uid) {
-                        (UidCheck::Fresh, _) => text.push_str(&format!(
+                    match (reason, &part.object(owner).uid) {
+                        (Unresolved::FreshUid, _) => text.push_str(&format!(
                             "created by this input, so it gets a fresh uid, never `{named}`: the garbage collector counts the owner as gone\n\n"
                         )),
                         (_, Some(u)) => text.push_str(&format!(
@@ -274,15 +274,15 @@ pub fn hover(
                         )),
                         (_, None) => {}
                     }
-                    text.push_str(&format!("defined at `{}`\n\n", place(part, *owner)));
+                    text.push_str(&format!("defined at `{}`\n\n", place(part, owner)));
                 }
-                other => {
+                (None, _) => {
                     text.push_str(&format!(
                         "**Unresolved owner:** {}\n\n",
                         owner_ref.display()
                     ));
                     if findings.is_empty() {
-                        text.push_str(unresolved_reason(other));
+                        text.push_str(resolution.resolution.why_no_object().unwrap_or(""));
                     }
                 }
             }
@@ -343,22 +343,6 @@ pub fn hover(
         }),
         range,
     })
-}
-
-fn unresolved_reason(resolution: &Resolution) -> &'static str {
-    match resolution {
-        Resolution::Invalid => "The reference lacks a required field, or one is malformed.",
-        Resolution::Banned => "Core v1 Events cannot be owners.",
-        Resolution::Unserved(_) => "No served API maps this apiVersion and kind.",
-        Resolution::Unpersisted => "Objects of this kind are never stored.",
-        Resolution::ClusterScopedDependent => {
-            "A cluster-scoped object cannot have a namespaced owner."
-        }
-        Resolution::NotFound { .. } => {
-            "No object of that kind and name where the garbage collector looks."
-        }
-        Resolution::Found { .. } => "",
-    }
 }
 
 /// The owners object `id`'s references resolve to, each once: those whose uid matches (the

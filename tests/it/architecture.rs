@@ -28,6 +28,19 @@ fn no_top_level_module_reaches_itself_through_its_imports() {
 }
 
 #[test]
+fn the_fix_builders_stay_below_the_rules_and_the_fix_rounds() {
+    let graph = module_graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let reached = graph.reachable("edit");
+    for above in ["rules", "pipeline", "fix"] {
+        assert!(
+            !reached.contains(above),
+            "`edit` (the byte edits and the fixes built from them) reaches `{above}`, which \
+             calls it: {reached:?}"
+        );
+    }
+}
+
+#[test]
 fn the_scan_reads_paths_as_the_compiler_does() {
     let text = r##"
 //! Mentions crate::in_doc_comment.
