@@ -9,8 +9,8 @@
 //! with escapes where it decides, and any kept text that does not parse.
 
 use super::scan::{Line, find_space_hash, with_lines};
-use crate::controllers::workload_controller;
-use crate::fields::{Keep, Kept, KindSet, Kinds};
+use crate::fields::{Keep, Kept, ObjectKind};
+use crate::model::parse_api_version;
 use crate::source::Span;
 
 /// A document reduced to the lines the rules read: the scanner's lines for them, in the
@@ -77,27 +77,13 @@ pub(crate) fn identity_written_twice<'k>(keys: impl Iterator<Item = &'k str> + C
     count("kind") > 1 || count("apiVersion") > 1
 }
 
-/// The kind classes of an object, from its apiVersion and kind as written, for what to keep
-/// of it (`fields::Kept::object`).
-pub(crate) fn kinds_of(api_version: Option<&str>, kind: &str) -> KindSet {
+/// The kind of an object, from its apiVersion and kind as written, for what to keep of it
+/// (`fields::Kept::object`): as the model reads the same object.
+pub(crate) fn kind_of<'a>(api_version: Option<&'a str>, kind: &'a str) -> ObjectKind<'a> {
     let group = api_version
-        .map(|a| a.split_once('/').map_or("", |(g, _)| g))
-        .map(|g| crate::catalog::canonical_group(g, kind));
-    let core = group == Some("");
-    KindSet::default()
-        .with(
-            Kinds::WorkloadControllers,
-            group.is_some_and(|g| workload_controller(g, kind).is_some()),
-        )
-        .with(Kinds::Pods, core && kind == "Pod")
-        .with(
-            Kinds::ReplicationControllers,
-            core && kind == "ReplicationController",
-        )
-        .with(
-            Kinds::CustomResourceDefinitions,
-            group == Some("apiextensions.k8s.io") && kind == "CustomResourceDefinition",
-        )
+        .and_then(parse_api_version)
+        .map(|(group, _)| group);
+    ObjectKind::of(group, kind)
 }
 
 /// Filter the document `text` (one chunk of a stream). `None`: parse it whole.
@@ -283,7 +269,7 @@ fn object_at(
         .find(|(k, _, _)| *k == "apiVersion")
         .and_then(|&(_, i, _)| inline_value(text, &lines[i], indent));
     let is_list = kind.is_some_and(|k| k.ends_with("List"));
-    let keep_of = fields.object(kinds_of(api_version, kind.unwrap_or("")));
+    let keep_of = fields.object(kind_of(api_version, kind.unwrap_or("")));
     // An item's first line holds its `- `: dropping it would join the item to the one before.
     if in_item
         && entries

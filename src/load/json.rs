@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use serde::de::{MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::fast::{identity_written_twice, kinds_of};
+use super::fast::{identity_written_twice, kind_of};
 use super::structure::structural;
 use crate::fields::{Keep, Kept};
 use crate::source::Span;
@@ -288,7 +288,7 @@ impl<'t> Tree<'t> {
         let kind = text_of("kind");
         let kind = kind.as_deref().unwrap_or("");
         let api_version = text_of("apiVersion");
-        let keep_of = fields.object(kinds_of(api_version.as_deref(), kind));
+        let keep_of = fields.object(kind_of(api_version.as_deref(), kind));
         let is_list = kind.ends_with("List");
         let mut kept = Vec::new();
         for (key, value) in entries.iter() {

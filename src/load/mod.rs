@@ -10,7 +10,7 @@ pub mod json;
 pub mod scan;
 pub mod structure;
 
-use crate::fields::Kept;
+use crate::fields::{Field, Kept};
 use crate::model::{Mode, Object, Spanned};
 use crate::source::{Part, SLICE, Source, SourceId, Span, Text};
 use crate::yaml::{self, Limits, Node, Value};
@@ -50,6 +50,9 @@ pub struct LoadOptions {
     /// The fields to keep of each object before parsing (the fast path), or `None` to parse
     /// whole documents; the findings are the same.
     pub fast_path: Option<&'static crate::fields::Kept>,
+    /// The fields each object holds as written for the rules that declare them
+    /// (`fields::Kept::held`), with or without the fast path.
+    pub held: &'static [Field],
 }
 
 #[derive(Clone, Debug, Default)]
@@ -424,7 +427,14 @@ fn load_document(
         return;
     }
     let mut objects = Vec::new();
-    collect_objects(&root, part, id, &mut objects, &mut loaded.skipped);
+    collect_objects(
+        &root,
+        part,
+        id,
+        options.held,
+        &mut objects,
+        &mut loaded.skipped,
+    );
     finish_objects(objects, origin, chunk.span, id, source, options, loaded);
 }
 
@@ -731,7 +741,13 @@ fn load_list_item(
     };
     let objects = match node {
         Some(node) if node.as_map().is_some() && is_object(node) => {
-            vec![Object::from_node(node, part, id, (None, None))]
+            vec![Object::from_node(
+                node,
+                part,
+                id,
+                (None, None),
+                options.held,
+            )]
         }
         _ => {
             loaded.skipped += 1;
@@ -801,6 +817,7 @@ fn collect_objects(
     root: &Node,
     text: Part<'_>,
     id: SourceId,
+    held: &[Field],
     out: &mut Vec<Object>,
     skipped: &mut usize,
 ) {
@@ -810,19 +827,21 @@ fn collect_objects(
             let items = root.get("items").and_then(Node::as_seq);
             match (kind, items) {
                 (Some(kind), Some(items)) if kind.ends_with("List") => {
-                    expand_list(root, text, kind, items, id, out, skipped)
+                    expand_list(root, text, kind, items, (id, held), out, skipped)
                 }
                 (None, Some(items)) if root.get("apiVersion").is_none() => {
-                    expand_list(root, text, "", items, id, out, skipped)
+                    expand_list(root, text, "", items, (id, held), out, skipped)
                 }
-                _ if is_object(root) => out.push(Object::from_node(root, text, id, (None, None))),
+                _ if is_object(root) => {
+                    out.push(Object::from_node(root, text, id, (None, None), held))
+                }
                 _ => *skipped += 1,
             }
         }
         Value::Seq(items) if items.iter().any(is_object) => {
             for item in items {
                 if is_object(item) {
-                    out.push(Object::from_node(item, text, id, (None, None)));
+                    out.push(Object::from_node(item, text, id, (None, None), held));
                 } else {
                     *skipped += 1;
                 }
@@ -837,7 +856,7 @@ fn expand_list(
     text: Part<'_>,
     list_kind: &str,
     items: &[Node],
-    id: SourceId,
+    (id, held): (SourceId, &[Field]),
     out: &mut Vec<Object>,
     skipped: &mut usize,
 ) {
@@ -868,6 +887,7 @@ fn expand_list(
                 text,
                 id,
                 (item_api_version.as_ref(), item_kind.as_ref()),
+                held,
             ));
         } else {
             *skipped += 1;
