@@ -9,7 +9,7 @@
 //! with escapes where it decides, and any kept text that does not parse.
 
 use super::scan::{Line, find_space_hash, with_lines};
-use crate::fields::{Keep, Kept, ObjectKind};
+use crate::fields::{API_VERSION, KIND, Keep, Kept, ObjectKind};
 use crate::model::parse_api_version;
 use crate::source::Span;
 
@@ -74,7 +74,7 @@ impl Joined {
 /// the filter, which decides by them, leaves such an object to it.
 pub(crate) fn identity_written_twice<'k>(keys: impl Iterator<Item = &'k str> + Clone) -> bool {
     let count = |key: &str| keys.clone().filter(|k| *k == key).count();
-    count("kind") > 1 || count("apiVersion") > 1
+    count(KIND.key()) > 1 || count(API_VERSION.key()) > 1
 }
 
 /// The kind of an object, from its apiVersion and kind as written, for what to keep of it
@@ -262,11 +262,11 @@ fn object_at(
     }
     let kind = entries
         .iter()
-        .find(|(k, _, _)| *k == "kind")
+        .find(|(k, _, _)| *k == KIND.key())
         .map(|&(_, i, _)| inline_value(text, &lines[i], indent))?;
     let api_version = entries
         .iter()
-        .find(|(k, _, _)| *k == "apiVersion")
+        .find(|(k, _, _)| *k == API_VERSION.key())
         .and_then(|&(_, i, _)| inline_value(text, &lines[i], indent));
     let is_list = kind.is_some_and(|k| k.ends_with("List"));
     let keep_of = fields.object(kind_of(api_version, kind.unwrap_or("")));
