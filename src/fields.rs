@@ -15,6 +15,7 @@ use crate::yaml::Node;
 /// The kinds of object a field is read on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kinds {
+    /// Every object.
     Any,
     /// ReplicaSet, Deployment, StatefulSet, DaemonSet, Job, ReplicationController
     /// (`controllers::WORKLOAD_CONTROLLERS`).
@@ -58,7 +59,8 @@ impl Kinds {
 
 /// What an object is, for the fields read on it: its group, as the catalogue names it (`None`
 /// when its apiVersion does not parse), and its kind. Every reader classifies objects by this
-/// alone: the model, the fast path, and through them the catalogue (which objects are CRDs).
+/// alone (`model::kind_of`): the model, both fast paths, and through the model the catalogue
+/// (which objects are CRDs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ObjectKind<'a> {
     pub group: Option<&'a str>,

@@ -565,13 +565,12 @@ impl Object {
             .entry(unclassified)
             .and_then(string_field)
             .or_else(|| defaults.1.cloned());
-        let group = api_version
-            .as_ref()
-            .and_then(|a| parse_api_version(&a.value))
-            .map(|(group, _)| group);
         let object = ObjectNode {
             node,
-            kind: ObjectKind::of(group, kind.as_ref().map_or("", |k| k.value.as_str())),
+            kind: kind_of(
+                api_version.as_ref().map(|a| a.value.as_str()),
+                kind.as_ref().map_or("", |k| k.value.as_str()),
+            ),
         };
         let owner_refs = match fields::OWNER_REFERENCES.entry(object) {
             None => OwnerRefs::None,
@@ -819,6 +818,15 @@ fn crd_info(spec: &Node) -> Option<CrdInfo> {
             short_names,
         },
     })
+}
+
+/// The kind of an object of this apiVersion and kind, which decides the fields read on it:
+/// the model and the fast paths (which read the same two fields as written) classify by it.
+pub fn kind_of<'a>(api_version: Option<&'a str>, kind: &'a str) -> ObjectKind<'a> {
+    let group = api_version
+        .and_then(parse_api_version)
+        .map(|(group, _)| group);
+    ObjectKind::of(group, kind)
 }
 
 /// Parse an apiVersion the way `schema.ParseGroupVersion` does: no `/` is a core-group version,

@@ -9,8 +9,8 @@
 //! with escapes where it decides, and any kept text that does not parse.
 
 use super::scan::{Line, find_space_hash, with_lines};
-use crate::fields::{API_VERSION, KIND, Keep, Kept, ObjectKind};
-use crate::model::parse_api_version;
+use crate::fields::{API_VERSION, KIND, Keep, Kept};
+use crate::model::kind_of;
 use crate::source::Span;
 
 /// A document reduced to the lines the rules read: the scanner's lines for them, in the
@@ -75,15 +75,6 @@ impl Joined {
 pub(crate) fn identity_written_twice<'k>(keys: impl Iterator<Item = &'k str> + Clone) -> bool {
     let count = |key: &str| keys.clone().filter(|k| *k == key).count();
     count(KIND.key()) > 1 || count(API_VERSION.key()) > 1
-}
-
-/// The kind of an object, from its apiVersion and kind as written, for what to keep of it
-/// (`fields::Kept::object`): as the model reads the same object.
-pub(crate) fn kind_of<'a>(api_version: Option<&'a str>, kind: &'a str) -> ObjectKind<'a> {
-    let group = api_version
-        .and_then(parse_api_version)
-        .map(|(group, _)| group);
-    ObjectKind::of(group, kind)
 }
 
 /// Filter the document `text` (one chunk of a stream). `None`: parse it whole.

@@ -13,9 +13,10 @@ use std::borrow::Cow;
 use serde::de::{MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::fast::{identity_written_twice, kind_of};
+use super::fast::identity_written_twice;
 use super::structure::structural;
 use crate::fields::{API_VERSION, KIND, Keep, Kept};
+use crate::model::kind_of;
 use crate::source::Span;
 use crate::yaml::{Document, Node, Scalar, SyntaxError, Value};
 
