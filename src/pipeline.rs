@@ -370,7 +370,7 @@ pub fn analyze_texts(inputs: Vec<(String, String)>, options: &Options) -> Analys
 pub fn lint_texts_keeping(
     inputs: Vec<(String, String)>,
     options: &Options,
-    kept: &'static crate::fields::Kept,
+    kept: &'static Kept,
 ) -> Outcome {
     check(as_inputs(inputs), options, kept).outcome
 }
