@@ -49,10 +49,6 @@ pub struct Options {
     /// Parse every document whole, without the fast path's filter (the findings are the same;
     /// this is for comparing the two).
     pub full_parse: bool,
-    /// The fields the fast path keeps; `None`: those of the pipeline and every rule. (For the
-    /// test that each rule declares the fields it reads.)
-    #[doc(hidden)]
-    pub fast_path_fields: Option<&'static crate::fields::Kept>,
     /// Files at least this big are read a slice at a time, as each pass needs them, instead of
     /// into memory whole (`None`: never).
     pub big_file_at_least: Option<u64>,
@@ -85,7 +81,6 @@ impl Default for Options {
             policies: policy::Policies::default(),
             no_suppress: false,
             full_parse: false,
-            fast_path_fields: None,
             big_file_at_least: Some(BIG_FILE),
             render: None,
             git_deletions: false,

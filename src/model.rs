@@ -1,8 +1,9 @@
 //! Typed views of the Kubernetes objects found in the input: only the fields the rules read,
 //! each with the span it came from.
 
-use crate::catalog::{CrdInfo, canonical_group};
+use crate::catalog::CrdInfo;
 use crate::controllers::workload_controller;
+use crate::fields::{self, ObjectKind, ObjectNode};
 use crate::finding::ObjectIdentity;
 use crate::selector::{Labels, Selector, SelectorOrigin};
 use crate::source::{Part, SourceId, Span};
@@ -96,19 +97,24 @@ fn field(map: &Node, key: &str) -> Option<Field> {
     map.entry(key).map(|(k, v)| Field::from_entry(k, v))
 }
 
-fn keyed_field(map: &Node, key: &str) -> Option<KeyedField> {
-    map.entry(key).map(|(k, v)| KeyedField {
-        key_span: k.span,
-        field: Field::from_entry(k, v),
-    })
+/// A field whose findings point at its key.
+fn keyed_field((key, value): (&Node, &Node)) -> KeyedField {
+    KeyedField {
+        key_span: key.span,
+        field: Field::from_entry(key, value),
+    }
 }
 
-fn string_field(map: &Node, key: &str) -> Option<Spanned<String>> {
-    let (k, v) = map.entry(key)?;
-    let text = v.as_scalar().filter(|_| !v.is_null())?.text.clone();
+/// The string a field holds (not null), where it is.
+fn string_field((key, value): (&Node, &Node)) -> Option<Spanned<String>> {
+    let text = value.as_scalar().filter(|_| !value.is_null())?.text.clone();
     Some(Spanned {
         value: text,
-        span: if v.span.is_empty() { k.span } else { v.span },
+        span: if value.span.is_empty() {
+            key.span
+        } else {
+            value.span
+        },
     })
 }
 
@@ -139,44 +145,47 @@ fn check_string_type(value: &Node, path: impl FnOnce() -> String, out: &mut Vec<
 }
 
 /// The identity fields of an object (and its label values) that are not strings.
-fn mistyped_fields(node: &Node, metadata: Option<&Node>) -> Box<[MistypedField]> {
+fn mistyped_fields(object: ObjectNode<'_>) -> Box<[MistypedField]> {
     let mut out = Vec::new();
-    for key in ["apiVersion", "kind"] {
-        if let Some(value) = node.get(key) {
-            check_string_type(value, || key.to_string(), &mut out);
+    for field in [
+        fields::API_VERSION,
+        fields::KIND,
+        fields::NAME,
+        fields::NAMESPACE,
+        fields::UID,
+    ] {
+        if let Some(value) = field.get(object) {
+            check_string_type(value, || field.dotted(), &mut out);
         }
     }
-    if let Some(metadata) = metadata {
-        for key in ["name", "namespace", "uid"] {
-            if let Some(value) = metadata.get(key) {
-                check_string_type(value, || format!("metadata.{key}"), &mut out);
-            }
-        }
-        // A null name is no name: unless `generateName` makes one up, the object is refused.
-        if let Some((key, value)) = metadata.entry("name")
-            && value.is_null()
-            && metadata
-                .get("generateName")
-                .is_none_or(|g| g.is_null() || g.as_str() == Some(""))
-        {
-            out.push(MistypedField {
-                path: "metadata.name".to_string(),
-                span: if value.span.is_empty() {
-                    key.span
-                } else {
-                    value.span
-                },
-                found: "null".to_string(),
-            });
-        }
-        for (key, value) in metadata
-            .get("labels")
-            .and_then(Node::as_map)
-            .unwrap_or_default()
-        {
-            let label = key.as_scalar().map_or("?", |s| s.text.as_str());
-            check_string_type(value, || format!("metadata.labels.{label}"), &mut out);
-        }
+    // A null name is no name: unless `generateName` makes one up, the object is refused.
+    if let Some((key, value)) = fields::NAME.entry(object)
+        && value.is_null()
+        && fields::GENERATE_NAME
+            .get(object)
+            .is_none_or(|g| g.is_null() || g.as_str() == Some(""))
+    {
+        out.push(MistypedField {
+            path: fields::NAME.dotted(),
+            span: if value.span.is_empty() {
+                key.span
+            } else {
+                value.span
+            },
+            found: "null".to_string(),
+        });
+    }
+    for (key, value) in fields::LABELS
+        .get(object)
+        .and_then(Node::as_map)
+        .unwrap_or_default()
+    {
+        let label = key.as_scalar().map_or("?", |s| s.text.as_str());
+        check_string_type(
+            value,
+            || format!("{}.{label}", fields::LABELS.dotted()),
+            &mut out,
+        );
     }
     out.into_boxed_slice()
 }
@@ -467,7 +476,6 @@ impl Finalizers {
     }
 }
 
-/// The part of a CustomResourceDefinition that the kind catalogue needs.
 /// A Kubernetes object from the input.
 #[derive(Clone, Debug)]
 pub struct Object {
@@ -510,20 +518,61 @@ pub struct Object {
     /// It carries what only a cluster writes (`resourceVersion`, a `creationTimestamp`): it was
     /// captured from one, even when its uid was left out.
     pub captured: bool,
+    /// The fields rules declare for themselves that the object has (`Object::field`): none on
+    /// most objects, which then hold no allocation for them.
+    pub held: Box<[Held]>,
 }
+
+/// A field a rule declares for itself (`fields::Field::on`), as the object writes it.
+#[derive(Clone, Debug)]
+pub struct Held {
+    pub field: fields::Field,
+    pub key: Node,
+    pub value: Node,
+}
+
+/// The keys of `metadata` that own or identify an object: one written twice is reported.
+const OWNERSHIP_KEYS: [&str; 6] = [
+    fields::NAME.key(),
+    fields::NAMESPACE.key(),
+    fields::UID.key(),
+    fields::OWNER_REFERENCES.key(),
+    fields::FINALIZERS.key(),
+    fields::LABELS.key(),
+];
 
 impl Object {
     /// Read an object from its mapping; `defaults` supplies apiVersion and kind for items of a
-    /// typed list (`PodList` items often carry neither).
+    /// typed list (`PodList` items often carry neither); the object holds the fields in `held`
+    /// that are read on its kind, as written (`fields::Kept::held`).
     pub fn from_node(
         node: &Node,
         text: Part<'_>,
         source: SourceId,
         defaults: (Option<&Spanned<String>>, Option<&Spanned<String>>),
+        held: &[fields::Field],
     ) -> Object {
-        let metadata = node.get("metadata");
-        let meta = |key: &str| metadata.and_then(|m| string_field(m, key));
-        let owner_refs = match metadata.and_then(|m| m.entry("ownerReferences")) {
+        // apiVersion and kind say which kind the object is: they are read on every kind.
+        let unclassified = ObjectNode {
+            node,
+            kind: ObjectKind::default(),
+        };
+        let api_version = fields::API_VERSION
+            .entry(unclassified)
+            .and_then(string_field)
+            .or_else(|| defaults.0.cloned());
+        let kind = fields::KIND
+            .entry(unclassified)
+            .and_then(string_field)
+            .or_else(|| defaults.1.cloned());
+        let object = ObjectNode {
+            node,
+            kind: kind_of(
+                api_version.as_ref().map(|a| a.value.as_str()),
+                kind.as_ref().map_or("", |k| k.value.as_str()),
+            ),
+        };
+        let owner_refs = match fields::OWNER_REFERENCES.entry(object) {
             None => OwnerRefs::None,
             Some((_, refs)) if refs.is_null() => OwnerRefs::None,
             Some((key, refs)) => match refs.as_seq() {
@@ -541,35 +590,58 @@ impl Object {
                 })),
             },
         };
-        let api_version = string_field(node, "apiVersion").or_else(|| defaults.0.cloned());
-        let kind = string_field(node, "kind").or_else(|| defaults.1.cloned());
-        let crd = match (&api_version, &kind) {
-            (Some(a), Some(k))
-                if k.value == "CustomResourceDefinition"
-                    && a.value.starts_with("apiextensions.k8s.io/") =>
-            {
-                node.get("spec").and_then(crd_info).map(Box::new)
-            }
-            _ => None,
-        };
-        let group = api_version
-            .as_ref()
-            .and_then(|a| parse_api_version(&a.value))
-            .map(|(group, _)| group);
-        let kind_text = kind.as_ref().map_or("", |k| k.value.as_str());
-        let group = group.map(|g| canonical_group(g, kind_text));
-        let selector = group
-            .and_then(|g| workload_controller(g, kind_text))
-            .and_then(|c| workload_selector(node, c.map_selector))
+        let crd = fields::CRD_SPEC
+            .get(object)
+            .and_then(crd_info)
             .map(Box::new);
-        let pod_phase = (group == Some("") && kind_text == "Pod")
-            .then(|| {
-                node.get("status")?
-                    .get("phase")?
-                    .as_str()
-                    .map(str::to_string)
+        let selector = object
+            .kind
+            .group
+            .and_then(|g| workload_controller(g, object.kind.kind))
+            .and_then(|c| workload_selector(object, c.map_selector))
+            .map(Box::new);
+        let pod_phase = fields::POD_PHASE
+            .get(object)
+            .and_then(Node::as_str)
+            .map(str::to_string);
+        let read = |field: fields::Field| field.entry(object).and_then(string_field);
+        let name = read(fields::NAME);
+        let namespace = read(fields::NAMESPACE);
+        let uid = read(fields::UID);
+        let labels = fields::LABELS
+            .entry(object)
+            .map(|(k, v)| Labels::from_entry(k, v));
+        let finalizers = Finalizers::from_node(fields::FINALIZERS.get(object));
+        let deletion_timestamp = fields::DELETION_TIMESTAMP
+            .entry(object)
+            .map(keyed_field)
+            .filter(|f| f.field.value != FieldValue::Null)
+            .map(Box::new);
+        let ignore_annotation = read(fields::IGNORE_ANNOTATION).map(Box::new);
+        let duplicate_keys = fields::NAME
+            .parent(object)
+            .map_or_else(Vec::new, |metadata| {
+                duplicate_keys(metadata, &OWNERSHIP_KEYS)
+            });
+        let mistyped = mistyped_fields(object);
+        let captured = [fields::RESOURCE_VERSION, fields::CREATION_TIMESTAMP]
+            .iter()
+            .any(|field| {
+                field
+                    .get(object)
+                    .is_some_and(|v| !v.is_null() && v.as_str() != Some(""))
+            });
+        let held = held
+            .iter()
+            .filter_map(|&field| {
+                let (key, value) = field.entry(object)?;
+                Some(Held {
+                    field,
+                    key: key.clone(),
+                    value: value.clone(),
+                })
             })
-            .flatten();
+            .collect();
         Object {
             source,
             span: node.span,
@@ -579,46 +651,28 @@ impl Object {
             context: false,
             api_version,
             kind,
-            name: meta("name"),
-            namespace: meta("namespace"),
-            uid: meta("uid"),
+            name,
+            namespace,
+            uid,
             owner_refs,
             crd,
-            labels: metadata
-                .and_then(|m| m.entry("labels"))
-                .map(|(k, v)| Labels::from_entry(k, v)),
-            finalizers: Finalizers::from_node(metadata.and_then(|m| m.get("finalizers"))),
-            deletion_timestamp: metadata
-                .and_then(|m| keyed_field(m, "deletionTimestamp"))
-                .filter(|f| f.field.value != FieldValue::Null)
-                .map(Box::new),
+            labels,
+            finalizers,
+            deletion_timestamp,
             selector,
             pod_phase,
-            ignore_annotation: metadata
-                .and_then(|m| m.get("annotations"))
-                .and_then(|a| string_field(a, crate::fields::ANNOTATION))
-                .map(Box::new),
-            duplicate_keys: metadata.map_or_else(Vec::new, |m| {
-                duplicate_keys(
-                    m,
-                    &[
-                        "name",
-                        "namespace",
-                        "uid",
-                        "ownerReferences",
-                        "finalizers",
-                        "labels",
-                    ],
-                )
-            }),
-            mistyped: mistyped_fields(node, metadata),
-            captured: metadata.is_some_and(|m| {
-                ["resourceVersion", "creationTimestamp"].iter().any(|key| {
-                    m.get(key)
-                        .is_some_and(|v| !v.is_null() && v.as_str() != Some(""))
-                })
-            }),
+            ignore_annotation,
+            duplicate_keys,
+            mistyped,
+            captured,
+            held,
         }
+    }
+
+    /// A field the object holds as written for the rule that declares it (`fields::Field::on`):
+    /// its key and value, when the object has it.
+    pub fn field(&self, field: fields::Field) -> Option<&Held> {
+        self.held.iter().find(|held| held.field == field)
     }
 
     /// Where findings about the object's labels point: its `labels`, or its name when it has
@@ -698,9 +752,8 @@ impl crate::controllers::Claimable for Object {
 
 /// A workload controller's selector: `spec.selector`, or for a ReplicationController without
 /// one, its template's labels (the API server defaults the selector to them).
-fn workload_selector(node: &Node, map_selector: bool) -> Option<Selector> {
-    let spec = node.get("spec")?;
-    let written = spec.entry("selector").filter(|(_, s)| !s.is_null());
+fn workload_selector(object: ObjectNode<'_>, map_selector: bool) -> Option<Selector> {
+    let written = fields::SELECTOR.entry(object).filter(|(_, s)| !s.is_null());
     if !map_selector {
         let (key, value) = written?;
         return Selector::from_label_selector(key, value);
@@ -708,7 +761,7 @@ fn workload_selector(node: &Node, map_selector: bool) -> Option<Selector> {
     match written.and_then(|(k, v)| Selector::from_map(k, v, SelectorOrigin::Spec)) {
         Some(selector) => Some(selector),
         None => {
-            let (key, value) = spec.get("template")?.get("metadata")?.entry("labels")?;
+            let (key, value) = fields::TEMPLATE_LABELS.entry(object)?;
             Selector::from_map(key, value, SelectorOrigin::TemplateLabels)
         }
     }
@@ -765,6 +818,15 @@ fn crd_info(spec: &Node) -> Option<CrdInfo> {
             short_names,
         },
     })
+}
+
+/// The kind of an object of this apiVersion and kind, which decides the fields read on it:
+/// the model and the fast paths (which read the same two fields as written) classify by it.
+pub fn kind_of<'a>(api_version: Option<&'a str>, kind: &'a str) -> ObjectKind<'a> {
+    let group = api_version
+        .and_then(parse_api_version)
+        .map(|(group, _)| group);
+    ObjectKind::of(group, kind)
 }
 
 /// Parse an apiVersion the way `schema.ParseGroupVersion` does: no `/` is a core-group version,

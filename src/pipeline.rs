@@ -12,6 +12,7 @@ use crate::analysis::InputError;
 use crate::analysis::{Analysis, Options, Outcome};
 use crate::catalog::Catalog;
 use crate::discover::{self, Filter};
+use crate::fields::Kept;
 use crate::finding::{Finding, Level};
 use crate::load::{self, LoadOptions, Unread};
 use crate::model::{self, Object};
@@ -95,7 +96,7 @@ pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
     ) {
         Ok(filter) => filter,
         Err(err) => {
-            let mut analysis = check(Vec::new(), options);
+            let mut analysis = check(Vec::new(), options, rules::kept());
             analysis.outcome.errors.push(InputError {
                 path: "--include/--exclude".into(),
                 message: err.to_string(),
@@ -129,7 +130,7 @@ pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
         .map(|(name, _, _)| name.clone())
         .collect();
     let with_places = cache.is_some();
-    let mut analysis = check_cached(contents, options, cache, &renders);
+    let mut analysis = check_cached(contents, options, cache, &renders, rules::kept());
     if with_places {
         analysis.places = crate::render::map::place_objects(
             &analysis.outcome.sources,
@@ -360,19 +361,31 @@ pub fn lint_texts(inputs: Vec<(String, String)>, options: &Options) -> Outcome {
 
 /// Analyze in-memory inputs, named as they should be reported.
 pub fn analyze_texts(inputs: Vec<(String, String)>, options: &Options) -> Analysis {
-    check(
-        inputs
-            .into_iter()
-            .map(|(name, text)| (name, Content::Bytes(text.into_bytes()), Role::Lint))
-            .collect(),
-        options,
-    )
+    check(as_inputs(inputs), options, rules::kept())
+}
+
+/// [`lint_texts`], with the fast path keeping only the fields in `kept` (not those of every
+/// rule): for the test that each rule declares the fields it reads.
+#[doc(hidden)]
+pub fn lint_texts_keeping(
+    inputs: Vec<(String, String)>,
+    options: &Options,
+    kept: &'static Kept,
+) -> Outcome {
+    check(as_inputs(inputs), options, kept).outcome
+}
+
+fn as_inputs(inputs: Vec<(String, String)>) -> Vec<(String, Content, Role)> {
+    inputs
+        .into_iter()
+        .map(|(name, text)| (name, Content::Bytes(text.into_bytes()), Role::Lint))
+        .collect()
 }
 
 /// The pipeline after reading: load each input, build the catalog, index and resolve, run the
-/// rules, suppress, and order the findings.
-fn check(texts: Vec<(String, Content, Role)>, options: &Options) -> Analysis {
-    check_cached(texts, options, None, &Renders::default())
+/// rules, suppress, and order the findings; the fast path keeps the fields in `kept`.
+fn check(texts: Vec<(String, Content, Role)>, options: &Options, kept: &'static Kept) -> Analysis {
+    check_cached(texts, options, None, &Renders::default(), kept)
 }
 
 /// [`check`], taking the inputs that did not change from `cache`, and leaving there what it
@@ -382,8 +395,9 @@ fn check_cached(
     options: &Options,
     cache: Option<&mut LoadCache>,
     renders: &Renders,
+    kept: &'static Kept,
 ) -> Analysis {
-    let mut loaded = load_all(texts, options, cache, renders);
+    let mut loaded = load_all(texts, options, cache, renders, kept);
     add_render_failures(&mut loaded, renders);
     let catalog = build_catalog(&loaded.objects, &loaded.crd_objects, options);
     // Each chart or overlay built is a world of its own: applied on its own, it neither sees
@@ -648,6 +662,7 @@ fn load_all(
     options: &Options,
     cache: Option<&mut LoadCache>,
     renders: &Renders,
+    kept: &'static Kept,
 ) -> LoadedAll {
     let prepared: Vec<Prepared> = match cache {
         None => texts
@@ -655,10 +670,11 @@ fn load_all(
             .enumerate()
             .map(|(i, (name, content, role))| {
                 let built_by = renders.built.get(&name).map(|r| r.target.tool);
-                prepare(SourceId(i as u32), name, content, role, options, built_by)
+                let id = SourceId(i as u32);
+                prepare(id, name, content, role, options, built_by, kept)
             })
             .collect(),
-        Some(cache) => prepare_cached(texts, options, cache, renders),
+        Some(cache) => prepare_cached(texts, options, cache, renders, kept),
     };
     let mut all = LoadedAll {
         outcome: Outcome::default(),
@@ -787,6 +803,7 @@ fn prepare(
     role: Role,
     options: &Options,
     built_by: Option<crate::render::Tool>,
+    kept: &'static Kept,
 ) -> Prepared {
     let (mut source, invalid_at) = match read::decode(name, content) {
         Ok(decoded) => decoded,
@@ -816,8 +833,8 @@ fn prepare(
                 mode => mode,
             },
             context: role == Role::Context,
-            fast_path: (!options.full_parse)
-                .then(|| options.fast_path_fields.unwrap_or_else(rules::kept)),
+            fast_path: (!options.full_parse).then_some(kept),
+            held: kept.held(),
         };
         load::load(id, &source, load_options)
     });
@@ -909,14 +926,11 @@ fn prepare_cached(
     options: &Options,
     cache: &mut LoadCache,
     renders: &Renders,
+    fields: &'static Kept,
 ) -> Vec<Prepared> {
     let fingerprint = format!(
-        "{:?} {:?} {} {} {}",
-        options.limits,
-        options.mode,
-        options.no_suppress,
-        options.full_parse,
-        options.fast_path_fields.is_some()
+        "{:?} {:?} {} {} {:p}",
+        options.limits, options.mode, options.no_suppress, options.full_parse, fields
     );
     if cache.options != fingerprint {
         cache.entries.clear();
@@ -959,7 +973,8 @@ fn prepare_cached(
                     Some(entry) => entry.prepared,
                     None => {
                         let built_by = renders.built.get(&name).map(|r| r.target.tool);
-                        prepare(SourceId(key.2), name, content, role, options, built_by)
+                        let id = SourceId(key.2);
+                        prepare(id, name, content, role, options, built_by, fields)
                     }
                 };
                 let entry = hash.and_then(|hash| {

@@ -320,7 +320,6 @@ impl Effective {
             policies: self.policies,
             no_suppress: false,
             full_parse: false,
-            fast_path_fields: None,
             big_file_at_least: Some(crate::analysis::BIG_FILE),
             render,
             git_deletions: flags.git_deletions,

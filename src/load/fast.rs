@@ -9,8 +9,8 @@
 //! with escapes where it decides, and any kept text that does not parse.
 
 use super::scan::{Line, find_space_hash, with_lines};
-use crate::controllers::workload_controller;
-use crate::fields::{Keep, Kept, KindSet, Kinds};
+use crate::fields::{API_VERSION, KIND, Keep, Kept};
+use crate::model::kind_of;
 use crate::source::Span;
 
 /// A document reduced to the lines the rules read: the scanner's lines for them, in the
@@ -74,30 +74,7 @@ impl Joined {
 /// the filter, which decides by them, leaves such an object to it.
 pub(crate) fn identity_written_twice<'k>(keys: impl Iterator<Item = &'k str> + Clone) -> bool {
     let count = |key: &str| keys.clone().filter(|k| *k == key).count();
-    count("kind") > 1 || count("apiVersion") > 1
-}
-
-/// The kind classes of an object, from its apiVersion and kind as written, for what to keep
-/// of it (`fields::Kept::object`).
-pub(crate) fn kinds_of(api_version: Option<&str>, kind: &str) -> KindSet {
-    let group = api_version
-        .map(|a| a.split_once('/').map_or("", |(g, _)| g))
-        .map(|g| crate::catalog::canonical_group(g, kind));
-    let core = group == Some("");
-    KindSet::default()
-        .with(
-            Kinds::WorkloadControllers,
-            group.is_some_and(|g| workload_controller(g, kind).is_some()),
-        )
-        .with(Kinds::Pods, core && kind == "Pod")
-        .with(
-            Kinds::ReplicationControllers,
-            core && kind == "ReplicationController",
-        )
-        .with(
-            Kinds::CustomResourceDefinitions,
-            group == Some("apiextensions.k8s.io") && kind == "CustomResourceDefinition",
-        )
+    count(KIND.key()) > 1 || count(API_VERSION.key()) > 1
 }
 
 /// Filter the document `text` (one chunk of a stream). `None`: parse it whole.
@@ -276,14 +253,14 @@ fn object_at(
     }
     let kind = entries
         .iter()
-        .find(|(k, _, _)| *k == "kind")
+        .find(|(k, _, _)| *k == KIND.key())
         .map(|&(_, i, _)| inline_value(text, &lines[i], indent))?;
     let api_version = entries
         .iter()
-        .find(|(k, _, _)| *k == "apiVersion")
+        .find(|(k, _, _)| *k == API_VERSION.key())
         .and_then(|&(_, i, _)| inline_value(text, &lines[i], indent));
     let is_list = kind.is_some_and(|k| k.ends_with("List"));
-    let keep_of = fields.object(kinds_of(api_version, kind.unwrap_or("")));
+    let keep_of = fields.object(kind_of(api_version, kind.unwrap_or("")));
     // An item's first line holds its `- `: dropping it would join the item to the one before.
     if in_item
         && entries

@@ -13,9 +13,10 @@ use std::borrow::Cow;
 use serde::de::{MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::fast::{identity_written_twice, kinds_of};
+use super::fast::identity_written_twice;
 use super::structure::structural;
-use crate::fields::{Keep, Kept};
+use crate::fields::{API_VERSION, KIND, Keep, Kept};
+use crate::model::kind_of;
 use crate::source::Span;
 use crate::yaml::{Document, Node, Scalar, SyntaxError, Value};
 
@@ -275,7 +276,7 @@ impl<'t> Tree<'t> {
         };
         // Like the YAML filter, an object without a `kind` key is parsed whole (a kind-less
         // list of items is read differently).
-        if !entries.iter().any(|(k, _)| k == "kind") {
+        if !entries.iter().any(|(k, _)| k == KIND.key()) {
             return None;
         }
         if identity_written_twice(entries.iter().map(|(k, _)| k.as_ref())) {
@@ -285,10 +286,10 @@ impl<'t> Tree<'t> {
             Some((_, Entry::Raw(v))) => serde_json::from_str::<Cow<str>>(v).ok(),
             _ => None,
         };
-        let kind = text_of("kind");
+        let kind = text_of(KIND.key());
         let kind = kind.as_deref().unwrap_or("");
-        let api_version = text_of("apiVersion");
-        let keep_of = fields.object(kinds_of(api_version.as_deref(), kind));
+        let api_version = text_of(API_VERSION.key());
+        let keep_of = fields.object(kind_of(api_version.as_deref(), kind));
         let is_list = kind.ends_with("List");
         let mut kept = Vec::new();
         for (key, value) in entries.iter() {

@@ -5,6 +5,7 @@ use super::LoadOptions;
 use super::json;
 use super::template::raw_origin;
 use super::units::Unit;
+use crate::fields::Field;
 use crate::model::{Object, Spanned};
 use crate::source::{Part, SourceId, Span, Text};
 use crate::yaml::{self, Node, Value};
@@ -230,6 +231,7 @@ pub(super) fn collect_objects(
     root: &Node,
     text: Part<'_>,
     id: SourceId,
+    held: &[Field],
     out: &mut Vec<Object>,
     skipped: &mut usize,
 ) {
@@ -239,19 +241,21 @@ pub(super) fn collect_objects(
             let items = root.get("items").and_then(Node::as_seq);
             match (kind, items) {
                 (Some(kind), Some(items)) if kind.ends_with("List") => {
-                    expand_list(root, text, kind, items, id, out, skipped)
+                    expand_list(root, text, kind, items, (id, held), out, skipped)
                 }
                 (None, Some(items)) if root.get("apiVersion").is_none() => {
-                    expand_list(root, text, "", items, id, out, skipped)
+                    expand_list(root, text, "", items, (id, held), out, skipped)
                 }
-                _ if is_object(root) => out.push(Object::from_node(root, text, id, (None, None))),
+                _ if is_object(root) => {
+                    out.push(Object::from_node(root, text, id, (None, None), held))
+                }
                 _ => *skipped += 1,
             }
         }
         Value::Seq(items) if items.iter().any(is_object) => {
             for item in items {
                 if is_object(item) {
-                    out.push(Object::from_node(item, text, id, (None, None)));
+                    out.push(Object::from_node(item, text, id, (None, None), held));
                 } else {
                     *skipped += 1;
                 }
@@ -266,7 +270,7 @@ fn expand_list(
     text: Part<'_>,
     list_kind: &str,
     items: &[Node],
-    id: SourceId,
+    (id, held): (SourceId, &[Field]),
     out: &mut Vec<Object>,
     skipped: &mut usize,
 ) {
@@ -297,6 +301,7 @@ fn expand_list(
                 text,
                 id,
                 (item_api_version.as_ref(), item_kind.as_ref()),
+                held,
             ));
         } else {
             *skipped += 1;

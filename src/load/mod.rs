@@ -61,6 +61,9 @@ pub struct LoadOptions {
     /// The fields to keep of each object before parsing (the fast path), or `None` to parse
     /// whole documents; the findings are the same.
     pub fast_path: Option<&'static crate::fields::Kept>,
+    /// The fields each object holds as written for the rules that declare them
+    /// (`fields::Kept::held`), with or without the fast path.
+    pub held: &'static [crate::fields::Field],
 }
 
 #[derive(Clone, Debug, Default)]
@@ -242,7 +245,14 @@ fn load_document(
         return;
     }
     let mut objects = Vec::new();
-    collect_objects(&root, part, id, &mut objects, &mut loaded.skipped);
+    collect_objects(
+        &root,
+        part,
+        id,
+        options.held,
+        &mut objects,
+        &mut loaded.skipped,
+    );
     finish_objects(objects, origin, chunk.span, id, source, options, loaded);
 }
 
@@ -380,7 +390,13 @@ fn load_list_item(
     };
     let objects = match node {
         Some(node) if node.as_map().is_some() && is_object(node) => {
-            vec![Object::from_node(node, part, id, (None, None))]
+            vec![Object::from_node(
+                node,
+                part,
+                id,
+                (None, None),
+                options.held,
+            )]
         }
         _ => {
             loaded.skipped += 1;

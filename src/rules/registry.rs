@@ -69,9 +69,10 @@ pub fn find(id: &str) -> Option<&'static Rule> {
 }
 
 /// Declare a rule: `META`, what its findings name it by, and `RULE`, its registry entry. Its
-/// document is `rules/<id>.md`; `reads` names the fields of `crate::fields` it reads beyond
-/// those every stage reads (`fields::PIPELINE`); its check is the module's `check` unless it
-/// names another.
+/// document is `rules/<id>.md`; `reads` names the fields it reads beyond those every stage
+/// reads (`fields::PIPELINE`): those of `crate::fields`, which `model::Object` has members for,
+/// and those its own file declares (`fields::Field::on`), which it reads with
+/// `model::Object::field`; its check is the module's `check` unless it names another.
 macro_rules! declare_rule {
     (@check) => {
         $crate::rules::Check::Input(check)
@@ -107,7 +108,12 @@ macro_rules! declare_rule {
                 @some $($crate::finding::Applicability::$fix)?
             ),
             summary: $summary,
-            reads: &[$($($crate::fields::$field),*)?],
+            // A field of `crate::fields`, or one the rule's own file declares.
+            reads: &[$($({
+                #[allow(unused_imports)]
+                use $crate::fields::*;
+                $field
+            }),*)?],
             doc: include_str!(concat!("../../rules/", $id, ".md")),
         };
 

@@ -82,8 +82,7 @@ fn each_rule_declares_the_fields_it_reads() {
         shapes.extend(common::to_json(&plain));
         for text in shapes {
             let options = common::doc_options(rule.meta.doc);
-            let of_rule = |options: Options| {
-                let outcome = common::lint("doc.yaml", &text, &options);
+            let of_rule = |outcome: ownerlint::Outcome| {
                 let mut findings: Vec<String> = outcome
                     .findings
                     .iter()
@@ -93,14 +92,18 @@ fn each_rule_declares_the_fields_it_reads() {
                 findings.sort();
                 findings
             };
-            let kept = of_rule(Options {
-                fast_path_fields: Some(own),
-                ..options.clone()
-            });
-            let full = of_rule(Options {
-                full_parse: true,
-                ..options
-            });
+            let inputs = vec![("doc.yaml".to_string(), text.clone())];
+            let kept = of_rule(ownerlint::pipeline::lint_texts_keeping(
+                inputs, &options, own,
+            ));
+            let full = of_rule(common::lint(
+                "doc.yaml",
+                &text,
+                &Options {
+                    full_parse: true,
+                    ..options
+                },
+            ));
             assert_eq!(
                 kept, full,
                 "{}: the rule reads a field it does not declare (`reads` in declare_rule!)",
