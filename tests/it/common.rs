@@ -3,8 +3,62 @@
 //! feed ownerlint (a `kind: List` dump, JSON, a `helm template` stream).
 
 use ownerlint::report::{self, Format, RenderOptions};
+use ownerlint::rules::{RULES, Rule};
 use ownerlint::yaml::{self, Node, ScalarType, Value};
 use ownerlint::{Options, Outcome};
+
+/// `test_each_rule!(module: check)`: a module `module` with one `#[test]` a registered rule,
+/// named after the rule's module (`owner_not_found`), that calls `check(&'static Rule)`. So
+/// `cargo test owner_not_found` runs every check of that rule, and one failing rule hides no
+/// other. The rules come from the library's registry (`ownerlint::for_each_rule!`).
+macro_rules! test_each_rule {
+    ($(#[$attr:meta])* $module:ident: $check:ident) => {
+        $(#[$attr])*
+        mod $module {
+            ownerlint::for_each_rule!(tests_of_each_rule, $check);
+        }
+    };
+}
+
+/// The tests `test_each_rule!` makes: `$check` for each rule, and a test that fails when a
+/// registered rule has none.
+macro_rules! tests_of_each_rule {
+    ($check:ident, $($rule:ident,)*) => {
+        $(
+            #[test]
+            fn $rule() {
+                super::$check(crate::common::registered_rule(stringify!($rule)));
+            }
+        )*
+
+        #[test]
+        fn every_registered_rule_has_its_test() {
+            crate::common::assert_every_rule_tested(&[$(stringify!($rule)),*]);
+        }
+    };
+}
+
+/// The registered rule whose module is `module` (`owner_not_found` for `owner-not-found`).
+pub fn registered_rule(module: &str) -> &'static Rule {
+    let id = module.replace('_', "-");
+    RULES
+        .iter()
+        .copied()
+        .find(|rule| rule.meta.id == id)
+        .unwrap_or_else(|| panic!("{id} is not in ownerlint::rules::RULES"))
+}
+
+/// Every registered rule, and only those, has one of the tests that `tested` names.
+pub fn assert_every_rule_tested(tested: &[&str]) {
+    let registered: Vec<String> = RULES
+        .iter()
+        .map(|rule| rule.meta.id.replace('-', "_"))
+        .collect();
+    assert_eq!(
+        tested, registered,
+        "one test a registered rule, in its order"
+    );
+}
 
 pub fn lint(name: &str, text: &str, options: &Options) -> Outcome {
     ownerlint::lint_texts(vec![(name.to_string(), text.to_string())], options)
