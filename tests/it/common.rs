@@ -1,6 +1,7 @@
-//! Helpers shared by the integration tests: running the linter on text, rendering findings,
-//! reading rule documents, and turning a plain YAML stream into the other input shapes users
-//! feed ownerlint (a `kind: List` dump, JSON, a `helm template` stream).
+//! What the integration tests share: one test a rule (`test_each_rule!`), running the binary
+//! (`ownerlint()`) and making its output stable for snapshots, running the linter on text,
+//! rendering findings, reading rule documents, and turning a plain YAML stream into the other
+//! input shapes users feed ownerlint (a `kind: List` dump, JSON, a `helm template` stream).
 
 use ownerlint::report::{self, Format, RenderOptions};
 use ownerlint::rules::{RULES, Rule};
