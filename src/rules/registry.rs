@@ -26,6 +26,16 @@ macro_rules! rules {
 
         /// Every rule, in catalogue order.
         pub static RULES: &[&$crate::rules::Rule] = &[$(&$name::RULE),*];
+
+        /// Calls `$callback! { $args, rule_module, … }` with every rule's module name, in
+        /// catalogue order: the tests make one `#[test]` a rule from it.
+        #[doc(hidden)]
+        #[macro_export]
+        macro_rules! for_each_rule {
+            ($callback:ident, $args:tt) => {
+                $callback! { $args, $($name,)* }
+            };
+        }
     };
 }
 pub(super) use rules;

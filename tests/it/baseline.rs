@@ -3,15 +3,9 @@
 use crate::common;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn ownerlint(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ownerlint"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("GITHUB_ACTIONS")
-        .output()
-        .expect("the binary runs")
+fn ownerlint(dir: &Path, args: &[&str]) -> common::Run {
+    common::ownerlint().current_dir(dir).args(args).run()
 }
 
 const MANIFEST: &str = "\
@@ -37,9 +31,9 @@ fn a_baseline_hides_recorded_findings_after_lines_move_and_shows_new_ones() {
     std::fs::write(dir.join("app.yaml"), MANIFEST).expect("write");
 
     let out = ownerlint(dir, &["--write-baseline", "baseline.json", "app.yaml"]);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.code(), Some(0));
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+        out.stderr,
         "ownerlint: recorded 1 finding in baseline.json\n"
     );
     let recorded: serde_json::Value =
@@ -61,14 +55,9 @@ fn a_baseline_hides_recorded_findings_after_lines_move_and_shows_new_ones() {
             "app.yaml",
         ],
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
-    assert!(String::from_utf8_lossy(&out.stderr).contains(", 1 in the baseline not shown"));
+    assert_eq!(out.code(), Some(0), "{}", out.stdout);
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.contains(", 1 in the baseline not shown"));
 
     // A new problem of the same rule in another object is reported.
     let grown = format!(
@@ -85,8 +74,8 @@ fn a_baseline_hides_recorded_findings_after_lines_move_and_shows_new_ones() {
             "app.yaml",
         ],
     );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1));
+    let stdout = &out.stdout;
+    assert_eq!(out.code(), Some(1));
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
     assert!(
         stdout.starts_with(
@@ -98,12 +87,12 @@ fn a_baseline_hides_recorded_findings_after_lines_move_and_shows_new_ones() {
     // A file that is not a baseline is an error.
     std::fs::write(dir.join("bad.json"), "{\"version\": 1}").expect("write");
     let out = ownerlint(dir, &["--baseline", "bad.json", "app.yaml"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&out.stderr)
+        out.stderr
             .contains("bad.json:1:14: not a baseline written by `--write-baseline`"),
         "{}",
-        String::from_utf8_lossy(&out.stderr)
+        out.stderr
     );
     // Broken files are reported where they break, at a column that exists (counted from 1).
     for (text, expected) in [
@@ -122,11 +111,7 @@ fn a_baseline_hides_recorded_findings_after_lines_move_and_shows_new_ones() {
     ] {
         std::fs::write(dir.join("bad.json"), text).expect("write");
         let out = ownerlint(dir, &["--baseline", "bad.json", "app.yaml"]);
-        assert_eq!(out.status.code(), Some(2));
-        assert_eq!(
-            String::from_utf8_lossy(&out.stderr),
-            format!("ownerlint: {expected}\n"),
-            "{text:?}"
-        );
+        assert_eq!(out.code(), Some(2));
+        assert_eq!(out.stderr, format!("ownerlint: {expected}\n"), "{text:?}");
     }
 }

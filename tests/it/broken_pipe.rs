@@ -1,8 +1,10 @@
 //! Every output into a pipe whose reader is gone (`ownerlint rules | head -1`) ends quietly:
 //! no panic message, and an ordinary exit code rather than the 101 of a panic.
 
+use crate::common;
+
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 /// Runs of each command: whether the reader is gone before the first write is a race.
 const RUNS: usize = 20;
@@ -18,7 +20,7 @@ enum Reader {
     BothGone,
 }
 
-fn run(args: &[&str], reader: Reader) {
+fn run<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S], reader: Reader) {
     for _ in 0..RUNS {
         let out = spawn(args, reader);
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -35,15 +37,9 @@ fn run(args: &[&str], reader: Reader) {
     }
 }
 
-fn spawn(args: &[&str], reader: Reader) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_ownerlint"));
-    command
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("GITHUB_ACTIONS")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+fn spawn<S: AsRef<std::ffi::OsStr>>(args: &[S], reader: Reader) -> Output {
+    let mut command = common::ownerlint().args(args).command();
+    command.stdout(Stdio::piped()).stderr(Stdio::piped());
     // A pipe whose read end is closed before the program starts: its first write fails.
     let closed = || {
         let (read, write) = std::io::pipe().expect("a pipe");
@@ -67,50 +63,58 @@ fn spawn(args: &[&str], reader: Reader) -> Output {
     child.wait_with_output().expect("the binary finishes")
 }
 
-const COMMANDS: &[&[&str]] = &[
-    &["rules"],
-    &["explain", "owner-not-found"],
-    &["completions", "bash"],
-    &["man"],
-    &["config", "--no-config"],
-    &["tree", "--no-config", "examples"],
-    &["tree", "--no-config", "--format", "json", "examples"],
-    &[
-        "delete-preview",
-        "--no-config",
-        "-n",
-        "shop",
-        "Deployment/api",
-        "examples",
-    ],
-    &["--no-config", "examples"],
-    &["--no-config", "--format", "pretty", "examples"],
-    &["--no-config", "--format", "short", "examples"],
-    &["--no-config", "--format", "json", "examples"],
-    &["--no-config", "--format", "sarif", "examples"],
-    &["--no-config", "--format", "github", "examples"],
-    &["--no-config", "--format", "markdown", "examples"],
-];
+/// Every subcommand, and a lint in the default format and in each `--format`.
+fn commands() -> Vec<Vec<String>> {
+    let mut commands: Vec<Vec<String>> = [
+        &["rules"][..],
+        &["explain", "owner-not-found"],
+        &["completions", "bash"],
+        &["man"],
+        &["config", "--no-config"],
+        &["tree", "--no-config", "examples"],
+        &["tree", "--no-config", "--format", "json", "examples"],
+        &[
+            "delete-preview",
+            "--no-config",
+            "-n",
+            "shop",
+            "Deployment/api",
+            "examples",
+        ],
+        &["--no-config", "examples"],
+    ]
+    .iter()
+    .map(|args| args.iter().map(|a| a.to_string()).collect())
+    .collect();
+    for (_, name) in common::formats() {
+        commands.push(
+            ["--no-config", "--format", &name, "examples"]
+                .map(String::from)
+                .to_vec(),
+        );
+    }
+    commands
+}
 
 #[test]
 fn a_closed_pipe_ends_every_command_quietly() {
-    for args in COMMANDS {
-        run(args, Reader::Gone);
+    for args in commands() {
+        run(&args, Reader::Gone);
     }
 }
 
 #[test]
 fn a_reader_that_stops_after_one_line() {
-    for args in COMMANDS {
-        run(args, Reader::OneLine);
+    for args in commands() {
+        run(&args, Reader::OneLine);
     }
 }
 
 #[test]
 fn closed_standard_error_too() {
     // The lint's summary line and its unreadable-input messages go to standard error.
-    for args in COMMANDS {
-        run(args, Reader::BothGone);
+    for args in commands() {
+        run(&args, Reader::BothGone);
     }
     run(&["--no-config", "does-not-exist.yaml"], Reader::BothGone);
 }

@@ -1,10 +1,80 @@
-//! Helpers shared by the integration tests: running the linter on text, rendering findings,
-//! reading rule documents, and turning a plain YAML stream into the other input shapes users
-//! feed ownerlint (a `kind: List` dump, JSON, a `helm template` stream).
+//! What the integration tests share: one test a rule (`test_each_rule!`), running the binary
+//! (`ownerlint()`) and making its output stable for snapshots, running the linter on text,
+//! rendering findings, reading rule documents, and turning a plain YAML stream into the other
+//! input shapes users feed ownerlint (a `kind: List` dump, JSON, a `helm template` stream).
 
 use ownerlint::report::{self, Format, RenderOptions};
+use ownerlint::rules::{RULES, Rule};
 use ownerlint::yaml::{self, Node, ScalarType, Value};
 use ownerlint::{Options, Outcome};
+
+/// `test_each_rule!(module: check)`: a module `module` with one `#[test]` a registered rule,
+/// named after the rule's module (`owner_not_found`), that calls `check(&'static Rule)`. So
+/// `cargo test owner_not_found` runs every check of that rule, and one failing rule hides no
+/// other. The rules come from the library's registry (`ownerlint::for_each_rule!`).
+macro_rules! test_each_rule {
+    ($(#[$attr:meta])* $module:ident: $check:ident) => {
+        $(#[$attr])*
+        mod $module {
+            ownerlint::for_each_rule!(tests_of_each_rule, $check);
+        }
+    };
+}
+
+/// The tests `test_each_rule!` makes: `$check` for each rule, and a test that fails when a
+/// registered rule has none.
+macro_rules! tests_of_each_rule {
+    ($check:ident, $($rule:ident,)*) => {
+        $(
+            #[test]
+            fn $rule() {
+                super::$check(crate::common::registered_rule(stringify!($rule)));
+            }
+        )*
+
+        #[test]
+        fn every_registered_rule_has_its_test() {
+            crate::common::assert_every_rule_tested(&[$(stringify!($rule)),*]);
+        }
+    };
+}
+
+/// Every output format and its name on the command line (`--format NAME`), from the enum that
+/// the command line parses.
+pub fn formats() -> Vec<(Format, String)> {
+    use clap::ValueEnum;
+    Format::value_variants()
+        .iter()
+        .map(|&format| {
+            let value = format
+                .to_possible_value()
+                .expect("every format can be named");
+            (format, value.get_name().to_string())
+        })
+        .collect()
+}
+
+/// The registered rule whose module is `module` (`owner_not_found` for `owner-not-found`).
+pub fn registered_rule(module: &str) -> &'static Rule {
+    let id = module.replace('_', "-");
+    RULES
+        .iter()
+        .copied()
+        .find(|rule| rule.meta.id == id)
+        .unwrap_or_else(|| panic!("{id} is not in ownerlint::rules::RULES"))
+}
+
+/// Every registered rule, and only those, has one of the tests that `tested` names.
+pub fn assert_every_rule_tested(tested: &[&str]) {
+    let registered: Vec<String> = RULES
+        .iter()
+        .map(|rule| rule.meta.id.replace('-', "_"))
+        .collect();
+    assert_eq!(
+        tested, registered,
+        "one test a registered rule, in its order"
+    );
+}
 
 pub fn lint(name: &str, text: &str, options: &Options) -> Outcome {
     ownerlint::lint_texts(vec![(name.to_string(), text.to_string())], options)
@@ -373,4 +443,177 @@ pub fn unaccounted_inputs(dir: &std::path::Path) -> Vec<String> {
     );
     missing.sort();
     missing
+}
+
+/// The ownerlint binary, to run as users run it: `ownerlint().args([...]).stdin(text).run()`.
+/// It runs in the repository's root unless told otherwise, with standard input empty and the
+/// tests' environment less the variables that change what it prints (GitHub Actions, colour,
+/// terminal width, pre-commit's refs), so that a test sets what it depends on.
+pub fn ownerlint() -> Ownerlint {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_ownerlint"));
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    for name in [
+        "GITHUB_ACTIONS",
+        "NO_COLOR",
+        "COLUMNS",
+        "PRE_COMMIT_FROM_REF",
+        "PRE_COMMIT_TO_REF",
+    ] {
+        command.env_remove(name);
+    }
+    Ownerlint {
+        command,
+        stdin: Stdin::Empty,
+    }
+}
+
+/// A run of the binary being set up; see [`ownerlint`].
+pub struct Ownerlint {
+    command: std::process::Command,
+    stdin: Stdin,
+}
+
+enum Stdin {
+    Empty,
+    Text(Vec<u8>),
+    From(std::process::Stdio),
+}
+
+impl Ownerlint {
+    pub fn arg(mut self, arg: impl AsRef<std::ffi::OsStr>) -> Self {
+        self.command.arg(arg);
+        self
+    }
+
+    pub fn args<I: IntoIterator<Item = S>, S: AsRef<std::ffi::OsStr>>(mut self, args: I) -> Self {
+        self.command.args(args);
+        self
+    }
+
+    /// `text` written to its standard input (a piped input, as `… | ownerlint -` gives).
+    pub fn stdin(mut self, text: impl Into<Vec<u8>>) -> Self {
+        self.stdin = Stdin::Text(text.into());
+        self
+    }
+
+    /// Its standard input from `source` (a file, or nothing at all), not a pipe.
+    pub fn stdin_from(mut self, source: impl Into<std::process::Stdio>) -> Self {
+        self.stdin = Stdin::From(source.into());
+        self
+    }
+
+    pub fn env(mut self, name: &str, value: impl AsRef<std::ffi::OsStr>) -> Self {
+        self.command.env(name, value);
+        self
+    }
+
+    pub fn current_dir(mut self, dir: impl AsRef<std::path::Path>) -> Self {
+        self.command.current_dir(dir);
+        self
+    }
+
+    /// The command as set up, with standard input as asked, for a test that drives the
+    /// process itself (a language server, a reader that closes early, a time limit).
+    pub fn command(mut self) -> std::process::Command {
+        match self.stdin {
+            Stdin::Empty => {
+                self.command.stdin(std::process::Stdio::null());
+            }
+            Stdin::From(source) => {
+                self.command.stdin(source);
+            }
+            Stdin::Text(_) => {
+                self.command.stdin(std::process::Stdio::piped());
+            }
+        }
+        self.command
+    }
+
+    /// Run it to the end: its exit status and what it printed.
+    pub fn run(self) -> Run {
+        use std::io::Write;
+        use std::process::Stdio;
+        let text = match &self.stdin {
+            Stdin::Text(text) => Some(text.clone()),
+            _ => None,
+        };
+        let mut command = self.command();
+        command.stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = command.spawn().expect("the binary runs");
+        // Written from a thread, so that a large input and a large output cannot wait on
+        // each other's pipe.
+        let writer = match (text, child.stdin.take()) {
+            (Some(text), Some(mut pipe)) => Some(std::thread::spawn(move || pipe.write_all(&text))),
+            _ => None,
+        };
+        let output = child.wait_with_output().expect("the binary finishes");
+        if let Some(Err(err)) = writer.map(|w| w.join().expect("the writer does not panic")) {
+            // A usage error exits before reading standard input: its pipe may be closed.
+            assert_eq!(err.kind(), std::io::ErrorKind::BrokenPipe, "{err}");
+        }
+        Run::from(output)
+    }
+}
+
+/// What a run of the binary did.
+#[derive(Debug)]
+pub struct Run {
+    pub status: std::process::ExitStatus,
+    /// Standard output, as text (invalid UTF-8 replaced).
+    pub stdout: String,
+    pub stderr: String,
+    /// Standard output and standard error as written.
+    pub stdout_bytes: Vec<u8>,
+    pub stderr_bytes: Vec<u8>,
+}
+
+impl From<std::process::Output> for Run {
+    fn from(output: std::process::Output) -> Self {
+        Run {
+            status: output.status,
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+            stdout_bytes: output.stdout,
+            stderr_bytes: output.stderr,
+        }
+    }
+}
+
+impl Run {
+    /// The exit code; `None` when a signal ended the process.
+    pub fn code(&self) -> Option<i32> {
+        self.status.code()
+    }
+
+    /// Everything the run printed, for a snapshot: standard output, then standard error,
+    /// with what differs between runs and machines written as a placeholder (see
+    /// [`stable`]).
+    pub fn printed(&self) -> String {
+        stable(&format!(
+            "----- stdout -----\n{}----- stderr -----\n{}",
+            self.stdout, self.stderr
+        ))
+    }
+}
+
+/// `text` with what differs between runs and machines written as a placeholder: the tests'
+/// temporary folders (`[TMP]`, made by [`temp_dir`]), the checkout (`[REPO]`), ownerlint's
+/// version (`[VERSION]`) and the time a run took (`([TIME])`, at the end of its summary).
+pub fn stable(text: &str) -> String {
+    static TEMP: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static TIME: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let temp = TEMP.get_or_init(|| {
+        let base = std::env::temp_dir();
+        let base = base.to_string_lossy();
+        let base = regex::escape(base.trim_end_matches('/'));
+        // `temp_dir`'s names: `ownerlint-NAME-` and six random letters and digits.
+        regex::Regex::new(&format!(r"{base}/ownerlint-[\w-]*-[A-Za-z0-9]{{6}}"))
+            .expect("a valid pattern")
+    });
+    let time =
+        TIME.get_or_init(|| regex::Regex::new(r"(?m) \(\d+\.\d+s\)$").expect("a valid pattern"));
+    let text = temp.replace_all(text, "[TMP]");
+    let text = text.replace(env!("CARGO_MANIFEST_DIR"), "[REPO]");
+    let text = text.replace(env!("CARGO_PKG_VERSION"), "[VERSION]");
+    time.replace_all(&text, " ([TIME])").into_owned()
 }

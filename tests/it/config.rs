@@ -5,25 +5,11 @@
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use ownerlint::Options;
 
-fn ownerlint(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ownerlint"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("GITHUB_ACTIONS")
-        .env_remove("NO_COLOR")
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+fn ownerlint(dir: &Path, args: &[&str]) -> common::Run {
+    common::ownerlint().current_dir(dir).args(args).run()
 }
 
 /// A temporary repository: `files` written under it, and a `.git` folder at its root.
@@ -55,16 +41,17 @@ fn the_nearest_configuration_upwards_applies_and_flags_override_it() {
     let nested = repo.path().join("deploy/apps");
     // Found from a nested folder: the warning becomes an error.
     let out = ownerlint(&nested, &["--format", "short", "cache.yaml"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(out.code(), Some(1), "{}", out.stderr);
     assert!(
-        stdout(&out).starts_with("cache.yaml:7:3: error[owner-not-found]"),
+        out.stdout
+            .starts_with("cache.yaml:7:3: error[owner-not-found]"),
         "{}",
-        stdout(&out)
+        out.stdout
     );
 
     // `ownerlint config` names the file and the origin of every value; a flag wins over it.
     let out = ownerlint(&nested, &["config", "--namespace", "staging"]);
-    let text = stdout(&out);
+    let text = &out.stdout;
     assert!(text.starts_with("# configuration file: "), "{text}");
     assert!(text.contains(".ownerlint.yaml\n"), "{text}");
     assert!(text.contains("namespace: staging"), "{text}");
@@ -86,8 +73,8 @@ fn the_nearest_configuration_upwards_applies_and_flags_override_it() {
 
     // --no-config ignores it; --config chooses another.
     let out = ownerlint(&nested, &["--format", "short", "--no-config", "cache.yaml"]);
-    assert_eq!(out.status.code(), Some(0));
-    assert!(stdout(&out).contains("warning[owner-not-found]"));
+    assert_eq!(out.code(), Some(0));
+    assert!(out.stdout.contains("warning[owner-not-found]"));
     std::fs::write(
         repo.path().join("quiet.yaml"),
         "rules:\n  owner-not-found: off\n",
@@ -103,8 +90,8 @@ fn the_nearest_configuration_upwards_applies_and_flags_override_it() {
             "cache.yaml",
         ],
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(stdout(&out), "");
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
+    assert_eq!(out.stdout, "");
 
     // Above the repository root nothing is looked for.
     let outside = repository(
@@ -121,9 +108,9 @@ fn the_nearest_configuration_upwards_applies_and_flags_override_it() {
         &["--format", "short", "cache.yaml"],
     );
     assert!(
-        stdout(&out).contains("warning[owner-not-found]"),
+        out.stdout.contains("warning[owner-not-found]"),
         "{}",
-        stdout(&out)
+        out.stdout
     );
 }
 
@@ -131,7 +118,7 @@ fn the_nearest_configuration_upwards_applies_and_flags_override_it() {
 fn config_shows_the_severity_a_run_gives() {
     let repo = repository("severity", &[("cache.yaml", DANGLING)]);
     let line = |args: &[&str]| {
-        let text = stdout(&ownerlint(repo.path(), args));
+        let text = ownerlint(repo.path(), args).stdout;
         text.lines()
             .find(|l| l.starts_with("  owner-not-found:"))
             .unwrap_or_else(|| panic!("{text}"))
@@ -153,7 +140,7 @@ fn config_shows_the_severity_a_run_gives() {
             "error",
         ),
     ] {
-        let text = stdout(&ownerlint(repo.path(), &args));
+        let text = ownerlint(repo.path(), &args).stdout;
         assert!(
             text.contains(&format!(": {shown}[owner-not-found]")),
             "{text}"
@@ -174,9 +161,9 @@ fn every_mistake_in_a_configuration_is_named_at_its_place() {
     ] {
         let path = format!("testdata/config/{file}");
         let out = ownerlint(&dir, &["--config", &path, "examples"]);
-        assert_eq!(out.status.code(), Some(2), "{file}");
-        assert_eq!(stdout(&out), "", "{file}");
-        all.push_str(&stderr(&out));
+        assert_eq!(out.code(), Some(2), "{file}");
+        assert_eq!(out.stdout, "", "{file}");
+        all.push_str(&out.stderr);
     }
     insta::assert_snapshot!(all);
 }
@@ -324,9 +311,9 @@ fn the_readme_configuration_example_runs_as_written() {
         &[(".ownerlint.yaml", &config), ("deploy/shop.yaml", &shop)],
     );
     let out = ownerlint(repo.path(), &["--format", "short"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(out.code(), Some(1), "{}", out.stderr);
     // The summary, and what --fix could fix: no error.
-    let messages: Vec<String> = stderr(&out).lines().map(str::to_string).collect();
+    let messages: Vec<String> = out.stderr.lines().map(str::to_string).collect();
     assert!(
         messages.len() <= 2
             && messages
@@ -335,7 +322,7 @@ fn the_readme_configuration_example_runs_as_written() {
                 .all(|l| l.contains("fixable with --fix")),
         "{messages:#?}"
     );
-    let text = stdout(&out);
+    let text = &out.stdout;
     // `include` reads deploy/, `policies` and `rules` apply.
     assert!(text.starts_with("deploy/shop.yaml:"), "{text}");
     assert!(text.contains("error[tracking-label-required]"), "{text}");
@@ -348,19 +335,16 @@ fn the_readme_suppression_example_suppresses_what_it_says() {
         readme_block("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop-settings");
     let repo = repository("readme-suppress", &[("shop.yaml", &manifests)]);
     let out = ownerlint(repo.path(), &["--format", "short", "shop.yaml"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(stdout(&out), "");
-    assert!(stderr(&out).contains("2 suppressed"), "{}", stderr(&out));
-    let summary = stdout(&ownerlint(
-        repo.path(),
-        &["--format", "markdown", "shop.yaml"],
-    ));
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.contains("2 suppressed"), "{}", out.stderr);
+    let summary = ownerlint(repo.path(), &["--format", "markdown", "shop.yaml"]).stdout;
     assert!(summary.contains("Not shown: 2 suppressed."), "{summary}");
     let out = ownerlint(
         repo.path(),
         &["--format", "short", "--no-suppress", "shop.yaml"],
     );
-    let text = stdout(&out);
+    let text = &out.stdout;
     assert_eq!(
         text.lines()
             .filter(|l| l.contains("warning[owner-not-found]"))
@@ -412,8 +396,8 @@ fn config_prints_a_configuration_that_reads_back_as_itself() {
     let file = "namespace: shop\ninclude: [\"deploy/**/*.yaml\"]\nexclude:\n  - \"**/charts/**\"\n  - 'odd #name'\nkinds:\n  - {group: example.com, kind: Widget, scope: Namespaced}\npolicies:\n  required-owner:\n    - group: cluster.x-k8s.io\n      kind: Machine\n      owners: [{kind: MachineSet}, {kind: KubeadmControlPlane, controller: false}]\n      controller: true\n  tracking-label-required:\n    - kinds: [ClusterRole]\n      label: example.com/agentrun\n      owner: {group: example.com, kind: AgentRun}\n      namespace-label: example.com/agentrun-namespace\n";
     let dir = repository("round-trip", &[(".ownerlint.yaml", file)]);
     let out = ownerlint(dir.path(), &["config"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let printed = stdout(&out);
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
+    let printed = out.stdout.clone();
     // Every value reads back as written, and every comment starts in one column (or, after
     // a line too long for it, one space after it).
     let read = |text: &str| serde_yaml::from_str::<serde_yaml::Value>(text).expect("YAML");
@@ -439,8 +423,8 @@ fn config_prints_a_configuration_that_reads_back_as_itself() {
     // Printed back as the configuration file, it is the same configuration.
     std::fs::write(dir.path().join(".ownerlint.yaml"), &printed).expect("write");
     let out = ownerlint(dir.path(), &["config"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let reread = read(&stdout(&out));
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
+    let reread = read(&out.stdout);
     for key in [
         "namespace",
         "mode",
@@ -452,7 +436,7 @@ fn config_prints_a_configuration_that_reads_back_as_itself() {
         "kinds",
         "policies",
     ] {
-        assert_eq!(again[key], reread[key], "{key}: {}", stdout(&out));
+        assert_eq!(again[key], reread[key], "{key}: {}", out.stdout);
     }
 }
 
@@ -461,26 +445,26 @@ fn a_release_newer_than_the_newest_known_is_refused_naming_the_newest() {
     let newest = ownerlint::catalog::KubeVersion::newest_known();
     let dir = repository("kube-version", &[("deploy/cm.yaml", DANGLING)]);
     let out = ownerlint(dir.path(), &["--kube-version", "1.99", "deploy"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.code(), Some(2));
     assert!(
-        stderr(&out).contains(&format!(
+        out.stderr.contains(&format!(
             "1.99 is newer than the newest Kubernetes release ownerlint knows, {newest}"
         )),
         "{}",
-        stderr(&out)
+        out.stderr
     );
-    assert_eq!(stdout(&out), "");
+    assert_eq!(out.stdout, "");
     std::fs::write(
         dir.path().join(".ownerlint.yaml"),
         "kube-version: \"1.99\"\n",
     )
     .expect("write");
     let out = ownerlint(dir.path(), &["deploy"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.code(), Some(2));
     assert!(
-        stderr(&out).contains(".ownerlint.yaml:1:15: kube-version 1.99 is newer than the newest Kubernetes release ownerlint knows"),
+        out.stderr.contains(".ownerlint.yaml:1:15: kube-version 1.99 is newer than the newest Kubernetes release ownerlint knows"),
         "{}",
-        stderr(&out)
+        out.stderr
     );
     // The newest itself is accepted.
     std::fs::remove_file(dir.path().join(".ownerlint.yaml")).expect("remove");
@@ -488,7 +472,7 @@ fn a_release_newer_than_the_newest_known_is_refused_naming_the_newest() {
         dir.path(),
         &["--kube-version", &newest.to_string(), "deploy"],
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
 }
 
 #[test]
@@ -506,15 +490,14 @@ fn config_shows_how_charts_and_overlays_are_built_and_why() {
         }
     }
     let config = |args: &[&str], path: &Path| -> Vec<String> {
-        let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+        let out = common::ownerlint()
             .arg("config")
             .args(args)
             .current_dir(dir.path())
             .env("PATH", path)
-            .output()
-            .expect("the binary runs");
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        let text = stdout(&out);
+            .run();
+        assert_eq!(out.code(), Some(0), "{}", out.stderr);
+        let text = &out.stdout;
         let at = text
             .find("# charts and overlays")
             .unwrap_or_else(|| panic!("{text}"));

@@ -11,7 +11,7 @@ use ownerlint::Options;
 use ownerlint::fields;
 use ownerlint::load::{block, fast, json, scan};
 use ownerlint::report::Format;
-use ownerlint::rules::RULES;
+use ownerlint::rules::Rule;
 use ownerlint::yaml;
 
 fn root() -> PathBuf {
@@ -66,82 +66,82 @@ fn fixtures_and_examples() {
     compare(vec![root().join("testdata"), root().join("examples")]);
 }
 
+test_each_rule!(each_rule_declares_the_fields_it_reads: fields_kept_give_the_full_findings);
+
 /// Each rule declares the fields it reads: with the fast path keeping only the pipeline's
 /// fields and the rule's own, its failing example (in every shape) gives that rule the same
 /// findings as a full parse.
-#[test]
-fn each_rule_declares_the_fields_it_reads() {
-    for rule in RULES {
-        let Some(plain) = common::example(rule.meta.doc, "## Failing example") else {
-            continue;
+fn fields_kept_give_the_full_findings(rule: &'static Rule) {
+    let Some(plain) = common::example(rule.meta.doc, "## Failing example") else {
+        return;
+    };
+    let own: &'static fields::Kept = Box::leak(Box::new(fields::Kept::new(
+        fields::PIPELINE.iter().chain(rule.meta.reads),
+    )));
+    let mut shapes = vec![common::to_list(&plain), plain.clone()];
+    shapes.extend(common::to_json(&plain));
+    for text in shapes {
+        let options = common::doc_options(rule.meta.doc);
+        let of_rule = |outcome: ownerlint::Outcome| {
+            let mut findings: Vec<String> = outcome
+                .findings
+                .iter()
+                .filter(|f| f.rule.id == rule.meta.id)
+                .map(|f| format!("{:?} {}", f.primary.span, f.message))
+                .collect();
+            findings.sort();
+            findings
         };
-        let own: &'static fields::Kept = Box::leak(Box::new(fields::Kept::new(
-            fields::PIPELINE.iter().chain(rule.meta.reads),
-        )));
-        let mut shapes = vec![common::to_list(&plain), plain.clone()];
-        shapes.extend(common::to_json(&plain));
-        for text in shapes {
-            let options = common::doc_options(rule.meta.doc);
-            let of_rule = |outcome: ownerlint::Outcome| {
-                let mut findings: Vec<String> = outcome
-                    .findings
-                    .iter()
-                    .filter(|f| f.rule.id == rule.meta.id)
-                    .map(|f| format!("{:?} {}", f.primary.span, f.message))
-                    .collect();
-                findings.sort();
-                findings
-            };
-            let inputs = vec![("doc.yaml".to_string(), text.clone())];
-            let kept = of_rule(ownerlint::pipeline::lint_texts_keeping(
-                inputs, &options, own,
-            ));
-            let full = of_rule(common::lint(
-                "doc.yaml",
-                &text,
-                &Options {
-                    full_parse: true,
-                    ..options
-                },
-            ));
-            assert_eq!(
-                kept, full,
-                "{}: the rule reads a field it does not declare (`reads` in declare_rule!)",
-                rule.meta.id
-            );
-        }
+        let inputs = vec![("doc.yaml".to_string(), text.clone())];
+        let kept = of_rule(ownerlint::pipeline::lint_texts_keeping(
+            inputs, &options, own,
+        ));
+        let full = of_rule(common::lint(
+            "doc.yaml",
+            &text,
+            &Options {
+                full_parse: true,
+                ..options
+            },
+        ));
+        assert_eq!(
+            kept, full,
+            "{}: the rule reads a field it does not declare (`reads` in declare_rule!)",
+            rule.meta.id
+        );
     }
 }
 
-#[test]
-fn rule_documents_in_every_shape() {
-    for rule in RULES {
-        let Some(plain) = common::example(rule.meta.doc, "## Failing example") else {
-            continue;
-        };
-        let mut shapes = vec![
-            common::to_list(&plain),
-            common::to_helm(&plain),
-            plain.clone(),
-        ];
-        shapes.extend(common::to_json(&plain));
-        for text in shapes {
-            let options = common::doc_options(rule.meta.doc);
-            let fast = common::lint("doc.yaml", &text, &options);
-            let full = common::lint(
-                "doc.yaml",
-                &text,
-                &Options {
-                    full_parse: true,
-                    ..options
-                },
-            );
-            let (a, b) = (
-                common::render(&fast, Format::Json),
-                common::render(&full, Format::Json),
-            );
-            assert!(a == b, "{}: {}", rule.meta.id, first_difference(&a, &b));
-        }
+test_each_rule!(rule_documents_in_every_shape: fast_path_changes_no_finding);
+
+/// The rule's failing example in every shape gives the same report with and without the fast
+/// path.
+fn fast_path_changes_no_finding(rule: &'static Rule) {
+    let Some(plain) = common::example(rule.meta.doc, "## Failing example") else {
+        return;
+    };
+    let mut shapes = vec![
+        common::to_list(&plain),
+        common::to_helm(&plain),
+        plain.clone(),
+    ];
+    shapes.extend(common::to_json(&plain));
+    for text in shapes {
+        let options = common::doc_options(rule.meta.doc);
+        let fast = common::lint("doc.yaml", &text, &options);
+        let full = common::lint(
+            "doc.yaml",
+            &text,
+            &Options {
+                full_parse: true,
+                ..options
+            },
+        );
+        let (a, b) = (
+            common::render(&fast, Format::Json),
+            common::render(&full, Format::Json),
+        );
+        assert!(a == b, "{}: {}", rule.meta.id, first_difference(&a, &b));
     }
 }
 

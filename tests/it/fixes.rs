@@ -6,96 +6,87 @@
 use crate::common;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 
 use ownerlint::finding::{Applicability, Edit};
-use ownerlint::rules::RULES;
+use ownerlint::rules::{RULES, Rule};
 
-fn ownerlint(dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
-        .args(["--no-config"])
-        .args(args)
+/// `ownerlint --no-config ARGS` in `dir`, with `stdin` piped in when given.
+fn ownerlint(dir: &Path, args: &[&str], stdin: Option<&str>) -> common::Run {
+    let run = common::ownerlint()
         .current_dir(dir)
-        .env_remove("GITHUB_ACTIONS")
-        .env_remove("COLUMNS")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    if let Some(mut pipe) = child.stdin.take() {
-        let _ = std::io::Write::write_all(&mut pipe, stdin.unwrap_or("").as_bytes());
+        .arg("--no-config")
+        .args(args);
+    match stdin {
+        Some(text) => run.stdin(text),
+        None => run,
     }
-    child.wait_with_output().expect("the binary finishes")
+    .run()
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+test_each_rule!(fix_repairs_the_failing_example: fix_repairs_failing_example);
 
 #[test]
-fn each_fix_repairs_its_rules_failing_example() {
-    let mut fixed_rules = 0;
-    for rule in RULES {
-        let Some(applicability) = rule.meta.fix else {
-            continue;
-        };
-        let id = rule.meta.id;
-        let doc = rule.meta.doc;
-        let example = common::example(doc, "## Failing example").expect("a failing example");
-        let options = common::doc_options(doc);
-        let outcome = common::lint("example.yaml", &example, &options);
-        let fixes: Vec<_> = outcome
-            .findings
-            .iter()
-            .filter(|f| f.rule.id == id)
-            .filter_map(|f| f.fix.as_ref())
-            .collect();
-        assert!(!fixes.is_empty(), "{id}: the failing example has no fix");
-        for fix in &fixes {
-            assert_eq!(fix.applicability, applicability, "{id}: {}", fix.message);
-        }
-        if applicability == Applicability::DisplayOnly {
-            fixed_rules += 1;
-            continue;
-        }
-        let edits: Vec<&Edit> = fixes.iter().flat_map(|fix| &fix.edits).collect();
-        let fixed = ownerlint::fix::apply(&example, &edits);
-        // Only the edited bytes changed: outside every edit, the text is the same.
-        let mut sorted = edits.clone();
-        sorted.sort_by_key(|e| e.span.start);
-        let (mut from, mut to) = (0, 0);
-        for edit in &sorted {
-            assert_eq!(
-                example[from..edit.span.start],
-                fixed[to..to + edit.span.start - from],
-                "{id}"
-            );
-            to += edit.span.start - from + edit.replacement.len();
-            from = edit.span.end;
-        }
-        assert_eq!(example[from..], fixed[to..], "{id}");
-        // Nothing left for the rule, nothing broken, and a second pass has nothing to do.
-        let after = common::lint("example.yaml", &fixed, &options);
-        let left: Vec<_> = after
-            .findings
-            .iter()
-            .filter(|f| f.rule.id == id || f.rule.id == "invalid-yaml")
-            .map(|f| &f.message)
-            .collect();
-        assert!(left.is_empty(), "{id}: after the fix:\n{fixed}\n{left:#?}");
-        assert!(
-            after
-                .findings
-                .iter()
-                .all(|f| f.fix.as_ref().is_none_or(|x| x.applicability
-                    == Applicability::DisplayOnly
-                    || f.rule.id != id)),
+fn some_rules_declare_a_fix() {
+    assert!(RULES.iter().any(|rule| rule.meta.fix.is_some()));
+}
+
+/// A rule that declares a fix fixes its failing example: only the edited bytes change, nothing
+/// is left for the rule, and a second pass has nothing to do.
+fn fix_repairs_failing_example(rule: &'static Rule) {
+    let Some(applicability) = rule.meta.fix else {
+        return;
+    };
+    let id = rule.meta.id;
+    let doc = rule.meta.doc;
+    let example = common::example(doc, "## Failing example").expect("a failing example");
+    let options = common::doc_options(doc);
+    let outcome = common::lint("example.yaml", &example, &options);
+    let fixes: Vec<_> = outcome
+        .findings
+        .iter()
+        .filter(|f| f.rule.id == id)
+        .filter_map(|f| f.fix.as_ref())
+        .collect();
+    assert!(!fixes.is_empty(), "{id}: the failing example has no fix");
+    for fix in &fixes {
+        assert_eq!(fix.applicability, applicability, "{id}: {}", fix.message);
+    }
+    if applicability == Applicability::DisplayOnly {
+        return;
+    }
+    let edits: Vec<&Edit> = fixes.iter().flat_map(|fix| &fix.edits).collect();
+    let fixed = ownerlint::fix::apply(&example, &edits);
+    // Only the edited bytes changed: outside every edit, the text is the same.
+    let mut sorted = edits.clone();
+    sorted.sort_by_key(|e| e.span.start);
+    let (mut from, mut to) = (0, 0);
+    for edit in &sorted {
+        assert_eq!(
+            example[from..edit.span.start],
+            fixed[to..to + edit.span.start - from],
             "{id}"
         );
-        fixed_rules += 1;
+        to += edit.span.start - from + edit.replacement.len();
+        from = edit.span.end;
     }
-    assert!(fixed_rules >= 1);
+    assert_eq!(example[from..], fixed[to..], "{id}");
+    // Nothing left for the rule, nothing broken, and a second pass has nothing to do.
+    let after = common::lint("example.yaml", &fixed, &options);
+    let left: Vec<_> = after
+        .findings
+        .iter()
+        .filter(|f| f.rule.id == id || f.rule.id == "invalid-yaml")
+        .map(|f| &f.message)
+        .collect();
+    assert!(left.is_empty(), "{id}: after the fix:\n{fixed}\n{left:#?}");
+    assert!(
+        after.findings.iter().all(|f| f
+            .fix
+            .as_ref()
+            .is_none_or(|x| x.applicability == Applicability::DisplayOnly || f.rule.id != id)),
+        "{id}"
+    );
 }
 
 /// The failing example of `owner-kind-lowercase` as a reference that is not the Pod's controller
@@ -118,19 +109,22 @@ fn fix_writes_the_file_and_reports_what_is_left() {
     std::fs::write(&file, &example).expect("write");
     // --diff prints and writes nothing.
     let out = ownerlint(dir.path(), &["--diff", "pod.yaml"], None);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(out.code(), Some(1), "{}", out.stderr);
     assert!(
-        text(&out.stdout).starts_with("--- a/pod.yaml\n+++ b/pod.yaml\n"),
+        out.stdout.starts_with("--- a/pod.yaml\n+++ b/pod.yaml\n"),
         "{}",
-        text(&out.stdout)
+        out.stdout
     );
-    assert!(text(&out.stdout).contains("-    kind: replicaset\n+    kind: ReplicaSet\n"));
-    assert!(text(&out.stderr).contains("1 fix in 1 file (apply with --fix)"));
+    assert!(
+        out.stdout
+            .contains("-    kind: replicaset\n+    kind: ReplicaSet\n")
+    );
+    assert!(out.stderr.contains("1 fix in 1 file (apply with --fix)"));
     assert_eq!(std::fs::read_to_string(&file).expect("read"), example);
     // --fix writes it, says what it did, and exits as the findings left say.
     let out = ownerlint(dir.path(), &["--fix", "--show-fixes", "pod.yaml"], None);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let stderr = text(&out.stderr);
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
+    let stderr = &out.stderr;
     assert!(
         stderr.contains("pod.yaml:8:11: fixed[owner-kind-lowercase]: write `ReplicaSet`"),
         "{stderr}"
@@ -148,9 +142,9 @@ fn fix_writes_the_file_and_reports_what_is_left() {
     assert_eq!(names, ["pod.yaml"]);
     // Again: nothing to do.
     let out = ownerlint(dir.path(), &["--diff", "pod.yaml"], None);
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(text(&out.stdout), "");
-    assert_eq!(text(&out.stderr), "ownerlint: nothing to fix\n");
+    assert_eq!(out.code(), Some(0));
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr, "ownerlint: nothing to fix\n");
 }
 
 #[test]
@@ -165,32 +159,32 @@ fn diff_says_what_unsafe_fixes_would_add() {
     let hint = "1 fixable with --fix --unsafe-fixes (--diff --unsafe-fixes previews)";
     let out = ownerlint(dir.path(), &["shop.yaml"], None);
     assert!(
-        text(&out.stderr).ends_with(&format!("ownerlint: {hint}\n")),
+        out.stderr.ends_with(&format!("ownerlint: {hint}\n")),
         "{}",
-        text(&out.stderr)
+        out.stderr
     );
     let out = ownerlint(dir.path(), &["--diff", "shop.yaml"], None);
-    assert_eq!(text(&out.stdout), "");
+    assert_eq!(out.stdout, "");
     assert_eq!(
-        text(&out.stderr),
+        out.stderr,
         format!("ownerlint: nothing to fix with --fix; {hint}\n")
     );
     // The command it names previews the fix.
     let out = ownerlint(dir.path(), &["--diff", "--unsafe-fixes", "shop.yaml"], None);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stdout).starts_with("--- a/shop.yaml\n"));
+    assert_eq!(out.code(), Some(1));
+    assert!(out.stdout.starts_with("--- a/shop.yaml\n"));
     assert_eq!(
-        text(&out.stderr),
+        out.stderr,
         "ownerlint: 1 fix in 1 file (apply with --fix --unsafe-fixes)\n"
     );
     // --fix alone fixes nothing here, and says what is left and how.
     let out = ownerlint(dir.path(), &["--fix", "shop.yaml"], None);
     assert!(
-        text(&out.stderr).ends_with(
+        out.stderr.ends_with(
             "ownerlint: 1 more fixable with --fix --unsafe-fixes (--diff --unsafe-fixes previews)\n"
         ),
         "{}",
-        text(&out.stderr)
+        out.stderr
     );
     assert_eq!(
         std::fs::read_to_string(dir.path().join("shop.yaml")).expect("read"),
@@ -198,11 +192,7 @@ fn diff_says_what_unsafe_fixes_would_add() {
     );
     // With both, nothing is left to hint at.
     let out = ownerlint(dir.path(), &["--fix", "--unsafe-fixes", "shop.yaml"], None);
-    assert!(
-        !text(&out.stderr).contains("fixable"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert!(!out.stderr.contains("fixable"), "{}", out.stderr);
 }
 
 #[test]
@@ -217,13 +207,14 @@ fn a_fix_for_a_finding_another_fix_brings_up_is_counted_apart() {
     .expect("write");
     let out = ownerlint(dir.path(), &["cm.yaml"], None);
     assert!(
-        text(&out.stderr).ends_with("ownerlint: 2 fixable with --fix (--diff previews)\n"),
+        out.stderr
+            .ends_with("ownerlint: 2 fixable with --fix (--diff previews)\n"),
         "{}",
-        text(&out.stderr)
+        out.stderr
     );
     let out = ownerlint(dir.path(), &["--diff", "cm.yaml"], None);
     assert_eq!(
-        text(&out.stderr),
+        out.stderr,
         "ownerlint: 3 fixes in 1 file, 1 of them for a finding that another fix brings up (apply with --fix)\n"
     );
 }
@@ -238,7 +229,7 @@ fn comments_crlf_and_the_bom_are_kept() {
     .replace('\n', "\r\n");
     std::fs::write(dir.path().join("pod.yaml"), &example).expect("write");
     let out = ownerlint(dir.path(), &["--fix", "pod.yaml"], None);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
     assert_eq!(
         std::fs::read_to_string(dir.path().join("pod.yaml")).expect("read"),
         example.replace("\"replicaset\"", "\"ReplicaSet\"")
@@ -250,14 +241,14 @@ fn standard_input_gets_its_fixed_text_on_standard_output() {
     let dir = common::temp_dir("fix-stdin");
     let example = lowercase_example();
     let out = ownerlint(dir.path(), &["--fix", "-"], Some(&example));
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
     assert_eq!(
-        text(&out.stdout),
+        out.stdout,
         example.replace("kind: replicaset", "kind: ReplicaSet")
     );
     let out = ownerlint(dir.path(), &["--diff", "-"], Some(&example));
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stdout).starts_with("--- a/<stdin>\n+++ b/<stdin>\n"));
+    assert_eq!(out.code(), Some(1));
+    assert!(out.stdout.starts_with("--- a/<stdin>\n+++ b/<stdin>\n"));
 }
 
 #[test]
@@ -292,11 +283,12 @@ fn a_symbolic_link_out_of_the_tree_is_not_followed() {
     std::fs::write(outside.join("pod.yaml"), &example).expect("write");
     std::os::unix::fs::symlink(outside.join("pod.yaml"), tree.join("pod.yaml")).expect("link");
     let out = ownerlint(&tree, &["--fix", "pod.yaml"], None);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(out.code(), Some(2), "{}", out.stderr);
     assert!(
-        text(&out.stderr).contains("pod.yaml: not fixed: it is a symbolic link to"),
+        out.stderr
+            .contains("pod.yaml: not fixed: it is a symbolic link to"),
         "{}",
-        text(&out.stderr)
+        out.stderr
     );
     assert_eq!(
         std::fs::read_to_string(outside.join("pod.yaml")).expect("read"),
@@ -304,15 +296,11 @@ fn a_symbolic_link_out_of_the_tree_is_not_followed() {
     );
     // What is reported is what the file holds: the finding, not a fix.
     assert!(
-        text(&out.stdout).contains("[owner-kind-lowercase]"),
+        out.stdout.contains("[owner-kind-lowercase]"),
         "{}",
-        text(&out.stdout)
+        out.stdout
     );
-    assert!(
-        !text(&out.stderr).contains(", 1 fixed"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert!(!out.stderr.contains(", 1 fixed"), "{}", out.stderr);
 }
 
 #[test]
@@ -323,11 +311,7 @@ fn brackets_in_comments_and_closing_brackets_on_their_own_lines_are_read_as_yaml
     let dir = common::temp_dir("fix-brackets");
     std::fs::write(dir.path().join("cm.yaml"), text_in).expect("write");
     let out = ownerlint(dir.path(), &["--fix", "cm.yaml"], None);
-    assert!(
-        text(&out.stderr).contains("1 fixed"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert!(out.stderr.contains("1 fixed"), "{}", out.stderr);
     assert_eq!(
         std::fs::read_to_string(dir.path().join("cm.yaml")).expect("read"),
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: shop\n  ownerReferences: [\n    {apiVersion: v1, kind: ConfigMap, name: a, uid: \"1\"}\n  ]\n"
@@ -347,8 +331,8 @@ fn standard_input_as_context_is_read_when_fixing() {
         &["--fix", "--unsafe-fixes", "--context", "-", "cm.yaml"],
         Some(live),
     );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout), "");
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
+    assert_eq!(out.stdout, "");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("cm.yaml")).expect("read"),
         manifest
@@ -360,13 +344,13 @@ fn sarif_and_json_carry_the_fixes() {
     let dir = common::temp_dir("fix-formats");
     std::fs::write(dir.path().join("pod.yaml"), lowercase_example()).expect("write");
     let out = ownerlint(dir.path(), &["--format", "json", "pod.yaml"], None);
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
     let fix = &json["findings"][0]["fix"];
     assert_eq!(fix["applicability"], "safe");
     assert_eq!(fix["edits"][0]["content"], "ReplicaSet");
     assert_eq!(fix["edits"][0]["start"]["line"], 8);
     let out = ownerlint(dir.path(), &["--format", "sarif", "pod.yaml"], None);
-    let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF");
+    let sarif: serde_json::Value = serde_json::from_str(&out.stdout).expect("SARIF");
     let errors = common::sarif_schema_errors(&sarif);
     assert!(errors.is_empty(), "{errors:#?}");
     let fixes = &sarif["runs"][0]["results"][0]["fixes"];
@@ -389,17 +373,13 @@ fn a_dump_to_apply_again_loses_what_the_api_server_set_and_its_stale_owner_refer
         std::fs::write(dir.path().join(name), read(name)).expect("write");
         // Read as what it is, a record of a cluster, it has nothing to fix.
         let snapshot = ownerlint(dir.path(), &["--fail-on", "info", name], None);
-        assert_eq!(text(&snapshot.stdout), "");
+        assert_eq!(snapshot.stdout, "");
         let out = ownerlint(
             dir.path(),
             &["--mode", "apply", "--fix", "--unsafe-fixes", name],
             None,
         );
-        assert!(
-            text(&out.stderr).contains("3 fixed"),
-            "{}",
-            text(&out.stderr)
-        );
+        assert!(out.stderr.contains("3 fixed"), "{}", out.stderr);
         let fixed = std::fs::read_to_string(dir.path().join(name)).expect("read");
         if name.ends_with(".yaml") {
             // Only the server's fields and the reference to the recreated owner are gone: the
@@ -416,7 +396,7 @@ fn a_dump_to_apply_again_loses_what_the_api_server_set_and_its_stale_owner_refer
             &["--mode", "apply", "--fail-on", "info", name],
             None,
         );
-        let report = text(&again.stdout);
+        let report = &again.stdout;
         assert_eq!(report.lines().count(), 1, "{report}");
         assert!(report.contains("info[orphan-will-be-adopted]"), "{report}");
     }
@@ -433,8 +413,8 @@ fn fields_that_do_nothing_when_applied_are_not_reported_alone() {
         &["--mode", "apply", "--fail-on", "info", "cm.yaml"],
         None,
     );
-    assert_eq!(text(&out.stdout), "");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
 }
 
 #[test]
@@ -445,7 +425,7 @@ fn fixes_are_listed_where_their_findings_were_in_the_file_as_read() {
     let dir = common::temp_dir("fix-show");
     std::fs::write(dir.path().join("cm.yaml"), text_in).expect("write");
     let out = ownerlint(dir.path(), &["--fix", "--show-fixes", "cm.yaml"], None);
-    let report = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    let report = format!("{}{}", out.stdout, out.stderr);
     let listed: Vec<&str> = report
         .lines()
         .filter_map(|l| l.split_once(": fixed[").map(|(at, _)| at))
@@ -461,11 +441,12 @@ fn a_file_with_other_hard_links_is_not_replaced() {
     std::fs::write(dir.path().join("pod.yaml"), &example).expect("write");
     std::fs::hard_link(dir.path().join("pod.yaml"), dir.path().join("copy.yaml")).expect("link");
     let out = ownerlint(dir.path(), &["--fix", "pod.yaml"], None);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(out.code(), Some(2), "{}", out.stderr);
     assert!(
-        text(&out.stderr).contains("pod.yaml: not fixed: it has other hard links"),
+        out.stderr
+            .contains("pod.yaml: not fixed: it has other hard links"),
         "{}",
-        text(&out.stderr)
+        out.stderr
     );
     for name in ["pod.yaml", "copy.yaml"] {
         assert_eq!(
@@ -487,10 +468,10 @@ fn a_node_that_an_alias_repeats_is_not_fixed() {
         text_in
     );
     assert_eq!(
-        text(&out.stdout).matches("[owner-kind-lowercase]").count(),
+        out.stdout.matches("[owner-kind-lowercase]").count(),
         2,
         "{}",
-        text(&out.stdout)
+        out.stdout
     );
 }
 
@@ -511,12 +492,8 @@ fn a_big_file_is_fixed_on_the_text_that_was_linted() {
     content.push_str(&lowercase_example());
     std::fs::write(&file, &content).expect("write");
     let out = ownerlint(dir.path(), &["--fix", "dump.yaml"], None);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains(", 1 fixed ("),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
+    assert!(out.stderr.contains(", 1 fixed ("), "{}", out.stderr);
     let fixed = std::fs::read_to_string(&file).expect("read");
     assert_eq!(fixed.len(), content.len());
     assert_eq!(
@@ -549,7 +526,7 @@ fn a_list_whose_every_reference_goes_goes_with_its_key_and_comments() {
         let written = format!("{owners}{}", config_map(&refs));
         std::fs::write(dir.path().join("cache.yaml"), &written).expect("write");
         let out = ownerlint(dir.path(), &["--fix", "--unsafe-fixes", "cache.yaml"], None);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(out.code(), Some(0), "{}", out.stderr);
         assert_eq!(
             std::fs::read_to_string(dir.path().join("cache.yaml")).expect("read"),
             kept,
@@ -565,7 +542,7 @@ fn a_list_whose_every_reference_goes_goes_with_its_key_and_comments() {
     )
     .expect("write");
     let out = ownerlint(dir.path(), &["--fix", "--unsafe-fixes", "cache.yaml"], None);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
     assert_eq!(
         std::fs::read_to_string(dir.path().join("cache.yaml")).expect("read"),
         format!(
@@ -596,7 +573,7 @@ fn a_file_keeps_its_final_line_end_or_its_lack_of_one() {
             &["--mode", "apply", "--fix", "--unsafe-fixes", name],
             None,
         );
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(out.code(), Some(0), "{}", out.stderr);
         assert_eq!(
             std::fs::read_to_string(dir.path().join(name)).expect("read"),
             after,
@@ -607,7 +584,7 @@ fn a_file_keeps_its_final_line_end_or_its_lack_of_one() {
 
 /// `ownerlint` as the unprivileged user `nobody`, from a copy of the binary in `dir`.
 #[cfg(unix)]
-fn as_nobody(dir: &Path, args: &[&str]) -> Option<Output> {
+fn as_nobody(dir: &Path, args: &[&str]) -> Option<common::Run> {
     let setpriv = common::require_tool("setpriv", "Debian's util-linux")?;
     let binary = dir.join("ownerlint");
     if !binary.exists() {
@@ -622,7 +599,8 @@ fn as_nobody(dir: &Path, args: &[&str]) -> Option<Output> {
             .current_dir(dir)
             .env_remove("GITHUB_ACTIONS")
             .output()
-            .expect("the binary runs"),
+            .expect("the binary runs")
+            .into(),
     )
 }
 
@@ -638,17 +616,17 @@ fn read_only_files_and_files_of_other_users_are_not_fixed_and_a_fixed_file_keeps
     std::fs::write(&path, &example).expect("write");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).expect("chmod");
     let out = ownerlint(dir.path(), &["--fix", "pod.yaml"], None);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(out.code(), Some(2), "{}", out.stderr);
     assert!(
-        text(&out.stderr).contains("pod.yaml: not fixed: it is read-only"),
+        out.stderr.contains("pod.yaml: not fixed: it is read-only"),
         "{}",
-        text(&out.stderr)
+        out.stderr
     );
     assert_eq!(std::fs::read_to_string(&path).expect("read"), example);
     // Writable: fixed, and its mode kept.
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).expect("chmod");
     let out = ownerlint(dir.path(), &["--fix", "pod.yaml"], None);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
     assert_eq!(std::fs::read_to_string(&path).expect("read"), fixed);
     let metadata = std::fs::metadata(&path).expect("metadata");
     assert_eq!(metadata.mode() & 0o7777, 0o640);
@@ -660,7 +638,7 @@ fn read_only_files_and_files_of_other_users_are_not_fixed_and_a_fixed_file_keeps
     std::fs::write(&path, &example).expect("write");
     std::os::unix::fs::chown(&path, Some(1234), Some(2345)).expect("chown");
     let out = ownerlint(dir.path(), &["--fix", "pod.yaml"], None);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
     assert_eq!(std::fs::read_to_string(&path).expect("read"), fixed);
     let metadata = std::fs::metadata(&path).expect("metadata");
     assert_eq!(
@@ -677,11 +655,12 @@ fn read_only_files_and_files_of_other_users_are_not_fixed_and_a_fixed_file_keeps
     let Some(out) = as_nobody(dir.path(), &["--fix", "pod.yaml"]) else {
         return;
     };
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(out.code(), Some(2), "{}", out.stderr);
     assert!(
-        text(&out.stderr).contains("pod.yaml: not fixed: it belongs to another user"),
+        out.stderr
+            .contains("pod.yaml: not fixed: it belongs to another user"),
         "{}",
-        text(&out.stderr)
+        out.stderr
     );
     assert_eq!(std::fs::read_to_string(&path).expect("read"), example);
     assert_eq!(std::fs::metadata(&path).expect("metadata").uid(), 0);
@@ -690,7 +669,7 @@ fn read_only_files_and_files_of_other_users_are_not_fixed_and_a_fixed_file_keeps
     std::fs::write(&own, &example).expect("write");
     std::os::unix::fs::chown(&own, Some(65534), Some(65534)).expect("chown");
     let out = as_nobody(dir.path(), &["--fix", "own.yaml"]).expect("setpriv");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
     assert_eq!(std::fs::read_to_string(&own).expect("read"), fixed);
 }
 
@@ -719,7 +698,7 @@ fn temporary_files_a_killed_fix_left_are_removed_by_the_next_fix() {
     let recent = leftover(format!(".ownerlint-fix-{dead}-mN4pR2"), false);
     let other = leftover(".ownerlint-fix-notmine".into(), true);
     let out = ownerlint(dir.path(), &["--fix", "pod.yaml"], None);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
     assert!(!stale.exists(), "a killed run's old leftover stays");
     for kept in [&running, &recent, &other] {
         assert!(kept.exists(), "{} was removed", kept.display());

@@ -103,14 +103,15 @@ fn sarif_fingerprints_do_not_move_with_lines() {
 
 #[test]
 fn every_format_over_the_examples() {
-    for (name, format) in [
-        ("pretty", Format::Pretty),
-        ("short", Format::Short),
-        ("json", Format::Json),
-        ("github", Format::Github),
-        ("markdown", Format::Markdown),
-    ] {
-        insta::assert_snapshot!(name, rendered(format, None));
+    for (format, name) in common::formats() {
+        if format == Format::Sarif {
+            let sarif: serde_json::Value =
+                serde_json::from_str(&rendered(format, None)).expect("SARIF is JSON");
+            // The rule documents are long and have their own tests: keep the results.
+            insta::assert_json_snapshot!("sarif-results", sarif["runs"][0]["results"]);
+        } else {
+            insta::assert_snapshot!(name, rendered(format, None));
+        }
     }
     insta::assert_snapshot!(
         "markdown-on-github",
@@ -119,10 +120,6 @@ fn every_format_over_the_examples() {
             Some("https://github.com/example/manifests/blob/0123abc")
         )
     );
-    let sarif: serde_json::Value =
-        serde_json::from_str(&rendered(Format::Sarif, None)).expect("SARIF is JSON");
-    // The rule documents are long and have their own tests: keep the results.
-    insta::assert_json_snapshot!("sarif-results", sarif["runs"][0]["results"]);
 }
 
 /// A folder of inputs whose file names and values hold what a terminal acts on: an OSC title
@@ -156,17 +153,15 @@ fn hostile_inputs() -> tempfile::TempDir {
 
 /// What `ownerlint --format FORMAT .` prints in `dir`, standard output and standard error.
 fn in_dir(dir: &std::path::Path, format: &str) -> (String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+    let out = common::ownerlint()
         .args(["--no-config", "--format", format, "."])
         .current_dir(dir)
-        .env_remove("GITHUB_ACTIONS")
         .env("NO_COLOR", "1")
-        .output()
-        .expect("ownerlint runs");
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
+        .run();
+    assert_eq!(out.code(), Some(1), "{out:?}");
     (
-        String::from_utf8(out.stdout).expect("UTF-8"),
-        String::from_utf8(out.stderr).expect("UTF-8"),
+        String::from_utf8(out.stdout_bytes).expect("UTF-8"),
+        String::from_utf8(out.stderr_bytes).expect("UTF-8"),
     )
 }
 

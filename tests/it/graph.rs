@@ -5,7 +5,6 @@
 use crate::common;
 
 use std::path::PathBuf;
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -13,19 +12,9 @@ fn root() -> PathBuf {
 
 /// Run ownerlint from the repository root; stdout, with the exit code checked.
 fn run(args: &[&str], code: i32) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
-        .args(args)
-        .current_dir(root())
-        .env_remove("GITHUB_ACTIONS")
-        .output()
-        .expect("the binary runs");
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let out = common::ownerlint().args(args).run();
+    assert_eq!(out.code(), Some(code), "{args:?}: {}", out.stderr);
+    out.stdout
 }
 
 #[test]
@@ -132,15 +121,8 @@ fn a_dangling_chain_is_deleted_on_apply() {
 
 /// ownerlint's stderr and exit code for `args`, run from the repository root.
 fn fails(args: &[&str]) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("runs");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = common::ownerlint().args(args).run();
+    (out.code(), out.stderr)
 }
 
 #[test]
@@ -317,15 +299,8 @@ fn kind_name_is_looked_up_in_the_configured_namespace() {
     )
     .expect("copy");
     let run_in = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .expect("the binary runs");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-        )
+        let out = common::ownerlint().args(args).current_dir(dir).run();
+        (out.code(), out.stdout)
     };
     // No -n: the configuration's namespace, as `kubectl` takes its context's.
     let (code, preview) = run_in(&["delete-preview", "deployment/web", "chain.yaml"]);

@@ -7,7 +7,6 @@
 
 use crate::common;
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -76,25 +75,19 @@ fn lint(dir: &Path, inputs: &[&str]) -> (i32, String) {
 
 /// `lint`, for inputs that take long in a debug build (still bounded: a hang fails).
 fn lint_within(dir: &Path, inputs: &[&str], limit: Duration) -> (i32, String) {
-    lint_through(
-        &[env!("CARGO_BIN_EXE_ownerlint").into()],
-        dir,
-        inputs,
-        limit,
-    )
+    lint_through(common::ownerlint().command(), dir, inputs, limit)
 }
 
 /// `lint`, with `program` (the binary, or a program and the arguments that make it run the
 /// binary) in place of the binary.
 fn lint_through(
-    program: &[OsString],
+    mut program: Command,
     dir: &Path,
     inputs: &[&str],
     limit: Duration,
 ) -> (i32, String) {
     let out = run_bounded(
-        Command::new(&program[0])
-            .args(&program[1..])
+        program
             .args(["--format", "short", "--no-config", "healthy.yaml"])
             .args(inputs)
             .current_dir(dir)
@@ -359,7 +352,7 @@ fn an_unreadable_file() {
     let path = dir.join("secret.yaml");
     std::fs::write(&path, HEALTHY).expect("write");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).expect("chmod");
-    let mut program: Vec<OsString> = vec![env!("CARGO_BIN_EXE_ownerlint").into()];
+    let mut program = common::ownerlint().command();
     if std::fs::read(&path).is_ok() {
         // This user reads any file (root does): ownerlint runs as the unprivileged user
         // `nobody` instead, from a copy of the binary in the folder, which that user can reach.
@@ -367,16 +360,14 @@ fn an_unreadable_file() {
             return;
         };
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-        std::fs::copy(&program[0], dir.join("ownerlint")).expect("copy the binary");
-        program = vec![
-            setpriv.into(),
-            "--reuid=65534".into(),
-            "--regid=65534".into(),
-            "--clear-groups".into(),
-            dir.join("ownerlint").into(),
-        ];
+        std::fs::copy(env!("CARGO_BIN_EXE_ownerlint"), dir.join("ownerlint"))
+            .expect("copy the binary");
+        program = Command::new(setpriv);
+        program
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(dir.join("ownerlint"));
     }
-    let (code, text) = lint_through(&program, dir, &["secret.yaml"], Duration::from_secs(120));
+    let (code, text) = lint_through(program, dir, &["secret.yaml"], Duration::from_secs(120));
     assert_eq!(code, 2);
     assert!(
         text.contains("ownerlint: secret.yaml: Permission denied"),
@@ -395,13 +386,12 @@ fn linting_never_writes_to_its_inputs() {
         .expect("mtime");
     let bytes = std::fs::read(&path).expect("read");
     std::thread::sleep(Duration::from_millis(20));
-    for format in ["short", "json", "sarif", "pretty"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
-            .args(["--format", format, "--no-config", "."])
+    for (_, format) in common::formats() {
+        let out = common::ownerlint()
+            .args(["--format", &format, "--no-config", "."])
             .current_dir(dir)
-            .output()
-            .expect("runs");
-        assert_eq!(out.status.code(), Some(1));
+            .run();
+        assert_eq!(out.code(), Some(1));
     }
     assert_eq!(std::fs::read(&path).expect("read"), bytes);
     assert_eq!(
@@ -463,8 +453,9 @@ fn a_configuration_or_baseline_that_is_not_a_regular_file_is_an_error_naming_it(
     ] {
         let limit = Duration::from_secs(120);
         let out = run_bounded(
-            Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+            common::ownerlint()
                 .args(args)
+                .command()
                 .arg("healthy.yaml")
                 .current_dir(dir),
             limit,

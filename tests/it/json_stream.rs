@@ -5,37 +5,25 @@
 
 use crate::common;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
 use ownerlint::Options;
 use ownerlint::report::Format;
 
-fn ownerlint(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+fn ownerlint(args: &[&str], stdin: &str) -> common::Run {
+    common::ownerlint()
         .args(["--no-config", "--format", "short"])
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("GITHUB_ACTIONS")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    if let Some(mut pipe) = child.stdin.take() {
-        pipe.write_all(stdin.as_bytes()).expect("stdin is read");
-    }
-    child.wait_with_output().expect("the binary finishes")
+        .stdin(stdin)
+        .run()
 }
 
 /// `path:line:col: severity[rule]` of each finding, and the summary line.
-fn findings(out: &Output) -> (Vec<String>, String) {
-    let stdout = String::from_utf8_lossy(&out.stdout);
+fn findings(out: &common::Run) -> (Vec<String>, String) {
+    let stdout = &out.stdout;
     let found = stdout
         .lines()
         .filter_map(|l| l.split_once("]: ").map(|(at, _)| format!("{at}]")))
         .collect();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = &out.stderr;
     let summary = stderr
         .lines()
         .find(|l| l.contains(" objects in ") || l.contains(" object in "))
@@ -67,7 +55,7 @@ fn two_objects_in_a_file_and_on_standard_input() {
             summary.starts_with("ownerlint: 2 objects in 1 file: 1 error, 1 warning"),
             "{summary}"
         );
-        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(out.code(), Some(1));
     }
 }
 
@@ -113,7 +101,7 @@ fn a_syntax_error_stops_the_stream_and_keeps_what_came_before() {
         summary.starts_with("ownerlint: 2 objects in 1 file"),
         "{summary}"
     );
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = &out.stdout;
     assert!(
         stdout.contains("not valid JSON: expected `,` or `}`"),
         "{stdout}"

@@ -1,6 +1,7 @@
 //! The integration tests, one module a subject, in one test binary: `cargo test` links it once.
 //! `cargo test NAME` runs the tests whose path holds NAME (e.g. `cargo test server::`).
 
+#[macro_use]
 mod common;
 
 mod action;

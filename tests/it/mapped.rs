@@ -89,17 +89,12 @@ fn no_mmap_is_still_accepted_and_changes_nothing() {
     let tmp = inputs("no-mmap");
     let dir = tmp.path();
     let run = |extra: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+        let out = common::ownerlint()
             .args(["--format", "short", "--no-config"])
             .args(extra)
             .arg(dir)
-            .env_remove("GITHUB_ACTIONS")
-            .output()
-            .expect("run ownerlint");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-        )
+            .run();
+        (out.code(), out.stdout)
     };
     let (code, found) = run(&[]);
     assert_eq!(code, Some(1), "errors are found");

@@ -7,35 +7,22 @@
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
 
 /// `ownerlint ARGS` from the repository's root, with `path` as `PATH` when given.
-fn ownerlint(args: &[&str], path: Option<&Path>) -> Run {
+fn ownerlint(args: &[&str], path: Option<&Path>) -> common::Run {
     ownerlint_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, path)
 }
 
-fn ownerlint_in(dir: &Path, args: &[&str], path: Option<&Path>) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_ownerlint"));
-    command
+fn ownerlint_in(dir: &Path, args: &[&str], path: Option<&Path>) -> common::Run {
+    let run = common::ownerlint()
         .current_dir(dir)
         .args(args)
-        .env_remove("GITHUB_ACTIONS")
         .env("NO_COLOR", "1");
-    if let Some(path) = path {
-        command.env("PATH", path);
+    match path {
+        Some(path) => run.env("PATH", path),
+        None => run,
     }
-    let output = command.output().expect("ownerlint runs");
-    Run {
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        code: output.status.code().unwrap_or(-1),
-    }
+    .run()
 }
 
 /// The lines of `short` output, each cut after its rule id and message start.
@@ -81,7 +68,7 @@ fn overlays_are_built_and_their_findings_land_in_the_base_the_patches_and_the_co
         "{}",
         run.stderr
     );
-    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.code(), Some(1), "{}", run.stderr);
 }
 
 #[test]
@@ -123,7 +110,7 @@ fn a_component_alone_builds_nothing() {
         None,
     );
     assert_eq!(run.stdout, "");
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr);
 }
 
 #[test]
@@ -181,7 +168,7 @@ fn a_chart_is_rendered_and_its_findings_land_on_template_lines() {
         "{}",
         run.stderr
     );
-    assert_eq!(run.code, 1);
+    assert_eq!(run.code(), Some(1));
 }
 
 #[test]
@@ -246,7 +233,7 @@ fn a_values_file_that_does_not_exist_and_a_set_without_a_key_are_usage_errors() 
             all.extend_from_slice(args);
             all.push("testdata/render/chart");
             let run = ownerlint(&all, path);
-            assert_eq!(run.code, 2, "{}", run.stderr);
+            assert_eq!(run.code(), Some(2), "{}", run.stderr);
             assert_eq!(run.stdout, "");
             assert!(run.stderr.starts_with(error), "{}", run.stderr);
             assert!(!run.stderr.contains("render-failed"), "{}", run.stderr);
@@ -279,7 +266,7 @@ fn values_and_set_that_no_chart_takes_are_said_to_be_unused() {
     );
     // A warning, not an error: the exit status is the findings' (as without the flags).
     let without = ownerlint(&["--format", "short", "testdata/render/shop"], None);
-    assert_eq!(run.code, without.code);
+    assert_eq!(run.code(), without.code());
     assert_eq!(run.stdout, without.stdout);
     // With --no-render, no chart is built.
     let mut args = vec!["--format", "short", "--no-render"];
@@ -417,7 +404,7 @@ fn a_build_that_fails_is_one_finding_with_the_tools_own_message() {
         "{}",
         found[1]
     );
-    assert_eq!(run.code, 1);
+    assert_eq!(run.code(), Some(1));
 }
 
 #[test]
@@ -437,7 +424,7 @@ fn without_the_tools_each_chart_and_overlay_is_one_error_and_the_run_fails() {
         ]
     );
     // Nothing was checked of them: the run fails, and the summary names what went unbuilt.
-    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.code(), Some(1), "{}", run.stderr);
     assert!(
         run.stderr.contains(
             "(3 not built: helm template testdata/render/chart, kustomize build testdata/render/shop/overlays/prod, kustomize build testdata/render/shop/overlays/staging;"
@@ -463,7 +450,7 @@ fn without_the_tools_each_chart_and_overlay_is_one_error_and_the_run_fails() {
         ],
         Some(empty.path()),
     );
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr);
     assert!(
         run.stdout.contains("warning[render-failed]"),
         "{}",
@@ -786,7 +773,7 @@ fn a_library_chart_renders_nothing_and_its_templates_are_not_read() {
     for path in [None, Some(empty.path())] {
         let run = ownerlint_in(dir.path(), &["--format", "short", "."], path);
         assert_eq!(run.stdout, "", "{}", run.stderr);
-        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(run.code(), Some(0), "{}", run.stderr);
     }
 }
 
@@ -818,9 +805,7 @@ fn helm_gets_the_options_and_none_of_the_shells_helm_settings() {
     let values = tools.path().join("a.yaml");
     std::fs::write(&values, "x: 0\n").expect("write");
     let values = values.display().to_string();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_ownerlint"));
-    let output = command
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let output = common::ownerlint()
         .args([
             "--format",
             "short",
@@ -839,10 +824,9 @@ fn helm_gets_the_options_and_none_of_the_shells_helm_settings() {
         .env("PATH", path)
         .env("HELM_NAMESPACE", "from-the-shell")
         .env("KUBECONFIG", "/somewhere/else")
-        .output()
-        .expect("ownerlint runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+        .run();
+    let stderr = &output.stderr;
+    assert_eq!(output.code(), Some(0), "{stderr}");
     assert!(
         stderr.contains("1 object in 1 chart (1 more built as part of these):"),
         "{stderr}"
@@ -1088,7 +1072,7 @@ fn a_build_that_fails_in_a_helper_template_is_reported_there() {
         run.stdout,
         run.stderr
     );
-    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.code(), Some(1), "{}", run.stderr);
 }
 
 #[test]
@@ -1123,7 +1107,7 @@ fn a_build_past_its_timeout_is_stopped_with_every_process_it_started() {
         ],
         Some(Path::new(&path)),
     );
-    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.code(), Some(1), "{}{}", run.stdout, run.stderr);
     assert!(
         run.stdout.contains(
             "error[render-failed]: helm template could not be run: it had not finished after 1 second, and was stopped"

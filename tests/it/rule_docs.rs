@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use ownerlint::rules::RULES;
+use ownerlint::rules::{RULES, Rule};
 
 /// Rules whose failing example, by its nature, also reports another rule.
 const ALSO_REPORTS: &[(&str, &[&str])] = &[("owner-kind-unknown", &["owner-not-found"])];
@@ -69,54 +69,53 @@ fn the_readme_rule_table_is_the_registry() {
     );
 }
 
-#[test]
-fn failing_examples_report_exactly_their_rule() {
-    for rule in RULES {
-        let id = rule.meta.id;
-        let text = common::example(rule.meta.doc, "## Failing example")
-            .unwrap_or_else(|| panic!("{id}: no failing example"));
-        let Some(outcome) = lint_example(id, &text, rule.meta.doc) else {
-            continue;
-        };
+test_each_rule!(failing_example_reports_exactly_its_rule: failing_example);
+test_each_rule!(passing_example_reports_nothing: passing_example);
+
+/// The rule's failing example reports the rule, and no other but its companions.
+fn failing_example(rule: &'static Rule) {
+    let id = rule.meta.id;
+    let text = common::example(rule.meta.doc, "## Failing example")
+        .unwrap_or_else(|| panic!("{id}: no failing example"));
+    let Some(outcome) = lint_example(id, &text, rule.meta.doc) else {
+        return;
+    };
+    assert!(
+        !outcome.findings.is_empty(),
+        "{id}: failing example reports nothing"
+    );
+    assert!(
+        outcome.findings.iter().any(|f| f.rule.id == id),
+        "{id}: failing example does not report {id}"
+    );
+    let companions: &[&str] = ALSO_REPORTS
+        .iter()
+        .find(|(rule, _)| *rule == id)
+        .map_or(&[], |(_, also)| also);
+    for finding in &outcome.findings {
         assert!(
-            !outcome.findings.is_empty(),
-            "{id}: failing example reports nothing"
+            finding.rule.id == id || companions.contains(&finding.rule.id),
+            "{id}: failing example also reports {}: {}",
+            finding.rule,
+            finding.message
         );
-        assert!(
-            outcome.findings.iter().any(|f| f.rule.id == id),
-            "{id}: failing example does not report {id}"
-        );
-        let companions: &[&str] = ALSO_REPORTS
-            .iter()
-            .find(|(rule, _)| *rule == id)
-            .map_or(&[], |(_, also)| also);
-        for finding in &outcome.findings {
-            assert!(
-                finding.rule.id == id || companions.contains(&finding.rule.id),
-                "{id}: failing example also reports {}: {}",
-                finding.rule,
-                finding.message
-            );
-        }
     }
 }
 
-#[test]
-fn passing_examples_report_nothing() {
-    for rule in RULES {
-        let id = rule.meta.id;
-        let text = common::example(rule.meta.doc, "## Passing example")
-            .unwrap_or_else(|| panic!("{id}: no passing example"));
-        let Some(outcome) = lint_example(id, &text, rule.meta.doc) else {
-            continue;
-        };
-        let found: Vec<String> = outcome
-            .findings
-            .iter()
-            .map(|f| format!("{}: {}", f.rule, f.message))
-            .collect();
-        assert!(found.is_empty(), "{id}: passing example reports {found:#?}");
-    }
+/// The rule's passing example reports nothing at all.
+fn passing_example(rule: &'static Rule) {
+    let id = rule.meta.id;
+    let text = common::example(rule.meta.doc, "## Passing example")
+        .unwrap_or_else(|| panic!("{id}: no passing example"));
+    let Some(outcome) = lint_example(id, &text, rule.meta.doc) else {
+        return;
+    };
+    let found: Vec<String> = outcome
+        .findings
+        .iter()
+        .map(|f| format!("{}: {}", f.rule, f.message))
+        .collect();
+    assert!(found.is_empty(), "{id}: passing example reports {found:#?}");
 }
 
 /// Lint a document's example: a manifest as a file of its own; a kustomization as the

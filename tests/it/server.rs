@@ -614,9 +614,10 @@ struct Process {
 
 impl Process {
     fn start(root: &Path, capabilities: Value) -> Process {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+        let mut child = common::ownerlint()
             .arg("server")
             .current_dir(root)
+            .command()
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
@@ -944,13 +945,12 @@ fn exit_during_an_analysis_ends_the_server_before_the_analysis() {
 /// `ownerlint ARGS --format json` in `dir`: its findings as (path, rule, line, column), lines
 /// and columns 1-based.
 fn cli_findings(dir: &Path, args: &[&str]) -> Vec<(String, String, u64, u64)> {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+    let output = common::ownerlint()
         .current_dir(dir)
         .args(args)
         .args(["--format", "json"])
-        .output()
-        .expect("ownerlint runs");
-    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        .run();
+    let report: Value = serde_json::from_str(&output.stdout).expect("JSON");
     report["findings"]
         .as_array()
         .expect("findings")
@@ -1183,13 +1183,9 @@ fn a_configuration_with_a_mistake_is_a_diagnostic_on_that_file() {
     let config = root.join(".ownerlint.yaml");
     std::fs::write(&config, "namespace: shop\nrulez:\n  owner-not-found: off\n").expect("write");
     // The command line names the mistake at its line and column.
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ownerlint"))
-        .current_dir(&root)
-        .arg(".")
-        .output()
-        .expect("ownerlint runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let output = common::ownerlint().current_dir(&root).arg(".").run();
+    assert_eq!(output.code(), Some(2));
+    let stderr = &output.stderr;
     assert!(stderr.contains(".ownerlint.yaml:2:1: "), "{stderr}");
     let mut client = Client::start(&root, push_client());
     let diagnostics = client.published(&config);
@@ -1508,13 +1504,12 @@ fn the_server_reports_what_the_command_line_reports_once_the_editors_texts_are_s
     for (path, text) in &open {
         std::fs::write(path, text).expect("save");
     }
-    let saved = std::process::Command::new(env!("CARGO_BIN_EXE_ownerlint"))
+    let saved = common::ownerlint()
         .current_dir(&root)
         .arg(&root)
         .args(["--format", "json"])
-        .output()
-        .expect("ownerlint runs");
-    let cli: Value = serde_json::from_slice(&saved.stdout).expect("JSON");
+        .run();
+    let cli: Value = serde_json::from_str(&saved.stdout).expect("JSON");
     let server: Value = serde_json::from_str(&common::render(
         &served.outcome,
         ownerlint::report::Format::Json,

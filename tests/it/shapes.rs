@@ -6,37 +6,37 @@
 use crate::common;
 
 use ownerlint::report::Format;
-use ownerlint::rules::RULES;
+use ownerlint::rules::Rule;
 
-#[test]
-fn every_rule_in_every_shape() {
-    for rule in RULES {
-        let id = rule.meta.id;
-        let Some(plain) = common::example(rule.meta.doc, "## Failing example") else {
-            panic!("{id}: no failing example");
-        };
-        // A kustomization is built (tests/it/render.rs), not read in the shapes of a manifest.
-        if plain.contains("kind: Kustomization") {
-            continue;
-        }
-        let mut shapes = vec![
-            ("plain", format!("{id}.yaml"), plain.clone()),
-            ("list", format!("{id}-list.yaml"), common::to_list(&plain)),
-            ("helm", "<stdin>".to_string(), common::to_helm(&plain)),
-        ];
-        if let Some(json) = common::to_json(&plain) {
-            shapes.insert(2, ("json", format!("{id}.json"), json));
-        }
-        let mut snapshot = String::new();
-        for (shape, name, text) in shapes {
-            let outcome = common::lint(&name, &text, &common::doc_options(rule.meta.doc));
-            snapshot.push_str(&format!("===== {shape}: short =====\n"));
-            snapshot.push_str(&common::render(&outcome, Format::Short));
-            snapshot.push_str(&format!("===== {shape}: pretty =====\n"));
-            snapshot.push_str(&common::render(&outcome, Format::Pretty));
-        }
-        insta::assert_snapshot!(id, snapshot);
+test_each_rule!(every_rule_in_every_shape: every_shape_snapshot);
+
+/// The rule's failing example in each shape, in the `short` and `pretty` formats.
+fn every_shape_snapshot(rule: &'static Rule) {
+    let id = rule.meta.id;
+    let Some(plain) = common::example(rule.meta.doc, "## Failing example") else {
+        panic!("{id}: no failing example");
+    };
+    // A kustomization is built (tests/it/render.rs), not read in the shapes of a manifest.
+    if plain.contains("kind: Kustomization") {
+        return;
     }
+    let mut shapes = vec![
+        ("plain", format!("{id}.yaml"), plain.clone()),
+        ("list", format!("{id}-list.yaml"), common::to_list(&plain)),
+        ("helm", "<stdin>".to_string(), common::to_helm(&plain)),
+    ];
+    if let Some(json) = common::to_json(&plain) {
+        shapes.insert(2, ("json", format!("{id}.json"), json));
+    }
+    let mut snapshot = String::new();
+    for (shape, name, text) in shapes {
+        let outcome = common::lint(&name, &text, &common::doc_options(rule.meta.doc));
+        snapshot.push_str(&format!("===== {shape}: short =====\n"));
+        snapshot.push_str(&common::render(&outcome, Format::Short));
+        snapshot.push_str(&format!("===== {shape}: pretty =====\n"));
+        snapshot.push_str(&common::render(&outcome, Format::Pretty));
+    }
+    insta::assert_snapshot!(id, snapshot);
 }
 
 /// `--max-document-size` applies to each item of a List, YAML or JSON: an item over it is
