@@ -12,7 +12,7 @@ use std::path::Path;
 
 /// The command line as clap should read it.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Arranged {
+pub(crate) enum Arranged {
     /// Unchanged, or with the subcommand moved to the front.
     Args { args: Vec<OsString>, moved: bool },
     /// The first word is no path and no subcommand, but close to one.
@@ -20,7 +20,7 @@ pub enum Arranged {
 }
 
 /// Arrange `args` (program name first) for `command`'s parser.
-pub fn arrange(command: &mut clap::Command, args: Vec<OsString>) -> Arranged {
+pub(crate) fn arrange(command: &mut clap::Command, args: Vec<OsString>) -> Arranged {
     command.build();
     let Some(at) = first_word(command, &args) else {
         return Arranged::Args { args, moved: false };
@@ -118,7 +118,7 @@ fn looks_like_a_subcommand(word: &str) -> bool {
 }
 
 /// The command line of this process.
-pub fn of_process() -> Vec<OsString> {
+pub(crate) fn of_process() -> Vec<OsString> {
     std::env::args_os().collect()
 }
 

@@ -18,7 +18,7 @@ const VERSION: u32 = 1;
 /// A recorded finding: its key (what baselines match by), and its message for people reading
 /// the file.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Entry {
+pub(crate) struct Entry {
     #[serde(flatten)]
     pub key: FindingKey,
     /// For people reading the file; not matched.
@@ -33,7 +33,7 @@ struct File {
 }
 
 /// Write the findings of `outcome` as a baseline.
-pub fn write(path: &Path, outcome: &Outcome, root: Option<&Path>) -> Result<usize, String> {
+pub(crate) fn write(path: &Path, outcome: &Outcome, root: Option<&Path>) -> Result<usize, String> {
     let findings: Vec<Entry> = outcome
         .findings
         .iter()
@@ -54,7 +54,7 @@ pub fn write(path: &Path, outcome: &Outcome, root: Option<&Path>) -> Result<usiz
 }
 
 /// Read a baseline written by `write`.
-pub fn read(path: &Path) -> Result<Vec<Entry>, String> {
+pub(crate) fn read(path: &Path) -> Result<Vec<Entry>, String> {
     let text = crate::read::regular_file(path)
         .map_err(|e| format!("cannot read the baseline {}: {e}", path.display()))?;
     let file: File = serde_json::from_str(&text).map_err(|e| {
@@ -91,7 +91,7 @@ pub fn read(path: &Path) -> Result<Vec<Entry>, String> {
 
 /// Remove the findings recorded in the baseline (each entry hides one finding); returns how
 /// many were hidden.
-pub fn apply(outcome: &mut Outcome, baseline: &[Entry], root: Option<&Path>) -> usize {
+pub(crate) fn apply(outcome: &mut Outcome, baseline: &[Entry], root: Option<&Path>) -> usize {
     let mut remaining: HashMap<&FindingKey, usize> = HashMap::new();
     for e in baseline {
         *remaining.entry(&e.key).or_default() += 1;

@@ -8,7 +8,7 @@
 use std::fmt::Write;
 
 /// The completion script of `command` (the whole command line) for `shell`.
-pub fn script(mut command: clap::Command, shell: clap_complete::Shell) -> Vec<u8> {
+pub(crate) fn script(mut command: clap::Command, shell: clap_complete::Shell) -> Vec<u8> {
     // Into memory first: `generate` panics when its writer fails.
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut command, "ownerlint", &mut script);

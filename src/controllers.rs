@@ -4,7 +4,7 @@
 
 /// An object kind a controller claims, and how.
 #[derive(Debug)]
-pub struct Claimed {
+pub(crate) struct Claimed {
     pub group: &'static str,
     pub kind: &'static str,
     /// The controller releases an object it controls once its selector no longer matches
@@ -21,7 +21,7 @@ pub struct Claimed {
 use crate::selector::{Labels, Requirement, Selector};
 
 /// What a controller looks at in an object it may claim (`model::Object` is one).
-pub trait Claimable {
+pub(crate) trait Claimable {
     fn name(&self) -> &str;
     fn labels(&self) -> Option<&Labels>;
     fn is_being_deleted(&self) -> bool;
@@ -30,7 +30,7 @@ pub trait Claimable {
 }
 
 #[derive(Debug)]
-pub struct WorkloadController {
+pub(crate) struct WorkloadController {
     pub group: &'static str,
     pub kind: &'static str,
     /// The ReplicationController's selector is a plain map of labels.
@@ -53,7 +53,7 @@ const ACTIVE_PODS: Claimed = Claimed {
     ..claimed("", "Pod")
 };
 
-pub static WORKLOAD_CONTROLLERS: &[WorkloadController] = &[
+pub(crate) static WORKLOAD_CONTROLLERS: &[WorkloadController] = &[
     WorkloadController {
         group: "apps",
         kind: "ReplicaSet",
@@ -102,7 +102,7 @@ pub static WORKLOAD_CONTROLLERS: &[WorkloadController] = &[
 ];
 
 /// The workload controller of this (canonical) group and kind.
-pub fn workload_controller(group: &str, kind: &str) -> Option<&'static WorkloadController> {
+pub(crate) fn workload_controller(group: &str, kind: &str) -> Option<&'static WorkloadController> {
     WORKLOAD_CONTROLLERS
         .iter()
         .find(|c| c.group == group && c.kind == kind)
@@ -110,7 +110,7 @@ pub fn workload_controller(group: &str, kind: &str) -> Option<&'static WorkloadC
 
 impl WorkloadController {
     /// How this controller claims objects of `group`/`kind`, if it does.
-    pub fn claim(&self, group: &str, kind: &str) -> Option<&'static Claimed> {
+    pub(crate) fn claim(&self, group: &str, kind: &str) -> Option<&'static Claimed> {
         self.claims
             .iter()
             .find(|c| c.group == group && c.kind == kind)
@@ -118,7 +118,7 @@ impl WorkloadController {
 }
 
 /// The group and kind some workload controller claims, as the controllers' table writes them.
-pub fn claimed_kind(group: &str, kind: &str) -> Option<(&'static str, &'static str)> {
+pub(crate) fn claimed_kind(group: &str, kind: &str) -> Option<(&'static str, &'static str)> {
     WORKLOAD_CONTROLLERS
         .iter()
         .flat_map(|c| c.claims)
@@ -127,7 +127,7 @@ pub fn claimed_kind(group: &str, kind: &str) -> Option<(&'static str, &'static s
 }
 
 /// Whether some controller claims objects of this kind.
-pub fn is_claimable(group: &str, kind: &str) -> bool {
+pub(crate) fn is_claimable(group: &str, kind: &str) -> bool {
     WORKLOAD_CONTROLLERS
         .iter()
         .any(|c| c.claim(group, kind).is_some())
@@ -136,14 +136,14 @@ pub fn is_claimable(group: &str, kind: &str) -> bool {
 impl Claimed {
     /// Whether the controller looks at `dependent` at all: ReplicaSets and
     /// ReplicationControllers skip Pods that finished or are being deleted.
-    pub fn considers(&self, dependent: &impl Claimable) -> bool {
+    pub(crate) fn considers(&self, dependent: &impl Claimable) -> bool {
         !self.active_pods_only
             || !(dependent.is_being_deleted()
                 || matches!(dependent.pod_phase(), Some("Succeeded" | "Failed")))
     }
 
     /// How `dependent` fares against the controller's selector and filters.
-    pub fn evaluate<'s>(
+    pub(crate) fn evaluate<'s>(
         &self,
         controller: &impl Claimable,
         selector: &'s Selector,
@@ -161,7 +161,7 @@ impl Claimed {
 
 /// Whether a controller's claim on an object holds.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Verdict<'s> {
+pub(crate) enum Verdict<'s> {
     Matches,
     /// The labels fail this requirement of the selector.
     Unmet(&'s Requirement),
@@ -171,7 +171,7 @@ pub enum Verdict<'s> {
 
 /// `isMemberOf`: a Pod belongs to StatefulSet `set` when its name is `<set>-<ordinal>`
 /// (`statefulPodRegex`, `(.*)-([0-9]+)$`).
-pub fn is_ordinal_member(set: &str, pod: &str) -> bool {
+pub(crate) fn is_ordinal_member(set: &str, pod: &str) -> bool {
     pod.rsplit_once('-').is_some_and(|(parent, ordinal)| {
         parent == set && !ordinal.is_empty() && ordinal.bytes().all(|b| b.is_ascii_digit())
     })

@@ -9,6 +9,9 @@ static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 /// follows the objects kept, not every tree ever built.
 #[cfg(not(target_env = "msvc"))]
 #[allow(non_upper_case_globals)]
+// Sound: jemalloc reads this symbol once, as a NUL-terminated C string; the bytes are static,
+// immutable and end with NUL.
+#[allow(unsafe_code)]
 #[unsafe(export_name = "_rjem_malloc_conf")]
 static malloc_conf: &[u8; 34] = b"dirty_decay_ms:0,muzzy_decay_ms:0\0";
 

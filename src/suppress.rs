@@ -19,7 +19,7 @@ enum Covers {
 }
 
 #[derive(Clone, Debug)]
-pub struct Suppression {
+pub(crate) struct Suppression {
     source: SourceId,
     /// The directive (comment or annotation value).
     span: Span,
@@ -50,14 +50,14 @@ pub enum UnusedWhy {
 
 /// A directive that could not be read, reported as `unused-suppression`.
 #[derive(Clone, Debug)]
-pub struct Malformed {
+pub(crate) struct Malformed {
     source: SourceId,
     span: Span,
     message: String,
 }
 
 /// The suppression comments of a source.
-pub fn from_comments(id: SourceId, source: &Source) -> (Vec<Suppression>, Vec<Malformed>) {
+pub(crate) fn from_comments(id: SourceId, source: &Source) -> (Vec<Suppression>, Vec<Malformed>) {
     let text = &source.text;
     // Most files have none: one search instead of a walk over every line (a big text's
     // slices in parallel, each reaching into the next by the word's length, less one).
@@ -143,7 +143,7 @@ pub fn from_comments(id: SourceId, source: &Source) -> (Vec<Suppression>, Vec<Ma
 }
 
 /// The annotation suppressions of objects.
-pub fn from_annotations(objects: &[Object]) -> Vec<Suppression> {
+pub(crate) fn from_annotations(objects: &[Object]) -> Vec<Suppression> {
     objects
         .iter()
         .filter(|o| !o.context)
@@ -192,7 +192,7 @@ fn directive_start(line: &str) -> Option<usize> {
 }
 
 /// What suppression did.
-pub struct Applied {
+pub(crate) struct Applied {
     /// The suppressions (and rule ids in them) that suppressed nothing, and the directives that
     /// could not be read.
     pub unused: Vec<Unused>,
@@ -203,7 +203,7 @@ pub struct Applied {
 /// Take the suppressed findings out of `findings`. `sources` are those the findings and the
 /// suppressions are in, by id. A finding taken back from a build to the file its object came
 /// from is suppressed by comments there, and by the annotation of the object as built.
-pub fn apply(
+pub(crate) fn apply(
     findings: &mut Vec<Finding>,
     sources: &[&Source],
     mut suppressions: Vec<Suppression>,

@@ -6,19 +6,19 @@
 use std::fmt::Write;
 
 /// xorshift64*: small, fast, and the same on every platform.
-pub struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
-    pub fn new(seed: u64) -> Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
         Rng(seed.max(1))
     }
-    pub fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
-    pub fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
 }
@@ -118,7 +118,7 @@ const POD_SPEC: &str = "spec:\n  containers:\n  - image: registry.example/app:1.
 const POD_STATUS: &str = "status:\n  conditions:\n  - lastProbeTime: null\n    lastTransitionTime: \"2024-05-01T09:00:05Z\"\n    status: \"True\"\n    type: Ready\n  containerStatuses:\n  - containerID: containerd://0123456789abcdef\n    image: registry.example/app:1.4.2\n    imageID: registry.example/app@sha256:0123456789abcdef0123456789abcdef\n    lastState: {}\n    name: main\n    ready: true\n    restartCount: 0\n    started: true\n    state:\n      running:\n        startedAt: \"2024-05-01T09:00:04Z\"\n  hostIP: 10.0.0.3\n  phase: Running\n  podIP: 10.244.3.17\n  qosClass: Burstable\n  startTime: \"2024-05-01T09:00:01Z\"\n";
 
 /// Objects for about `bytes` bytes of dump; `list` wraps them in one `kind: List`.
-pub fn dump(seed: u64, bytes: usize, list: bool) -> String {
+pub(crate) fn dump(seed: u64, bytes: usize, list: bool) -> String {
     let mut rng = Rng::new(seed);
     let mut out = String::with_capacity(bytes + 64 * 1024);
     if list {

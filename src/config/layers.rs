@@ -547,7 +547,7 @@ fn owner_kind(owner: &crate::policy::OwnerKind) -> String {
 /// `text` as a YAML scalar that reads back as the same string: plain when it is made of
 /// letters, digits and `._/-` and reads as no other type, else double-quoted (JSON's quoting,
 /// which YAML reads).
-pub fn yaml_scalar(text: &str) -> String {
+pub(super) fn yaml_scalar(text: &str) -> String {
     let plain = !text.is_empty()
         && text.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '.' || c == '/')
         && text

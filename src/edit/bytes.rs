@@ -8,7 +8,7 @@ use crate::source::Span;
 /// A window starts at the start of its document (so that brackets still open before a node
 /// tell whether it is in a flow collection) and ends at the end of a line (or of the text).
 #[derive(Clone, Copy)]
-pub struct Window<'a> {
+pub(crate) struct Window<'a> {
     pub bytes: &'a [u8],
     pub base: usize,
 }
@@ -29,7 +29,7 @@ impl<'a> Window<'a> {
 /// The scalar at `span` replaced with `value`, keeping its quotes: `"replicaset"` becomes
 /// `"ReplicaSet"`. Only values that need no quoting or escaping in any style are written
 /// (kinds, apiVersions, keys).
-pub fn replace_scalar(window: Window, span: Span, value: &str) -> Option<(Span, String)> {
+pub(crate) fn replace_scalar(window: Window, span: Span, value: &str) -> Option<(Span, String)> {
     let written = window.get(span)?;
     let quoted = |q: u8| written.len() >= 2 && written[0] == q && written[written.len() - 1] == q;
     let inner = if quoted(b'"') || quoted(b'\'') {
@@ -68,7 +68,7 @@ fn trim_start(bytes: &[u8]) -> &[u8] {
 /// The bytes to delete to remove the node at `span` (a sequence item from its `-`, or a
 /// mapping entry from its key): whole lines in block style, the node and one comma in flow
 /// style (`[a, b]` → `[a]`).
-pub fn remove_node(window: Window, span: Span) -> Option<Span> {
+pub(crate) fn remove_node(window: Window, span: Span) -> Option<Span> {
     if span.start >= span.end {
         return None;
     }
@@ -124,7 +124,7 @@ pub fn remove_node(window: Window, span: Span) -> Option<Span> {
 
 /// The bytes to delete to remove the sequence item whose value is at `span`: in block style,
 /// from its `-` (`- orphan` goes whole, with its line); in flow style, as [`remove_node`].
-pub fn remove_item(window: Window, span: Span) -> Option<Span> {
+pub(crate) fn remove_item(window: Window, span: Span) -> Option<Span> {
     let (before, _) = window.split(span.start)?;
     let line_start = before
         .iter()
@@ -145,7 +145,7 @@ pub fn remove_item(window: Window, span: Span) -> Option<Span> {
 /// The bytes to delete to remove a block mapping entry (its key and its value, as
 /// [`remove_node`] does) with the comment lines that follow it indented deeper than its key,
 /// which belong to it. In flow style, as [`remove_node`].
-pub fn remove_entry(window: Window, key: Span, value: Span) -> Option<Span> {
+pub(crate) fn remove_entry(window: Window, key: Span, value: Span) -> Option<Span> {
     let removed = remove_node(window, entry(window, key, value)?)?;
     let (before, after) = window.split(removed.end)?;
     let (key_before, _) = window.split(key.start)?;
@@ -173,7 +173,7 @@ pub fn remove_entry(window: Window, key: Span, value: Span) -> Option<Span> {
 /// The span of a mapping entry, from its key to the end of its value: a flow collection's
 /// closing bracket included, which the parser's span of the value may end before. An empty value
 /// (`uid:`) ends with its key.
-pub fn entry(window: Window, key: Span, value: Span) -> Option<Span> {
+pub(crate) fn entry(window: Window, key: Span, value: Span) -> Option<Span> {
     if value.is_empty() {
         return Some(key);
     }

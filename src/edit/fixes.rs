@@ -230,7 +230,7 @@ impl ObjectFixes<'_> {
 /// The entries of the mapping `map` whose keys are among `keys`, in runs of entries that follow
 /// one another (for [`ObjectFixes::remove_entries`]): each as the index of its key in `keys`,
 /// the span of the key and the span of the value.
-pub fn entry_runs(map: &crate::yaml::Node, keys: &[&str]) -> Vec<Vec<(usize, Span, Span)>> {
+pub(crate) fn entry_runs(map: &crate::yaml::Node, keys: &[&str]) -> Vec<Vec<(usize, Span, Span)>> {
     let mut runs = Vec::new();
     let mut run = Vec::new();
     for (k, v) in map.as_map().unwrap_or_default() {

@@ -2,5 +2,5 @@
 //! as it was; [`fixes`] builds from those edits the fixes that findings carry. Both sit below
 //! the rules, which call them, and below `--fix`, which applies what they make.
 
-pub mod bytes;
-pub mod fixes;
+pub(crate) mod bytes;
+pub(crate) mod fixes;

@@ -344,7 +344,7 @@ mod tests {
     use crate::yaml::{self, Chunk, Limits};
 
     /// The builder's tree, where it gives one, is the parser's.
-    pub fn same_as_parser(text: &str) -> bool {
+    pub(super) fn same_as_parser(text: &str) -> bool {
         let Some(ours) = parse(text, 200) else {
             return false;
         };

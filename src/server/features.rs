@@ -20,7 +20,7 @@ use crate::source::{Source, Span};
 
 /// What the client can take.
 #[derive(Clone, Copy, Debug)]
-pub struct Client {
+pub(super) struct Client {
     pub encoding: Encoding,
     pub related_information: bool,
     pub markdown: bool,
@@ -28,7 +28,7 @@ pub struct Client {
 
 /// The diagnostics of every linted file of the snapshot, by URI, in order (files without
 /// findings too, so that their earlier diagnostics can be cleared).
-pub fn all_diagnostics(snapshot: &Snapshot, client: Client) -> Vec<(Uri, Vec<Diagnostic>)> {
+pub(super) fn all_diagnostics(snapshot: &Snapshot, client: Client) -> Vec<(Uri, Vec<Diagnostic>)> {
     // By the URI's text: `Uri` keeps a parse cache, which makes it a poor key.
     let mut out: std::collections::BTreeMap<String, (Uri, Vec<Diagnostic>)> = Default::default();
     for part in &snapshot.parts {
@@ -97,7 +97,7 @@ fn config_diagnostics<'a>(
 }
 
 /// The diagnostics of the file at `uri`: empty when no analysis lints it.
-pub fn diagnostics(snapshot: &Snapshot, uri: &Uri, client: Client) -> Vec<Diagnostic> {
+pub(super) fn diagnostics(snapshot: &Snapshot, uri: &Uri, client: Client) -> Vec<Diagnostic> {
     let Some(path) = path_of(uri) else {
         return Vec::new();
     };
@@ -214,7 +214,7 @@ fn place(part: &Part, id: ObjId) -> String {
 
 /// On an owner reference, the owner it resolves to (or why it resolves to none); elsewhere in
 /// an object, its owners and dependents.
-pub fn hover(
+pub(super) fn hover(
     snapshot: &Snapshot,
     uri: &Uri,
     position: lsp_types::Position,
@@ -370,7 +370,7 @@ fn owners_of(part: &Part, id: ObjId) -> (Vec<ObjId>, Vec<ObjId>) {
 }
 
 /// From an owner reference, the owner object.
-pub fn definition(
+pub(super) fn definition(
     snapshot: &Snapshot,
     uri: &Uri,
     position: lsp_types::Position,
@@ -382,7 +382,7 @@ pub fn definition(
 }
 
 /// From an object, the owner references that name it (and its own name, when asked).
-pub fn references(
+pub(super) fn references(
     snapshot: &Snapshot,
     uri: &Uri,
     position: lsp_types::Position,
@@ -424,7 +424,7 @@ pub fn references(
 
 /// The fixes of the findings in `range` of the file at `uri`, as quick fixes; only when the
 /// analysis read the text the editor holds now (`current`), so that no edit lands on moved text.
-pub fn code_actions(
+pub(super) fn code_actions(
     snapshot: &Snapshot,
     uri: &Uri,
     wanted: Range,

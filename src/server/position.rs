@@ -9,7 +9,7 @@ use lsp_types::{Position, PositionEncodingKind, Range, Uri};
 use crate::source::{Source, Span};
 
 /// The path of a `file:` URI; `None` for any other scheme (an unsaved buffer, a remote file).
-pub fn path_of(uri: &Uri) -> Option<PathBuf> {
+pub(super) fn path_of(uri: &Uri) -> Option<PathBuf> {
     let text = uri.as_str();
     let rest = text.strip_prefix("file://")?;
     // `file:///path` or `file://localhost/path`.
@@ -30,7 +30,7 @@ pub fn path_of(uri: &Uri) -> Option<PathBuf> {
 }
 
 /// The `file:` URI of an absolute path.
-pub fn uri_of(path: &Path) -> Option<Uri> {
+pub(super) fn uri_of(path: &Path) -> Option<Uri> {
     let text = path.to_str()?;
     let text = text.replace('\\', "/");
     let mut uri = String::from("file://");
@@ -67,7 +67,7 @@ fn percent_decode(text: &str) -> Option<String> {
 
 /// The unit positions count characters in, as agreed with the client.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Encoding {
+pub(super) enum Encoding {
     Utf8,
     Utf16,
     Utf32,
@@ -76,7 +76,7 @@ pub enum Encoding {
 impl Encoding {
     /// The first of the client's encodings that ownerlint speaks (UTF-8 first, as ownerlint
     /// counts bytes); UTF-16 when the client names none, as the protocol says.
-    pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
+    pub(super) fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
         let offered = offered.unwrap_or_default();
         for (kind, encoding) in [
             (PositionEncodingKind::UTF8, Encoding::Utf8),
@@ -89,7 +89,7 @@ impl Encoding {
         Encoding::Utf16
     }
 
-    pub fn kind(self) -> PositionEncodingKind {
+    pub(super) fn kind(self) -> PositionEncodingKind {
         match self {
             Encoding::Utf8 => PositionEncodingKind::UTF8,
             Encoding::Utf16 => PositionEncodingKind::UTF16,
@@ -107,7 +107,7 @@ impl Encoding {
 }
 
 /// The position of byte `offset` of `source`.
-pub fn position(source: &Source, offset: usize, encoding: Encoding) -> Position {
+pub(super) fn position(source: &Source, offset: usize, encoding: Encoding) -> Position {
     let line = source.line_index(offset);
     let start = source.line_start(line);
     let text = source
@@ -121,7 +121,7 @@ pub fn position(source: &Source, offset: usize, encoding: Encoding) -> Position 
     }
 }
 
-pub fn range(source: &Source, span: Span, encoding: Encoding) -> Range {
+pub(super) fn range(source: &Source, span: Span, encoding: Encoding) -> Range {
     Range {
         start: position(source, span.start, encoding),
         end: position(source, span.end, encoding),
@@ -130,7 +130,7 @@ pub fn range(source: &Source, span: Span, encoding: Encoding) -> Range {
 
 /// The byte offset of `position` in `source`: a position past the end of its line is the
 /// line's end, and one past the last line the text's end.
-pub fn offset(source: &Source, position: Position, encoding: Encoding) -> usize {
+pub(super) fn offset(source: &Source, position: Position, encoding: Encoding) -> usize {
     let line = position.line as usize;
     if line >= source.line_count() {
         return source.text.len();
@@ -148,7 +148,7 @@ pub fn offset(source: &Source, position: Position, encoding: Encoding) -> usize 
 }
 
 /// The byte offset of `position` in `text` (a document the editor holds).
-pub fn offset_in(text: &str, position: Position, encoding: Encoding) -> usize {
+pub(super) fn offset_in(text: &str, position: Position, encoding: Encoding) -> usize {
     let mut line_start = 0;
     for _ in 0..position.line {
         match text[line_start..].find('\n') {

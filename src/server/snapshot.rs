@@ -15,7 +15,7 @@ use crate::resolve::{Ownership, RefResolution};
 use crate::source::{Source, SourceId, Span};
 
 /// One analysis: a workspace folder, or the open files that are in none.
-pub struct Part {
+pub(super) struct Part {
     pub analysis: Analysis,
     pub ownership: Ownership,
     /// Linted sources by path.
@@ -27,7 +27,7 @@ pub struct Part {
 }
 
 impl Part {
-    pub fn new(analysis: Analysis) -> Part {
+    pub(super) fn new(analysis: Analysis) -> Part {
         let ownership = Ownership::new(&analysis.resolutions);
         let by_path = analysis
             .outcome
@@ -57,14 +57,14 @@ impl Part {
     }
 
     /// The file at `path` that built objects came from, if any.
-    pub fn built_file(&self, path: &Path) -> Option<&Source> {
+    pub(super) fn built_file(&self, path: &Path) -> Option<&Source> {
         let &i = self.built_files.get(path)?;
         self.analysis.places.files.get(i)
     }
 
     /// The built object whose place in the file at `path` holds `offset` (the innermost), and
     /// its owner reference there, if the offset is in one.
-    pub fn built_at(&self, path: &Path, offset: usize) -> Option<(ObjId, Option<usize>)> {
+    pub(super) fn built_at(&self, path: &Path, offset: usize) -> Option<(ObjId, Option<usize>)> {
         let &file = self.built_files.get(path)?;
         let holding: Vec<&Spot> = self
             .analysis
@@ -83,7 +83,7 @@ impl Part {
 
     /// Where object `id` is written, in the file people edit: its name's span (for a built
     /// object, the place its name was taken back to).
-    pub fn name_place(&self, id: ObjId) -> (&Source, Span) {
+    pub(super) fn name_place(&self, id: ObjId) -> (&Source, Span) {
         match self.spot(id, |s| s.name) {
             Some((source, span)) => (source, span),
             None => {
@@ -94,7 +94,7 @@ impl Part {
     }
 
     /// Where owner reference `index` of object `id` is written, in the file people edit.
-    pub fn reference_place(&self, id: ObjId, index: usize) -> Option<(&Source, Span)> {
+    pub(super) fn reference_place(&self, id: ObjId, index: usize) -> Option<(&Source, Span)> {
         if let Some(place) = self.spot(id, |s| s.reference == Some(index)) {
             return Some(place);
         }
@@ -113,16 +113,16 @@ impl Part {
             .and_then(|s| Some((places.files.get(s.file)?, s.span)))
     }
 
-    pub fn source(&self, id: SourceId) -> &Source {
+    pub(super) fn source(&self, id: SourceId) -> &Source {
         self.analysis.outcome.source(id)
     }
 
-    pub fn object(&self, id: ObjId) -> &Object {
+    pub(super) fn object(&self, id: ObjId) -> &Object {
         &self.analysis.objects[id.index()]
     }
 
     /// The object of `source` whose text holds `offset` (the innermost, for a List).
-    pub fn object_at(&self, source: SourceId, offset: usize) -> Option<ObjId> {
+    pub(super) fn object_at(&self, source: SourceId, offset: usize) -> Option<ObjId> {
         self.analysis
             .objects
             .iter()
@@ -133,14 +133,14 @@ impl Part {
     }
 
     /// The owner reference of object `id` whose entry holds `offset`, with its index.
-    pub fn reference_at(&self, id: ObjId, offset: usize) -> Option<usize> {
+    pub(super) fn reference_at(&self, id: ObjId, offset: usize) -> Option<usize> {
         self.object(id)
             .owner_refs()
             .iter()
             .position(|r| contains(r.span, offset))
     }
 
-    pub fn resolution(&self, id: ObjId, reference: usize) -> Option<&RefResolution> {
+    pub(super) fn resolution(&self, id: ObjId, reference: usize) -> Option<&RefResolution> {
         self.analysis.resolutions.get(id.index())?.get(reference)
     }
 }
@@ -150,7 +150,7 @@ fn contains(span: Span, offset: usize) -> bool {
 }
 
 /// Every analysis of one moment, and the texts it was made from.
-pub struct Snapshot {
+pub(super) struct Snapshot {
     pub parts: Vec<Part>,
     /// The open files' texts as analysed, by path.
     pub texts: HashMap<PathBuf, String>,
@@ -163,7 +163,7 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    pub fn empty() -> Snapshot {
+    pub(super) fn empty() -> Snapshot {
         Snapshot {
             parts: Vec::new(),
             texts: HashMap::new(),
@@ -174,7 +174,7 @@ impl Snapshot {
     }
 
     /// The analysis that lints `path`, and its source there.
-    pub fn find(&self, path: &Path) -> Option<(&Part, SourceId)> {
+    pub(super) fn find(&self, path: &Path) -> Option<(&Part, SourceId)> {
         self.parts
             .iter()
             .find_map(|part| part.by_path.get(path).map(|&id| (part, id)))
@@ -182,7 +182,7 @@ impl Snapshot {
 }
 
 /// What to analyse: each folder with its options, and the open files.
-pub struct Job {
+pub(super) struct Job {
     pub folders: Vec<Options>,
     /// Open files in no folder, with the options of the configuration found beside them.
     pub loose: Option<Options>,
@@ -196,10 +196,10 @@ pub struct Job {
 
 /// What was loaded of each folder's files, for the next analysis: only files whose bytes
 /// changed are loaded again.
-pub type Caches = HashMap<Vec<PathBuf>, LoadCache>;
+pub(super) type Caches = HashMap<Vec<PathBuf>, LoadCache>;
 
 impl Job {
-    pub fn run(self, caches: &mut Caches) -> Snapshot {
+    pub(super) fn run(self, caches: &mut Caches) -> Snapshot {
         let mut used = Caches::new();
         let mut parts = Vec::new();
         let mut stopped = false;

@@ -15,9 +15,9 @@ use lsp_server::{Connection, Message, Notification, Request, RequestId, Response
 use serde_json::Value;
 
 /// The most bytes a frame's header block may hold.
-pub const MAX_HEADER: usize = 8 * 1024;
+pub(super) const MAX_HEADER: usize = 8 * 1024;
 /// The most bytes a frame's body may hold: 256 MiB.
-pub const MAX_BODY: usize = 256 * 1024 * 1024;
+pub(super) const MAX_BODY: usize = 256 * 1024 * 1024;
 
 const PARSE_ERROR: i32 = -32700;
 const INVALID_REQUEST: i32 = -32600;
@@ -26,7 +26,7 @@ const LENGTH: &[u8] = b"content-length:";
 /// A connection over standard input and output, and the thread that writes its messages.
 /// Join the writer once the connection is dropped, so that every answer is out; the reader
 /// stops at `exit` or at the end of the input, and is never waited for.
-pub fn stdio() -> (Connection, std::thread::JoinHandle<io::Result<()>>) {
+pub(super) fn stdio() -> (Connection, std::thread::JoinHandle<io::Result<()>>) {
     let (writer_sender, writer_receiver) = crossbeam_channel::bounded::<Message>(0);
     let (reader_sender, reader_receiver) = crossbeam_channel::bounded::<Message>(0);
     let writer = std::thread::Builder::new()
@@ -63,7 +63,7 @@ pub fn stdio() -> (Connection, std::thread::JoinHandle<io::Result<()>>) {
 /// `exit` notification has been handed on, or nobody takes messages any more. Bad frames are
 /// answered through `answer` (a JSON-RPC error whose id may be null, which [`Message`] cannot
 /// hold) and logged on standard error.
-pub fn read(
+pub(super) fn read(
     input: &mut impl BufRead,
     messages: &Sender<Message>,
     answer: &mut dyn FnMut(&Value) -> io::Result<()>,

