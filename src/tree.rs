@@ -36,7 +36,7 @@ pub struct TreeFilter {
     pub kind: Option<String>,
 }
 
-/// The nodes and order a rendering walks.
+/// The nodes and order a drawing walks.
 pub struct Forest<'a> {
     analysis: &'a Analysis,
     graph: &'a Graph,

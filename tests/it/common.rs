@@ -418,7 +418,7 @@ pub(crate) fn unaccounted_inputs(dir: &std::path::Path) -> Vec<String> {
     let built = ownerlint::lint(
         &Options {
             paths: vec![dir.to_path_buf()],
-            render: Some(ownerlint::render::RenderOptions::default()),
+            build: Some(ownerlint::build::BuildOptions::default()),
             ..Options::default()
         },
         &mut std::io::empty(),
