@@ -202,8 +202,8 @@ pub struct Analysis {
 
 impl Analysis {
     /// "Deployment shop/api": an object as messages and drawings name it.
-    pub fn describe(&self, id: index::ObjId) -> String {
-        self.objects[id.index()].describe(self.index.facts(id).namespace.as_deref())
+    pub fn display_name(&self, id: index::ObjId) -> String {
+        self.objects[id.index()].display_name(self.index.facts(id).namespace.as_deref())
     }
 }
 

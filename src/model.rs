@@ -710,7 +710,7 @@ impl Object {
 
     /// "Deployment shop/api", "ClusterRole reader": how messages name an object, given the
     /// namespace it lives in.
-    pub fn describe(&self, namespace: Option<&str>) -> String {
+    pub fn display_name(&self, namespace: Option<&str>) -> String {
         let name = self.name.as_ref().map_or("(unnamed)", |n| n.value.as_str());
         match namespace {
             Some(ns) => format!("{} {ns}/{name}", self.kind_str()),

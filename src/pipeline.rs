@@ -606,7 +606,7 @@ fn build_reports(
             Tool::Kustomize => "kustomize",
         },
         path: target.shown_dir(),
-        command: target.describe(),
+        command: target.command(),
         status,
         objects,
         reason,
@@ -785,7 +785,7 @@ fn add_build_failures(loaded: &mut LoadedAll, builds: &Builds) {
         loaded.outcome.sources.push(source);
         loaded.unread.push(Unread {
             source: id,
-            origin: Some(failure.target.describe()),
+            origin: Some(failure.target.command()),
             why: load::Why::RenderFailed {
                 at,
                 message: failure.message.clone(),

@@ -386,7 +386,8 @@ pub enum Unresolved {
 }
 
 impl Unresolved {
-    pub fn describe(self) -> &'static str {
+    /// The reason in a few words, as `tree` marks an edge with it ("uid mismatch").
+    pub fn phrase(self) -> &'static str {
         match self {
             Unresolved::NotFound => "not found",
             Unresolved::OtherNamespace => "only in another namespace",

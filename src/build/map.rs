@@ -112,7 +112,7 @@ impl<'r> Mapping<'r> {
             let build = std::iter::once(&finding.primary)
                 .chain(&finding.related)
                 .find_map(|label| self.built.get(&label.source))
-                .map(|built| built.target.describe());
+                .map(|built| built.target.command());
             if self.built.contains_key(&finding.primary.source) {
                 finding.built_at = Some((finding.primary.source, finding.primary.span.start));
             }

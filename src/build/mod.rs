@@ -88,7 +88,7 @@ impl Target {
     }
 
     /// How the build is shown: `helm template charts/shop`, `kustomize build overlays/prod`.
-    pub fn describe(&self) -> String {
+    pub fn command(&self) -> String {
         let dir = self.shown_dir();
         match self.tool {
             Tool::Helm => format!("helm template {dir}"),

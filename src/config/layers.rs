@@ -329,7 +329,7 @@ impl Effective {
 
 impl Effective {
     /// The effective configuration as `ownerlint config` prints it.
-    pub fn describe(&self) -> String {
+    pub fn commented_yaml(&self) -> String {
         use std::fmt::Write;
         let mut out = String::new();
         let file = self

@@ -135,7 +135,7 @@ fn finding(cx: &Context, id: ObjId) -> Option<Finding> {
         .collect();
     let message = format!(
         "{} is read as a manifest to apply, but it carries fields that only the API server sets ({}): it is a copy of a live object. Applied as it is, {}",
-        cx.describe(id),
+        cx.display_name(id),
         in_words(&names),
         consequences.join("; ")
     );
