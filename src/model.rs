@@ -489,7 +489,7 @@ pub struct Object {
     pub origin: Option<String>,
     pub mode: Mode,
     /// Added with `--context`: it exists, and is not linted itself.
-    pub context: bool,
+    pub from_context: bool,
     pub api_version: Option<Spanned<String>>,
     pub kind: Option<Spanned<String>>,
     pub name: Option<Spanned<String>>,
@@ -648,7 +648,7 @@ impl Object {
             extent: node.span,
             origin: None,
             mode: Mode::Apply,
-            context: false,
+            from_context: false,
             api_version,
             kind,
             name,

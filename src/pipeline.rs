@@ -832,7 +832,7 @@ fn prepare(
                 load::ModeChoice::Auto if built_by.is_some() => load::ModeChoice::Apply,
                 mode => mode,
             },
-            context: role == Role::Context,
+            from_context: role == Role::Context,
             fast_path: (!options.full_parse).then_some(kept),
             held: kept.held(),
         };

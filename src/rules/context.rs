@@ -128,7 +128,7 @@ impl<'a> Context<'a> {
         self.objects
             .iter()
             .enumerate()
-            .filter(|(_, o)| !o.context)
+            .filter(|(_, o)| !o.from_context)
             .map(|(i, o)| (ObjId(i as u32), o))
     }
 

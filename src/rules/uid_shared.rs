@@ -32,7 +32,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             let object = cx.object(id);
             // One object captured twice is `duplicate-object`'s to tell apart, and an object
             // added with --context is not linted.
-            if identity(id) == identity(first) || object.context || object.mode != Mode::Snapshot {
+            if identity(id) == identity(first) || object.from_context || object.mode != Mode::Snapshot {
                 continue;
             }
             let Some(uid) = &object.uid else {
