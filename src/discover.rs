@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
 use crate::analysis::InputError;
-use crate::read::{Files, Input, lexical};
 use crate::build::{Consumed, Skipped, Target};
+use crate::read::{Files, Input, lexical};
 // How reports and the configuration name inputs, and how they walk folders as discovery does.
 pub use crate::read::{STDIN_NAME, display_path, walk_entries};
 

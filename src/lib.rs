@@ -12,7 +12,12 @@
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 #![forbid(unsafe_code)]
 // Input never panics the linter: what comes from input is handled, not unwrapped (tests may).
-#![deny(clippy::unwrap_used, clippy::expect_used, clippy::dbg_macro, clippy::todo)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::dbg_macro,
+    clippy::todo
+)]
 
 // The API: analyse inputs, and get the objects, their resolved references and the findings
 // (what the command line, `tree`, `delete-preview` and an editor need).

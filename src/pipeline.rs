@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use crate::analysis::InputError;
 use crate::analysis::{Analysis, Options, Outcome};
+use crate::build::Builds;
 use crate::catalog::Catalog;
 use crate::discover::{self, Filter};
 use crate::fields::Kept;
@@ -17,7 +18,6 @@ use crate::finding::{Finding, Level};
 use crate::load::{self, LoadOptions, Unread};
 use crate::model::{self, Object};
 use crate::read::{self, Content, Files, Input, Role, STDIN_NAME, changed_inputs};
-use crate::build::Builds;
 use crate::source::{Source, SourceId};
 use crate::{index, resolve, rules, suppress};
 
@@ -132,11 +132,8 @@ pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
     let with_places = cache.is_some();
     let mut analysis = check_cached(contents, options, cache, &builds, rules::kept());
     if with_places {
-        analysis.places = crate::build::map::place_objects(
-            &analysis.outcome.sources,
-            &builds,
-            &analysis.objects,
-        );
+        analysis.places =
+            crate::build::map::place_objects(&analysis.outcome.sources, &builds, &analysis.objects);
     }
     skip_named_files_that_are_not_manifests(&mut analysis, &linted_alone);
     let outcome = &mut analysis.outcome;

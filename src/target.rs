@@ -110,7 +110,10 @@ pub fn find(analysis: &Analysis, spec: &str, namespace: &str) -> Result<ObjId, S
                     .namespace
                     .clone()
                     .unwrap_or_default();
-                message += &format!("; there is {} (add `-n {ns}`)", analysis.display_name(other));
+                message += &format!(
+                    "; there is {} (add `-n {ns}`)",
+                    analysis.display_name(other)
+                );
             }
             Err(message)
         }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{Failure, Origins, BuildOptions, Built, Target, run_tool, tool_message};
+use super::{BuildOptions, Built, Failure, Origins, Target, run_tool, tool_message};
 
 pub(super) fn build(
     target: &Target,

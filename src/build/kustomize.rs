@@ -11,7 +11,7 @@ use std::process::Command;
 
 use std::path::{Path, PathBuf};
 
-use super::{Failure, Origins, Built, Target, relative, run_tool, tool_message};
+use super::{Built, Failure, Origins, Target, relative, run_tool, tool_message};
 
 pub(super) fn build(
     target: &Target,

@@ -30,7 +30,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::{Origins, Built, Builds, Tool};
+use super::{Builds, Built, Origins, Tool};
 use crate::analysis::{Places, Spot};
 use crate::finding::{Finding, Label, TemplatePlace};
 use crate::source::{Source, SourceId, Span};
@@ -520,13 +520,7 @@ impl<'r> Mapper<'r> {
         }
     }
 
-    fn place(
-        &mut self,
-        id: SourceId,
-        span: Span,
-        stream: &Source,
-        built: &Built,
-    ) -> Option<Place> {
+    fn place(&mut self, id: SourceId, span: Span, stream: &Source, built: &Built) -> Option<Place> {
         let documents = self
             .streams
             .entry(id)

@@ -211,7 +211,11 @@ pub struct BuildSettings<'a> {
 }
 
 /// Build `target` from its files as they are on disk.
-fn build_as_it_is(target: &Target, options: &BuildSettings, stop: Option<&AtomicBool>) -> BuildResult {
+fn build_as_it_is(
+    target: &Target,
+    options: &BuildSettings,
+    stop: Option<&AtomicBool>,
+) -> BuildResult {
     match target.tool {
         Tool::Helm => helm::build(
             target,

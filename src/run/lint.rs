@@ -12,7 +12,7 @@ use super::{ChartFlags, ColorChoice, Streams, config_errors, options, written};
 use crate::analysis::{Analysis, Options};
 use crate::config::Flags;
 use crate::finding::Severity;
-use crate::report::{self, Format, EmitOptions};
+use crate::report::{self, EmitOptions, Format};
 
 /// What a lint run is asked: what to read, and the lint's own flags.
 pub struct Lint {
@@ -179,7 +179,12 @@ pub fn lint(args: Lint, streams: &mut Streams) -> i32 {
     for (report_format, path) in &args.report {
         let written = std::fs::File::create(path).and_then(|file| {
             let mut file = std::io::BufWriter::new(file);
-            report::emit(*report_format, &outcome, file_emit_options.clone(), &mut file)?;
+            report::emit(
+                *report_format,
+                &outcome,
+                file_emit_options.clone(),
+                &mut file,
+            )?;
             file.flush()
         });
         if let Err(err) = written {

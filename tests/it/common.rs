@@ -3,7 +3,7 @@
 //! rendering findings, reading rule documents, and turning a plain YAML stream into the other
 //! input shapes users feed ownerlint (a `kind: List` dump, JSON, a `helm template` stream).
 
-use ownerlint::report::{self, Format, EmitOptions};
+use ownerlint::report::{self, EmitOptions, Format};
 use ownerlint::rules::{RULES, Rule};
 use ownerlint::yaml::{self, Node, ScalarType, Value};
 use ownerlint::{Options, Outcome};

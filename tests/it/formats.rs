@@ -8,7 +8,7 @@ use crate::common;
 use std::path::PathBuf;
 
 use ownerlint::Options;
-use ownerlint::report::{self, Format, EmitOptions};
+use ownerlint::report::{self, EmitOptions, Format};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -86,8 +86,7 @@ fn sarif_fingerprints_do_not_move_with_lines() {
     let fingerprint = |t: &str| {
         let outcome = common::lint("a.yaml", t, &Options::default());
         let mut out = Vec::new();
-        report::emit(Format::Sarif, &outcome, EmitOptions::default(), &mut out)
-            .expect("render");
+        report::emit(Format::Sarif, &outcome, EmitOptions::default(), &mut out).expect("render");
         let sarif: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
         let result = &sarif["runs"][0]["results"][0];
         (

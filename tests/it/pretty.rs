@@ -5,7 +5,7 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use ownerlint::report::{self, Format, EmitOptions};
+use ownerlint::report::{self, EmitOptions, Format};
 use ownerlint::{Options, Outcome};
 
 fn root() -> PathBuf {
