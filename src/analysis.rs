@@ -54,7 +54,7 @@ pub struct Options {
     pub big_file_at_least: Option<u64>,
     /// Build the Helm charts and Kustomize overlays among the paths and lint what they build
     /// (`None`: read their files as they are).
-    pub render: Option<RenderOptions>,
+    pub build: Option<BuildOptions>,
     /// Also read the manifests the git change deletes, and check the references to what they
     /// defined (`--git-deletions`).
     pub git_deletions: bool,
@@ -82,7 +82,7 @@ impl Default for Options {
             no_suppress: false,
             full_parse: false,
             big_file_at_least: Some(BIG_FILE),
-            render: None,
+            build: None,
             git_deletions: false,
         }
     }
@@ -202,8 +202,8 @@ pub struct Analysis {
 
 impl Analysis {
     /// "Deployment shop/api": an object as messages and drawings name it.
-    pub fn describe(&self, id: index::ObjId) -> String {
-        self.objects[id.index()].describe(self.index.facts(id).namespace.as_deref())
+    pub fn display_name(&self, id: index::ObjId) -> String {
+        self.objects[id.index()].display_name(self.index.facts(id).namespace.as_deref())
     }
 }
 
@@ -214,9 +214,10 @@ pub struct InputError {
     pub message: String,
 }
 
-/// How charts are rendered: what `helm template` is given besides the chart.
+/// How charts and overlays are built: what `helm template` is given besides the chart, and how
+/// long a build may take.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct RenderOptions {
+pub struct BuildOptions {
     /// The release name (`helm template NAME`).
     pub release: String,
     /// Values files (`--values`), in order.
@@ -227,9 +228,9 @@ pub struct RenderOptions {
     pub timeout: std::time::Duration,
 }
 
-impl Default for RenderOptions {
+impl Default for BuildOptions {
     fn default() -> Self {
-        RenderOptions {
+        BuildOptions {
             release: "release-name".to_string(),
             values: Vec::new(),
             set: Vec::new(),

@@ -482,7 +482,7 @@ pub fn run(cli: Cli) -> i32 {
                 2
             }
         },
-        Some(Command::Man) => match crate::manpage::render(
+        Some(Command::Man) => match crate::manpage::page(
             Cli::command(),
             InputArgs::augment_args(clap::Command::new("input")),
         ) {

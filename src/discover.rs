@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
 use crate::analysis::InputError;
+use crate::build::{Consumed, Skipped, Target};
 use crate::read::{Files, Input, lexical};
-use crate::render::{Consumed, Skipped, Target};
 // How reports and the configuration name inputs, and how they walk folders as discovery does.
 pub use crate::read::{STDIN_NAME, display_path, walk_entries};
 
@@ -22,8 +22,8 @@ pub struct Discovered {
     /// Patch files of a kustomization found among the inputs: partial objects that kustomize
     /// merges into others, never applied as they are, so not linted.
     pub patches: Vec<PathBuf>,
-    /// Helm charts and Kustomize overlays to build and lint as built (when rendering is on).
-    pub renders: Vec<Target>,
+    /// Helm charts and Kustomize overlays to build and lint as built (unless --no-render).
+    pub targets: Vec<Target>,
     /// Charts and overlays met and not built on their own, and why.
     pub skipped: Vec<Skipped>,
     /// Files a build reads (templates, resources, patches, values): counted, not linted alone.
@@ -112,13 +112,13 @@ fn build(globs: &[String]) -> Result<GlobSet, globset::Error> {
     builder.build()
 }
 
-/// The inputs that `paths` name. With `render`, every chart and overlay met (a directory
+/// The inputs that `paths` name. With `build`, every chart and overlay met (a directory
 /// named, or one a walk passes through, however deep) is to be built, except one that another
 /// build reads (a subchart, an overlay's base); every file that no build reads is linted on
 /// its own, and a file named on the command line is always linted: through the build that
 /// reads it, or alone. Files are as `files` has them: a file named that only a text stands in
 /// for (an editor's, not yet saved) is found.
-pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool, files: &Files) -> Discovered {
+pub fn discover(paths: &[PathBuf], filter: &Filter, build: bool, files: &Files) -> Discovered {
     let mut found = Discovered::default();
     let mut tests = TestAssertions::default();
     // Files in the order met, walked or named: the first name of a file is the one shown.
@@ -130,7 +130,7 @@ pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool, files: &Files)
             met.push(None);
         } else if path.is_dir() {
             let mut walked = Vec::new();
-            walk(path, filter, &mut walked, &mut targets, &mut found, render);
+            walk(path, filter, &mut walked, &mut targets, &mut found, build);
             met.extend(walked.into_iter().map(Some));
         } else if path.exists() || files.text(path).is_some() {
             named.push(path.clone());
@@ -142,7 +142,7 @@ pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool, files: &Files)
             });
         }
     }
-    let builds = if render {
+    let builds = if build {
         plan_builds(targets, &named, &mut found, files)
     } else {
         Vec::new()
@@ -166,7 +166,7 @@ pub fn discover(paths: &[PathBuf], filter: &Filter, render: bool, files: &Files)
             found.inputs.push(Input::File(path));
         }
     }
-    found.renders = builds.into_iter().map(|(target, _)| target).collect();
+    found.targets = builds.into_iter().map(|(target, _)| target).collect();
     let mut seen = std::collections::HashSet::new();
     found.inputs.retain(|i| seen.insert(i.clone()));
     let patches = kustomize_patches(&found.inputs, files);
@@ -216,7 +216,7 @@ fn plan_builds(
         match reader {
             Some(j) => found.skipped.push(Skipped {
                 target: target.clone(),
-                reason: format!("built as part of `{}`", targets[j].describe()),
+                reason: format!("built as part of `{}`", targets[j].command()),
                 part_of_another: true,
             }),
             None if target.is_component(files) => found.skipped.push(Skipped {
@@ -271,7 +271,7 @@ fn kustomize_patches(inputs: &[Input], files: &Files) -> std::collections::HashS
         Input::File(path)
             if path
                 .file_name()
-                .is_some_and(|n| crate::render::KUSTOMIZATION_FILES.iter().any(|k| n == *k)) =>
+                .is_some_and(|n| crate::build::KUSTOMIZATION_FILES.iter().any(|k| n == *k)) =>
         {
             Some(path)
         }
@@ -283,7 +283,7 @@ fn kustomize_patches(inputs: &[Input], files: &Files) -> std::collections::HashS
         };
         let dir = path.parent().unwrap_or(Path::new("."));
         for root in yaml::roots(&text) {
-            for file in crate::render::kustomization_patches(&root) {
+            for file in crate::build::kustomization_patches(&root) {
                 patches.insert(lexical(&dir.join(file)));
             }
         }
@@ -292,7 +292,7 @@ fn kustomize_patches(inputs: &[Input], files: &Files) -> std::collections::HashS
 }
 
 /// Walk `root`: the files the filter takes go to `files`, the charts and overlays met (the
-/// root included) to `targets` when rendering. A folder the walk cannot enter (a symbolic
+/// root included) to `targets` when building. A folder the walk cannot enter (a symbolic
 /// link that loops back, a folder it may not read) is reported once as skipped, which does
 /// not by itself fail the run: the user named `root`, not it. So is an ignore file that is not
 /// a small regular file (see [`walk_entries`]).
@@ -302,14 +302,14 @@ fn walk(
     files: &mut Vec<PathBuf>,
     targets: &mut Vec<Target>,
     found: &mut Discovered,
-    render: bool,
+    build: bool,
 ) {
     let (first_file, first_target) = (files.len(), targets.len());
     let mut on_entry = |entry: Result<ignore::DirEntry, ignore::Error>| match entry {
         Ok(entry) => {
             let path = entry.path();
             if entry.file_type().is_some_and(|t| t.is_dir()) {
-                if let Some(target) = render.then(|| Target::of_dir(path)).flatten() {
+                if let Some(target) = build.then(|| Target::of_dir(path)).flatten() {
                     targets.push(target);
                 }
                 return;

@@ -2,7 +2,7 @@
 //! cluster dumps before it reaches a cluster.
 //!
 //! The pipeline has one module per stage, which [`pipeline`] wires:
-//! `discover` → `read` → [`render`] (the charts and overlays built) → `load` (with `yaml`) →
+//! `discover` → `read` → [`build`] (the charts and overlays built) → `load` (with `yaml`) →
 //! [`catalog`] → [`index`] → [`resolve`] → [`rules`] → `suppress` → [`report`]. [`analysis`]
 //! holds what a run is asked and learns. [`run`] is what each command does with them, and
 //! [`cli`] parses the command line and calls it.
@@ -12,11 +12,17 @@
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 #![forbid(unsafe_code)]
 // Input never panics the linter: what comes from input is handled, not unwrapped (tests may).
-#![deny(clippy::unwrap_used, clippy::expect_used, clippy::dbg_macro, clippy::todo)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::dbg_macro,
+    clippy::todo
+)]
 
 // The API: analyse inputs, and get the objects, their resolved references and the findings
 // (what the command line, `tree`, `delete-preview` and an editor need).
 pub mod analysis;
+pub mod build;
 pub mod catalog;
 pub mod cli;
 pub mod finding;
@@ -27,7 +33,6 @@ pub mod model;
 pub mod pipeline;
 pub mod policy;
 pub mod preview;
-pub mod render;
 pub mod report;
 pub mod resolve;
 pub mod rules;

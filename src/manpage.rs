@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 /// The page of `command` (the whole command line), in roff. The options of `shared`, which
 /// most subcommands take, are described once at the top, not again under each subcommand.
-pub(crate) fn render(mut command: clap::Command, shared: clap::Command) -> io::Result<Vec<u8>> {
+pub(crate) fn page(mut command: clap::Command, shared: clap::Command) -> io::Result<Vec<u8>> {
     command.build();
     let main = clap_mangen::Man::new(command.clone());
     let mut page = Vec::new();

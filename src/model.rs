@@ -489,7 +489,7 @@ pub struct Object {
     pub origin: Option<String>,
     pub mode: Mode,
     /// Added with `--context`: it exists, and is not linted itself.
-    pub context: bool,
+    pub from_context: bool,
     pub api_version: Option<Spanned<String>>,
     pub kind: Option<Spanned<String>>,
     pub name: Option<Spanned<String>>,
@@ -648,7 +648,7 @@ impl Object {
             extent: node.span,
             origin: None,
             mode: Mode::Apply,
-            context: false,
+            from_context: false,
             api_version,
             kind,
             name,
@@ -710,7 +710,7 @@ impl Object {
 
     /// "Deployment shop/api", "ClusterRole reader": how messages name an object, given the
     /// namespace it lives in.
-    pub fn describe(&self, namespace: Option<&str>) -> String {
+    pub fn display_name(&self, namespace: Option<&str>) -> String {
         let name = self.name.as_ref().map_or("(unnamed)", |n| n.value.as_str());
         match namespace {
             Some(ns) => format!("{} {ns}/{name}", self.kind_str()),

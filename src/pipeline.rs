@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use crate::analysis::InputError;
 use crate::analysis::{Analysis, Options, Outcome};
+use crate::build::Builds;
 use crate::catalog::Catalog;
 use crate::discover::{self, Filter};
 use crate::fields::Kept;
@@ -17,7 +18,6 @@ use crate::finding::{Finding, Level};
 use crate::load::{self, LoadOptions, Unread};
 use crate::model::{self, Object};
 use crate::read::{self, Content, Files, Input, Role, STDIN_NAME, changed_inputs};
-use crate::render::Renders;
 use crate::source::{Source, SourceId};
 use crate::{index, resolve, rules, suppress};
 
@@ -116,7 +116,7 @@ pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
         stdin,
         cache.as_mut().map(|cache| &mut cache.stamps),
     );
-    let renders = build(
+    let builds = run_builds(
         options,
         std::mem::take(&mut found.targets),
         std::mem::take(&mut found.skipped),
@@ -126,17 +126,14 @@ pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
     );
     let linted_alone: Vec<String> = contents
         .iter()
-        .filter(|(name, _, role)| *role == Role::Lint && !renders.built.contains_key(name))
+        .filter(|(name, _, role)| *role == Role::Lint && !builds.built.contains_key(name))
         .map(|(name, _, _)| name.clone())
         .collect();
     let with_places = cache.is_some();
-    let mut analysis = check_cached(contents, options, cache, &renders, rules::kept());
+    let mut analysis = check_cached(contents, options, cache, &builds, rules::kept());
     if with_places {
-        analysis.places = crate::render::map::place_objects(
-            &analysis.outcome.sources,
-            &renders,
-            &analysis.objects,
-        );
+        analysis.places =
+            crate::build::map::place_objects(&analysis.outcome.sources, &builds, &analysis.objects);
     }
     skip_named_files_that_are_not_manifests(&mut analysis, &linted_alone);
     let outcome = &mut analysis.outcome;
@@ -167,9 +164,9 @@ struct Found {
     /// Folders a walk could not enter.
     skipped_paths: Vec<InputError>,
     /// The charts and overlays to build.
-    targets: Vec<crate::render::Target>,
+    targets: Vec<crate::build::Target>,
     /// The charts and overlays met and not built on their own.
-    skipped: Vec<crate::render::Skipped>,
+    skipped: Vec<crate::build::Skipped>,
 }
 
 /// The discover stage, for the paths to lint, `--crds`, `--context` and `--project`; and a
@@ -183,14 +180,14 @@ fn discover_all(options: &Options, filter: &Filter, files: &Files) -> Found {
         (&options.context, Role::Context),
         (&options.project, Role::Project),
     ] {
-        let render = role == Role::Lint && options.render.is_some();
-        let mut found = discover::discover(paths, filter, render, files);
+        let build = role == Role::Lint && options.build.is_some();
+        let mut found = discover::discover(paths, filter, build, files);
         if role == Role::Lint {
             all.assertion_files += found.assertions.len();
             all.patch_files += found.patches.len();
             all.build_files
                 .extend(found.build_files.iter().map(|p| read::display_path(p)));
-            all.targets.append(&mut found.renders);
+            all.targets.append(&mut found.targets);
             all.skipped.append(&mut found.skipped);
         }
         all.skipped_paths.append(&mut found.skipped_paths);
@@ -221,7 +218,7 @@ fn unsaved_files(options: &Options, filter: &Filter, files: &Files, found: &Foun
             Input::Stdin => None,
         })
         .collect();
-    let consumed: Vec<crate::render::Consumed> =
+    let consumed: Vec<crate::build::Consumed> =
         found.targets.iter().map(|t| t.consumed(files)).collect();
     let mut unsaved: Vec<PathBuf> = files
         .edited()
@@ -248,40 +245,40 @@ fn unsaved_files(options: &Options, filter: &Filter, files: &Files, found: &Foun
 /// The build stage: build `targets` (with the texts of `files` where they stand in for files,
 /// and the builds of `cache` where nothing they read changed), and add what each built to
 /// `inputs`, under its stream's name.
-fn build(
+fn run_builds(
     options: &Options,
-    targets: Vec<crate::render::Target>,
-    skipped: Vec<crate::render::Skipped>,
+    targets: Vec<crate::build::Target>,
+    skipped: Vec<crate::build::Skipped>,
     files: &Files,
     cache: Option<&mut LoadCache>,
     inputs: &mut Vec<(String, Content, Role)>,
-) -> Renders {
-    let Some(render) = &options.render else {
-        return Renders {
+) -> Builds {
+    let Some(build_options) = &options.build else {
+        return Builds {
             skipped,
             files: files.clone(),
-            ..Renders::default()
+            ..Builds::default()
         };
     };
-    let build_options = crate::render::BuildOptions {
-        render,
+    let settings = crate::build::BuildSettings {
+        options: build_options,
         namespace: &options.namespace,
         kube_version: options
             .kube_version
             .map(|v| format!("v{}.{}.0", v.major, v.minor)),
     };
-    let (builds, stop) = match cache {
+    let (cached, stop) = match cache {
         Some(cache) => (Some(&mut cache.builds), cache.stop.as_deref()),
         None => (None, None),
     };
-    let (renders, streams) =
-        crate::render::build_all(&targets, &build_options, files, builds, stop, skipped);
+    let (builds, streams) =
+        crate::build::build_all(&targets, &settings, files, cached, stop, skipped);
     inputs.extend(
         streams
             .into_iter()
             .map(|(name, text)| (name, Content::Bytes(text.into_bytes()), Role::Lint)),
     );
-    renders
+    builds
 }
 
 /// An input's name, role and place in the input order.
@@ -307,7 +304,7 @@ pub struct LoadCache {
     /// How many inputs the last analysis loaded (rather than took from the cache).
     loaded: usize,
     /// The charts and overlays built last, by what they read.
-    builds: crate::render::BuildCache,
+    builds: crate::build::BuildCache,
     /// What the last read of each file saw: unchanged files are not read again.
     stamps: read::Stamps,
     /// Set when the analysis under way is no longer wanted: the builds it runs stop.
@@ -385,7 +382,7 @@ fn as_inputs(inputs: Vec<(String, String)>) -> Vec<(String, Content, Role)> {
 /// The pipeline after reading: load each input, build the catalog, index and resolve, run the
 /// rules, suppress, and order the findings; the fast path keeps the fields in `kept`.
 fn check(texts: Vec<(String, Content, Role)>, options: &Options, kept: &'static Kept) -> Analysis {
-    check_cached(texts, options, None, &Renders::default(), kept)
+    check_cached(texts, options, None, &Builds::default(), kept)
 }
 
 /// [`check`], taking the inputs that did not change from `cache`, and leaving there what it
@@ -394,11 +391,11 @@ fn check_cached(
     texts: Vec<(String, Content, Role)>,
     options: &Options,
     cache: Option<&mut LoadCache>,
-    renders: &Renders,
+    builds: &Builds,
     kept: &'static Kept,
 ) -> Analysis {
-    let mut loaded = load_all(texts, options, cache, renders, kept);
-    add_render_failures(&mut loaded, renders);
+    let mut loaded = load_all(texts, options, cache, builds, kept);
+    add_build_failures(&mut loaded, builds);
     let catalog = build_catalog(&loaded.objects, &loaded.crd_objects, options);
     // Each chart or overlay built is a world of its own: applied on its own, it neither sees
     // nor is seen by another build (two overlays of one base hold the same objects).
@@ -441,9 +438,9 @@ fn check_cached(
     outcome.findings = run_rules(&cx);
     // Findings in what a chart or an overlay built go back to the files they came from, before
     // suppression: comments there (a template, a base, a patch) then apply to them.
-    let mut mapping = crate::render::map::Mapping::new(&outcome.sources, renders);
+    let mut mapping = crate::build::map::Mapping::new(&outcome.sources, builds);
     mapping.findings(&mut outcome.findings, &outcome.sources);
-    crate::render::map::place_in_templates(&mut outcome.findings, &outcome.sources);
+    crate::build::map::place_in_templates(&mut outcome.findings, &outcome.sources);
     let mut suppressed = Vec::new();
     if !options.no_suppress {
         mapping.read_files_built_from(&outcome.sources);
@@ -520,17 +517,17 @@ fn check_cached(
         }
     }
     let tried = |tool| {
-        let built = renders.built.values().filter(|r| r.target.tool == tool);
-        let failed = renders.failures.iter().filter(|f| f.target.tool == tool);
+        let built = builds.built.values().filter(|r| r.target.tool == tool);
+        let failed = builds.failures.iter().filter(|f| f.target.tool == tool);
         built.count() + failed.count()
     };
-    outcome.stats.charts = tried(crate::render::Tool::Helm);
-    outcome.stats.overlays = tried(crate::render::Tool::Kustomize);
-    outcome.stats.not_built = renders.failures.len();
-    let part = renders.skipped.iter().filter(|s| s.part_of_another).count();
+    outcome.stats.charts = tried(crate::build::Tool::Helm);
+    outcome.stats.overlays = tried(crate::build::Tool::Kustomize);
+    outcome.stats.not_built = builds.failures.len();
+    let part = builds.skipped.iter().filter(|s| s.part_of_another).count();
     outcome.stats.part_builds = part;
-    outcome.stats.skipped_builds = renders.skipped.len() - part;
-    outcome.builds = build_reports(renders, &loaded.objects, &outcome.sources);
+    outcome.stats.skipped_builds = builds.skipped.len() - part;
+    outcome.builds = build_reports(builds, &loaded.objects, &outcome.sources);
     // Rules read positions from the files too.
     let changed_errors = changed_inputs(&outcome.sources, &outcome.errors);
     outcome.errors.extend(changed_errors);
@@ -594,19 +591,19 @@ fn skip_named_files_that_are_not_manifests(analysis: &mut Analysis, linted_alone
 /// Every chart and overlay met, in the order of their folders: built (with how many objects),
 /// failed (with the tool's message), or skipped (with the reason).
 fn build_reports(
-    renders: &Renders,
+    builds: &Builds,
     objects: &[Object],
     sources: &[Source],
 ) -> Vec<crate::analysis::Build> {
     use crate::analysis::{Build, BuildStatus};
-    use crate::render::{Target, Tool};
+    use crate::build::{Target, Tool};
     let report = |target: &Target, status, objects, reason| Build {
         tool: match target.tool {
             Tool::Helm => "helm",
             Tool::Kustomize => "kustomize",
         },
         path: target.shown_dir(),
-        command: target.describe(),
+        command: target.command(),
         status,
         objects,
         reason,
@@ -614,28 +611,28 @@ fn build_reports(
     let mut per_stream: std::collections::HashMap<&str, usize> = Default::default();
     for object in objects {
         let name = sources[object.source.0 as usize].name.as_str();
-        if renders.built.contains_key(name) {
+        if builds.built.contains_key(name) {
             *per_stream.entry(name).or_default() += 1;
         }
     }
-    let mut builds: Vec<Build> = renders
+    let mut reports: Vec<Build> = builds
         .built
         .iter()
-        .map(|(name, rendered)| {
+        .map(|(name, built)| {
             let objects = per_stream.get(name.as_str()).copied().unwrap_or(0);
-            report(&rendered.target, BuildStatus::Built, objects, None)
+            report(&built.target, BuildStatus::Built, objects, None)
         })
-        .chain(renders.failures.iter().map(|failure| {
+        .chain(builds.failures.iter().map(|failure| {
             let reason = Some(failure.message.clone());
             report(&failure.target, BuildStatus::Failed, 0, reason)
         }))
-        .chain(renders.skipped.iter().map(|skipped| {
+        .chain(builds.skipped.iter().map(|skipped| {
             let reason = Some(skipped.reason.clone());
             report(&skipped.target, BuildStatus::Skipped, 0, reason)
         }))
         .collect();
-    builds.sort_by(|a, b| a.path.cmp(&b.path).then(a.tool.cmp(b.tool)));
-    builds
+    reports.sort_by(|a, b| a.path.cmp(&b.path).then(a.tool.cmp(b.tool)));
+    reports
 }
 
 /// What loading every input gave.
@@ -661,7 +658,7 @@ fn load_all(
     texts: Vec<(String, Content, Role)>,
     options: &Options,
     cache: Option<&mut LoadCache>,
-    renders: &Renders,
+    builds: &Builds,
     kept: &'static Kept,
 ) -> LoadedAll {
     let prepared: Vec<Prepared> = match cache {
@@ -669,12 +666,12 @@ fn load_all(
             .into_par_iter()
             .enumerate()
             .map(|(i, (name, content, role))| {
-                let built_by = renders.built.get(&name).map(|r| r.target.tool);
+                let built_by = builds.built.get(&name).map(|r| r.target.tool);
                 let id = SourceId(i as u32);
                 prepare(id, name, content, role, options, built_by, kept)
             })
             .collect(),
-        Some(cache) => prepare_cached(texts, options, cache, renders, kept),
+        Some(cache) => prepare_cached(texts, options, cache, builds, kept),
     };
     let mut all = LoadedAll {
         outcome: Outcome::default(),
@@ -761,9 +758,9 @@ fn load_all(
 
 /// The charts and overlays that could not be built, as text the rules report on: the file
 /// each failure names, read to show it.
-fn add_render_failures(loaded: &mut LoadedAll, renders: &Renders) {
-    for failure in &renders.failures {
-        let text = renders.read(&failure.file).unwrap_or_default();
+fn add_build_failures(loaded: &mut LoadedAll, builds: &Builds) {
+    for failure in &builds.failures {
+        let text = builds.read(&failure.file).unwrap_or_default();
         let source = Source::new(read::display_path(&failure.file), text);
         let at = match failure.at {
             Some((line, column)) if line <= source.line_count() => {
@@ -785,7 +782,7 @@ fn add_render_failures(loaded: &mut LoadedAll, renders: &Renders) {
         loaded.outcome.sources.push(source);
         loaded.unread.push(Unread {
             source: id,
-            origin: Some(failure.target.describe()),
+            origin: Some(failure.target.command()),
             why: load::Why::RenderFailed {
                 at,
                 message: failure.message.clone(),
@@ -802,7 +799,7 @@ fn prepare(
     content: Content,
     role: Role,
     options: &Options,
-    built_by: Option<crate::render::Tool>,
+    built_by: Option<crate::build::Tool>,
     kept: &'static Kept,
 ) -> Prepared {
     let (mut source, invalid_at) = match read::decode(name, content) {
@@ -832,7 +829,7 @@ fn prepare(
                 load::ModeChoice::Auto if built_by.is_some() => load::ModeChoice::Apply,
                 mode => mode,
             },
-            context: role == Role::Context,
+            from_context: role == Role::Context,
             fast_path: (!options.full_parse).then_some(kept),
             held: kept.held(),
         };
@@ -925,7 +922,7 @@ fn prepare_cached(
     texts: Vec<(String, Content, Role)>,
     options: &Options,
     cache: &mut LoadCache,
-    renders: &Renders,
+    builds: &Builds,
     fields: &'static Kept,
 ) -> Vec<Prepared> {
     let fingerprint = format!(
@@ -972,7 +969,7 @@ fn prepare_cached(
                 let prepared = match kept {
                     Some(entry) => entry.prepared,
                     None => {
-                        let built_by = renders.built.get(&name).map(|r| r.target.tool);
+                        let built_by = builds.built.get(&name).map(|r| r.target.tool);
                         let id = SourceId(key.2);
                         prepare(id, name, content, role, options, built_by, fields)
                     }

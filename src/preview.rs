@@ -135,7 +135,7 @@ pub fn preview(graph: &Graph, target: ObjId, cascade: Cascade) -> Preview {
 }
 
 pub fn text(analysis: &Analysis, preview: &Preview) -> String {
-    let d = |id: ObjId| crate::report::escape::text(&analysis.describe(id)).into_owned();
+    let d = |id: ObjId| crate::report::escape::text(&analysis.display_name(id)).into_owned();
     let mut out = String::new();
     // The name `--cascade` takes.
     let cascade = clap::ValueEnum::to_possible_value(&preview.cascade)

@@ -356,7 +356,7 @@ fn valid_flag(field: &Option<crate::model::Field>) -> bool {
 }
 
 fn uid_check(owner: &Object, uid: &str) -> UidCheck {
-    if owner.mode == Mode::Apply && !owner.context {
+    if owner.mode == Mode::Apply && !owner.from_context {
         return UidCheck::Fresh;
     }
     match &owner.uid {
@@ -386,7 +386,8 @@ pub enum Unresolved {
 }
 
 impl Unresolved {
-    pub fn describe(self) -> &'static str {
+    /// The reason in a few words, as `tree` marks an edge with it ("uid mismatch").
+    pub fn phrase(self) -> &'static str {
         match self {
             Unresolved::NotFound => "not found",
             Unresolved::OtherNamespace => "only in another namespace",

@@ -110,7 +110,10 @@ pub fn find(analysis: &Analysis, spec: &str, namespace: &str) -> Result<ObjId, S
                     .namespace
                     .clone()
                     .unwrap_or_default();
-                message += &format!("; there is {} (add `-n {ns}`)", analysis.describe(other));
+                message += &format!(
+                    "; there is {} (add `-n {ns}`)",
+                    analysis.display_name(other)
+                );
             }
             Err(message)
         }
@@ -118,7 +121,7 @@ pub fn find(analysis: &Analysis, spec: &str, namespace: &str) -> Result<ObjId, S
             "{spec} names {} objects: {}; qualify the type with its group, e.g. `{}.GROUP/{name}`",
             many.len(),
             many.iter()
-                .map(|&id| analysis.describe(id))
+                .map(|&id| analysis.display_name(id))
                 .collect::<Vec<_>>()
                 .join(", "),
             resource.name

@@ -36,7 +36,7 @@ pub struct TreeFilter {
     pub kind: Option<String>,
 }
 
-/// The nodes and order a rendering walks.
+/// The nodes and order a drawing walks.
 pub struct Forest<'a> {
     analysis: &'a Analysis,
     graph: &'a Graph,
@@ -197,7 +197,7 @@ impl<'a> Forest<'a> {
                 format!(
                     "{} {name} ({})",
                     placeholder.kind,
-                    placeholder.reason.describe()
+                    placeholder.reason.phrase()
                 )
             }
         }
@@ -366,7 +366,7 @@ pub fn text(forest: &Forest, color: bool) -> String {
             if let Some(reason) = forest.marked(&edge) {
                 line.push_str(&paint(
                     "31",
-                    &format!("  ✗ {}: counts as gone", reason.describe()),
+                    &format!("  ✗ {}: counts as gone", reason.phrase()),
                 ));
             }
         }
@@ -488,7 +488,7 @@ pub fn dot(forest: &Forest) -> String {
         }
         let marked = forest.marked(&edge);
         if let Some(reason) = marked {
-            label.push(reason.describe());
+            label.push(reason.phrase());
         }
         let mut attributes = Vec::new();
         if !label.is_empty() {
@@ -524,8 +524,8 @@ pub fn mermaid(forest: &Forest) -> String {
     }
     for edge in edges {
         let arrow = match (edge.controller, forest.marked(&edge)) {
-            (true, Some(reason)) => format!("-. controller, {} .->", reason.describe()),
-            (false, Some(reason)) => format!("-. {} .->", reason.describe()),
+            (true, Some(reason)) => format!("-. controller, {} .->", reason.phrase()),
+            (false, Some(reason)) => format!("-. {} .->", reason.phrase()),
             (true, None) => "-- controller -->".to_string(),
             (false, None) => "-->".to_string(),
         };

@@ -245,7 +245,7 @@ fn effective_with(
         release_name: flag_or_default(
             args.release_name.clone(),
             "--release-name",
-            crate::render::RenderOptions::default().release,
+            crate::build::BuildOptions::default().release,
         ),
         values: flag_or_default(non_empty(&args.values), "--values", Vec::new()),
         set: flag_or_default(non_empty(&args.set), "--set", Vec::new()),
@@ -286,7 +286,7 @@ impl Effective {
             true => vec![PathBuf::from(".")],
             false => flags.paths.clone(),
         };
-        let render = self.render.value.then_some(crate::render::RenderOptions {
+        let build = self.render.value.then_some(crate::build::BuildOptions {
             release: self.release_name.value,
             values: self.values.value,
             set: self.set.value,
@@ -321,7 +321,7 @@ impl Effective {
             no_suppress: false,
             full_parse: false,
             big_file_at_least: Some(crate::analysis::BIG_FILE),
-            render,
+            build,
             git_deletions: flags.git_deletions,
         }
     }
@@ -329,7 +329,7 @@ impl Effective {
 
 impl Effective {
     /// The effective configuration as `ownerlint config` prints it.
-    pub fn describe(&self) -> String {
+    pub fn commented_yaml(&self) -> String {
         use std::fmt::Write;
         let mut out = String::new();
         let file = self
@@ -396,9 +396,9 @@ impl Effective {
             Some(path) => (format!("{}{then}", path.display()), "found on PATH".into()),
             None => ("none".to_string(), "not on PATH".to_string()),
         };
-        let (helm, origin) = program(crate::render::helm_program(), "");
+        let (helm, origin) = program(crate::build::helm_program(), "");
         build("helm", helm, origin);
-        let kustomize = crate::render::kustomize_program();
+        let kustomize = crate::build::kustomize_program();
         let then = match kustomize.as_deref().and_then(Path::file_stem) {
             Some(stem) if stem == "kubectl" => " kustomize",
             _ => " build",

@@ -3,14 +3,14 @@
 
 use std::io::{self, Write};
 
-use super::{RenderOptions, escape, one_line_message, repo_relative};
+use super::{EmitOptions, escape, one_line_message, repo_relative};
 use crate::analysis::Outcome;
 use crate::finding::{Finding, Severity};
 
-pub fn render(
+pub fn emit(
     outcome: &Outcome,
     findings: &[&Finding],
-    options: &RenderOptions,
+    options: &EmitOptions,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let root = options.root.as_deref();

@@ -26,7 +26,7 @@ use crate::finding::{Finding, Label, Severity};
 
 pub const SCHEMA_VERSION: u32 = 1;
 
-pub fn render(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> io::Result<()> {
+pub fn emit(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> io::Result<()> {
     let document = json!({
         "version": SCHEMA_VERSION,
         "findings": findings.iter().map(|f| finding(outcome, f)).collect::<Vec<_>>(),

@@ -4,14 +4,14 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use super::{RenderOptions, escape, one_line_message, plural, repo_relative};
+use super::{EmitOptions, escape, one_line_message, plural, repo_relative};
 use crate::analysis::Outcome;
 use crate::finding::{Finding, Severity};
 
-pub fn render(
+pub fn emit(
     outcome: &Outcome,
     findings: &[&Finding],
-    options: &RenderOptions,
+    options: &EmitOptions,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let root = options.root.as_deref();

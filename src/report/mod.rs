@@ -32,7 +32,7 @@ pub enum Format {
 }
 
 #[derive(Clone, Debug)]
-pub struct RenderOptions {
+pub struct EmitOptions {
     pub color: bool,
     /// Terminal width for `pretty`.
     pub width: usize,
@@ -45,9 +45,9 @@ pub struct RenderOptions {
     pub link_base: Option<String>,
 }
 
-impl Default for RenderOptions {
+impl Default for EmitOptions {
     fn default() -> Self {
-        RenderOptions {
+        EmitOptions {
             color: false,
             width: pretty::DEFAULT_WIDTH,
             quiet: false,
@@ -57,10 +57,10 @@ impl Default for RenderOptions {
     }
 }
 
-pub fn render(
+pub fn emit(
     format: Format,
     outcome: &Outcome,
-    options: RenderOptions,
+    options: EmitOptions,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let shown: Vec<&Finding> = outcome
@@ -69,12 +69,12 @@ pub fn render(
         .filter(|f| !(options.quiet && f.severity == Severity::Info))
         .collect();
     match format {
-        Format::Pretty => pretty::render(outcome, &shown, &options, out),
-        Format::Short => short::render(outcome, &shown, out),
-        Format::Json => json::render(outcome, &shown, out),
-        Format::Sarif => sarif::render(outcome, &shown, &options, out),
-        Format::Github => github::render(outcome, &shown, &options, out),
-        Format::Markdown => markdown::render(outcome, &shown, &options, out),
+        Format::Pretty => pretty::emit(outcome, &shown, &options, out),
+        Format::Short => short::emit(outcome, &shown, out),
+        Format::Json => json::emit(outcome, &shown, out),
+        Format::Sarif => sarif::emit(outcome, &shown, &options, out),
+        Format::Github => github::emit(outcome, &shown, &options, out),
+        Format::Markdown => markdown::emit(outcome, &shown, &options, out),
     }
 }
 

@@ -22,15 +22,15 @@ use miette::{
 };
 use textwrap::core::{Word, display_width};
 
-use super::RenderOptions;
+use super::EmitOptions;
 use crate::analysis::Outcome;
 use crate::finding::{Finding, Label, Severity};
 use crate::source::{Source, SourceId, Span};
 
-pub fn render(
+pub fn emit(
     outcome: &Outcome,
     findings: &[&Finding],
-    options: &RenderOptions,
+    options: &EmitOptions,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let theme = if options.color {

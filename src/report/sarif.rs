@@ -10,7 +10,7 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
-use super::{RenderOptions, repo_relative};
+use super::{EmitOptions, repo_relative};
 use crate::analysis::Outcome;
 use crate::finding::{Applicability, Finding, Label, Severity};
 use crate::rules::RULES;
@@ -20,10 +20,10 @@ const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// The key of our fingerprint in `partialFingerprints`; bump the version when its inputs change.
 const FINGERPRINT_KEY: &str = "ownerlint/v1";
 
-pub fn render(
+pub fn emit(
     outcome: &Outcome,
     findings: &[&Finding],
-    options: &RenderOptions,
+    options: &EmitOptions,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let root = options.root.as_deref();
@@ -134,7 +134,7 @@ fn camel_case(id: &str) -> String {
         .collect()
 }
 
-fn result(outcome: &Outcome, finding: &Finding, options: &RenderOptions) -> Value {
+fn result(outcome: &Outcome, finding: &Finding, options: &EmitOptions) -> Value {
     let root = options.root.as_deref();
     let rule_index = RULES.iter().position(|r| r.meta.id == finding.rule.id);
     let mut message = super::one_line_message(finding);

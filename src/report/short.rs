@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use crate::analysis::Outcome;
 use crate::finding::Finding;
 
-pub fn render(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> io::Result<()> {
+pub fn emit(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> io::Result<()> {
     for finding in findings {
         let source = outcome.source(finding.primary.source);
         let at = source.line_col(finding.primary.span.start);

@@ -25,7 +25,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 format!(
                     "{}: the API server rejects {} (`/v1, Kind=Event is disallowed from being an owner`)",
                     cx.arrow(id, reference, resolution),
-                    cx.describe(id)
+                    cx.display_name(id)
                 ),
             )
             .help("own the object by what the event is about (its involvedObject), not by the Event"),

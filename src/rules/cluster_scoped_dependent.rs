@@ -25,10 +25,10 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 format!("{kind} is namespaced"),
                 format!(
                     "{} → {kind} {}: {} is cluster-scoped and {kind} is namespaced; the garbage collector refuses this reference (it logs `item is cluster-scoped, but refers to a namespaced owner`) and never collects {}",
-                    cx.describe(id),
+                    cx.display_name(id),
                     reference.name_str().unwrap_or("?"),
-                    cx.describe(id),
-                    cx.describe(id)
+                    cx.display_name(id),
+                    cx.display_name(id)
                 ),
             )
             .help("give it a cluster-scoped owner (e.g. the Namespace, or a cluster-scoped custom resource), or drop the reference and label the object with its owner (e.g. `example.com/owner: <namespace>.<name>`) so the owner's controller or finalizer deletes it by label"),

@@ -128,7 +128,7 @@ impl<'a> Context<'a> {
         self.objects
             .iter()
             .enumerate()
-            .filter(|(_, o)| !o.context)
+            .filter(|(_, o)| !o.from_context)
             .map(|(i, o)| (ObjId(i as u32), o))
     }
 
@@ -151,9 +151,9 @@ impl<'a> Context<'a> {
     }
 
     /// "Deployment shop/api", "ClusterRole reader".
-    pub fn describe(&self, id: ObjId) -> String {
+    pub fn display_name(&self, id: ObjId) -> String {
         self.object(id)
-            .describe(self.index.facts(id).namespace.as_deref())
+            .display_name(self.index.facts(id).namespace.as_deref())
     }
 
     /// "deploy/app.yaml:12", where an object's name (or the object) is.
@@ -165,7 +165,7 @@ impl<'a> Context<'a> {
     }
 
     /// The owner a reference names, in the namespace the garbage collector looks in.
-    pub fn describe_owner(
+    pub fn owner_display_name(
         &self,
         dependent: ObjId,
         reference: &OwnerRef,
@@ -192,8 +192,8 @@ impl<'a> Context<'a> {
     ) -> String {
         format!(
             "{} → {}",
-            self.describe(dependent),
-            self.describe_owner(dependent, reference, resolution)
+            self.display_name(dependent),
+            self.owner_display_name(dependent, reference, resolution)
         )
     }
 
@@ -262,14 +262,14 @@ impl<'a> Context<'a> {
             }
             let Some(reason) = resolution.unresolved() else {
                 if let Some(owner) = resolution.owner() {
-                    alive.push(self.describe(owner));
+                    alive.push(self.display_name(owner));
                 }
                 continue;
             };
             let complete_here = self
                 .options
                 .complete_for(&resolution.group, reference.kind_str().unwrap_or(""));
-            let owner = self.describe_owner(dependent, reference, resolution);
+            let owner = self.owner_display_name(dependent, reference, resolution);
             if resolution.is_dangling(object.mode, complete_here) {
                 continue;
             } else if reason == Unresolved::NotFound {
@@ -278,7 +278,7 @@ impl<'a> Context<'a> {
                 unresolvable.push(owner);
             }
         }
-        let described = self.describe(dependent);
+        let described = self.display_name(dependent);
         if !alive.is_empty() {
             format!(
                 "the garbage collector removes this reference from {described} ({} still owns it)",

@@ -75,8 +75,8 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 format!("no selector, so the template's labels select: {selector}")
             }
         };
-        let owner_text = cx.describe(owner_id);
-        let dependent_text = cx.describe(id);
+        let owner_text = cx.display_name(owner_id);
+        let dependent_text = cx.display_name(id);
         let width = owner_text
             .chars()
             .count()

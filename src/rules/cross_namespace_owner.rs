@@ -33,8 +33,8 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             // The reference's uid is another namespace's object; the name here is another one.
             Some(shadow) => format!(
                 "the reference's uid `{uid}` belongs to {} in another namespace, not to {} here; owners are matched by uid, so the garbage collector records `OwnerRefInvalidNamespace` on the dependent and treats the owner as gone",
-                cx.describe(*first),
-                cx.describe(*shadow),
+                cx.display_name(*first),
+                cx.display_name(*shadow),
             ),
             // The uid is another object's altogether.
             None if holds_uid
@@ -43,7 +43,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             {
                 format!(
                     "the reference's uid `{uid}` belongs to {} in another namespace; owners are matched by uid and looked up in the dependent's namespace, so the garbage collector records `OwnerRefInvalidNamespace` on the dependent and treats the owner as gone",
-                    cx.describe(*first),
+                    cx.display_name(*first),
                 )
             }
             None => format!(
@@ -68,7 +68,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     cx.dangling_consequence(id, index)
                 ),
             )
-            .related(cx.name_label(*first, format!("{} is here", cx.describe(*first))))
+            .related(cx.name_label(*first, format!("{} is here", cx.display_name(*first))))
             .help("a namespaced owner must be in the dependent's namespace: move one of them, use a cluster-scoped owner, or clean up with a label instead of an owner reference"),
         );
     }

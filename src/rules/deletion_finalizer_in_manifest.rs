@@ -38,10 +38,10 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             let dependents = cx.dependents(id);
             let named = match dependents {
                 [] => String::new(),
-                [one] => format!(" (in this input: {})", cx.describe(*one)),
+                [one] => format!(" (in this input: {})", cx.display_name(*one)),
                 [one, rest @ ..] => format!(
                     " (in this input: {} and {} more)",
-                    cx.describe(*one),
+                    cx.display_name(*one),
                     rest.len()
                 ),
             };
@@ -53,7 +53,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     format!("`{name}` is set by the API server on delete"),
                     format!(
                         "{} carries the `{name}` finalizer, which the API server adds on a delete request: in a manifest it makes every later delete that names no propagationPolicy (API clients, controllers, the garbage collector) {effect}{named}; `kubectl delete` names one on every delete (`Background` unless `--cascade` says otherwise), which replaces the finalizer",
-                        cx.describe(id)
+                        cx.display_name(id)
                     ),
                 )
                 .help(format!(

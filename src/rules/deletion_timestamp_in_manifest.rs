@@ -28,14 +28,14 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             Mode::Apply => (
                 format!(
                     "{} carries metadata.deletionTimestamp{when}: it was exported while being deleted. Created from this manifest with `kubectl create` or `kubectl apply`, the object is live (the API server drops the field); with server-side apply (`kubectl apply --server-side`, Flux, Argo CD with server-side apply) the field is kept and the object is created already being deleted; applied over a live object that is not being deleted, the update is rejected (`field is immutable`)",
-                    cx.describe(id)
+                    cx.display_name(id)
                 ),
                 "remove deletionTimestamp and deletionGracePeriodSeconds from the manifest, with the other system fields (uid, resourceVersion, creationTimestamp, status)".to_string(),
             ),
             Mode::Snapshot => (
                 format!(
                     "{} was captured while being deleted{when}: {}; its owner references may no longer describe the cluster",
-                    cx.describe(id),
+                    cx.display_name(id),
                     what_it_waits_for(object)
                 ),
                 format!(

@@ -52,7 +52,7 @@ fn push(
             format!(
                 "`{}` is written {times} in {place} of {}: kubectl applies {applied}, without a word, and ignores {ignored} (ownerlint reads it the same way)",
                 d.key,
-                cx.describe(id),
+                cx.display_name(id),
             ),
         )
         .related(Label::new(object.source, d.first, "first written here"))

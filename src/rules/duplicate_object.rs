@@ -21,7 +21,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         let mut linted: Vec<_> = ids
             .iter()
             .copied()
-            .filter(|id| !cx.object(*id).context)
+            .filter(|id| !cx.object(*id).from_context)
             .collect();
         // Input order within each file.
         linted.sort_by_key(|id| (cx.object(*id).source.0, id.index()));
@@ -56,7 +56,7 @@ fn report(cx: &Context, ids: &[ObjId], out: &mut Vec<Finding>) {
                     "captured again, another uid",
                     format!(
                         "{} is in this dump twice, with two uids (first at {}): a cluster holds one object of a name at a time, so the dump joins captures of different moments; references to either uid describe only one of them",
-                        cx.describe(*id),
+                        cx.display_name(*id),
                         cx.location(*first)
                     ),
                 )
@@ -74,7 +74,7 @@ fn report(cx: &Context, ids: &[ObjId], out: &mut Vec<Finding>) {
                 "defined again here",
                 format!(
                     "{} is defined again in this {} (first at {}): {consequence}",
-                    cx.describe(*id),
+                    cx.display_name(*id),
                     match source.name.as_str() {
                         "<stdin>" => "stream",
                         _ => "file",
@@ -86,7 +86,7 @@ fn report(cx: &Context, ids: &[ObjId], out: &mut Vec<Finding>) {
                 // Two files of one chart or overlay: the build is named, and the first
                 // definition's place is its file's, when the finding is taken back to them.
                 finding.naming_build(
-                    format!("{} is defined twice in ", cx.describe(*id)),
+                    format!("{} is defined twice in ", cx.display_name(*id)),
                     format!(": first in {}: {consequence}", cx.location(*first)),
                 )
             } else {

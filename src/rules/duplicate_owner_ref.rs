@@ -30,7 +30,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                         "entry {} repeats entry {} of {}'s ownerReferences exactly: created or applied client-side, the API server drops it with a warning (`duplicate UID(s) observed: {uid}`); server-side apply (`kubectl apply --server-side`, Flux, Argo CD with server-side apply) refuses the object (`duplicate entries for key [uid=…]`)",
                         later_index + 1,
                         first_index + 1,
-                        cx.describe(id)
+                        cx.display_name(id)
                     ),
                     "remove the repeated entry",
                 )
@@ -40,7 +40,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                         "entries {} and {} of {}'s ownerReferences have the same uid `{uid}` but differ: created or applied client-side, the API server keeps both, and strategic-merge patches key entries by uid, so a patch to one may land on the other; server-side apply refuses the object (`duplicate entries for key [uid=…]`)",
                         first_index + 1,
                         later_index + 1,
-                        cx.describe(id)
+                        cx.display_name(id)
                     ),
                     "merge the two entries into one, with the fields the owner really needs",
                 )

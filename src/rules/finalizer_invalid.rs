@@ -101,7 +101,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                         "not a list",
                         format!(
                             "metadata.finalizers of {} is {found}, not a list of strings: the API server cannot decode the object and rejects it",
-                            cx.describe(id)
+                            cx.display_name(id)
                         ),
                     )
                     .help("write finalizers as a list: `finalizers: [example.com/cleanup]`"),
@@ -128,12 +128,12 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             let message = if text.is_empty() {
                 format!(
                     "a finalizer of {} is empty: the API server rejects the object (`metadata.finalizers: Invalid value: \"\"`)",
-                    cx.describe(id)
+                    cx.display_name(id)
                 )
             } else {
                 format!(
                     "finalizer \"{text}\" of {} is not a qualified name ({problem}): the API server rejects the object (`metadata.finalizers: Invalid value: \"{text}\"`)",
-                    cx.describe(id)
+                    cx.display_name(id)
                 )
             };
             out.push(
@@ -160,7 +160,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     format!("`{}` conflicts with `{}`", second.0, first.0),
                     format!(
                         "{} has both the `orphan` and the `foregroundDeletion` finalizer: the API server rejects it (`finalizer orphan and foregroundDeletion cannot be both set`), since its dependents cannot be both kept and deleted",
-                        cx.describe(id)
+                        cx.display_name(id)
                     ),
                 )
                 .related(Label::new(object.source, first.1, format!("`{}` is set here", first.0)))
@@ -185,7 +185,7 @@ fn push_not_a_string(
             "not a string",
             format!(
                 "a finalizer of {} is {what}, not a string: the API server cannot decode the object and rejects it",
-                cx.describe(id)
+                cx.display_name(id)
             ),
         )
         .help(format!("write the finalizer as a string; {HELP_NAME}")),

@@ -82,7 +82,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     "not domain-qualified",
                     format!(
                         "finalizer \"{name}\" of {} is neither a standard finalizer name nor domain-qualified: the API server rejects the object (`metadata.finalizers[{i}]: Invalid value: \"{name}\": name is neither a standard finalizer name nor is it fully qualified`)",
-                        cx.describe(id)
+                        cx.display_name(id)
                     ),
                 ),
                 Validation::CustomResource => {
@@ -103,7 +103,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                         "not domain-qualified",
                         format!(
                             "finalizer \"{name}\" of {} is not domain-qualified: the API server accepts the custom resource with a warning (`metadata.finalizers: \"{name}\": {advice}`); another controller using the same name could remove it and let the object go before its cleanup ran",
-                            cx.describe(id)
+                            cx.display_name(id)
                         ),
                     );
                     finding.severity = Severity::Warning;

@@ -30,7 +30,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     format!("{} is a second controller", extra.display()),
                     format!(
                         "{} has two controller owners, {} and {}: the API server rejects it (`Only one reference can have Controller set to true. Found \"true\" in references for {} and {}`)",
-                        cx.describe(id),
+                        cx.display_name(id),
                         first.display(),
                         extra.display(),
                         first.display(),

@@ -181,8 +181,8 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         if adopters.is_empty() {
             continue;
         }
-        let dependent_text = cx.describe(id);
-        let names: Vec<String> = adopters.iter().map(|&c| cx.describe(c)).collect();
+        let dependent_text = cx.display_name(id);
+        let names: Vec<String> = adopters.iter().map(|&c| cx.display_name(c)).collect();
         let message = match names.as_slice() {
             [one] => {
                 let kind = cx.object(adopters[0]).kind_str();
@@ -213,7 +213,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 finding = finding.related(Label::new(
                     cx.object(c).source,
                     selector.span,
-                    format!("{} selects {selector}", cx.describe(c)),
+                    format!("{} selects {selector}", cx.display_name(c)),
                 ));
             }
         }

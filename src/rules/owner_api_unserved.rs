@@ -87,7 +87,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 format!(
                     "{}: {what} (checked against Kubernetes {release}): the garbage collector cannot map the reference, retries it forever, and never collects {} even when all its owners are gone",
                     cx.arrow(id, reference, resolution),
-                    cx.describe(id)
+                    cx.display_name(id)
                 ),
             )
             .help(help);

@@ -53,7 +53,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     reference.api_version_str().unwrap_or("?"),
                     owner_api.value,
                     reference.api_version_str().unwrap_or("?"),
-                    cx.describe(id)
+                    cx.display_name(id)
                 ),
             )
             .related(Label::new(owner.source, owner_api.span, "the owner's apiVersion"))

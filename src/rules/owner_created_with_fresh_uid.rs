@@ -38,7 +38,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 format!(
                     "{}: {} is created by this input, and the API server gives every new object a fresh uid, never `{}`{written}: soon after both are created, {}",
                     cx.arrow(id, reference, resolution),
-                    cx.describe(owner),
+                    cx.display_name(owner),
                     reference.uid_str().unwrap_or("?"),
                     cx.dangling_consequence(id, index)
                 ),

@@ -64,7 +64,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         let consequence = if event {
             "the garbage collector maps it like `Event`, and the API server's ban on core Events as owners compares the kind exactly, so this reference passes it, yet it points at a core Event; the garbage collector deletes the dependent when that Event is deleted, and Events are deleted when they expire".to_string()
         } else if let Some((_, owner, _, dep_kind, effect)) = controlled {
-            let dependent = cx.describe(id);
+            let dependent = cx.display_name(id);
             match effect {
                 Effect::Uncounted => format!(
                     "the garbage collector maps it like `{owner}`, but the {owner} controller finds its {dep_kind}s by the exact kind of their controller reference, so it does not count {dependent} as one of its own: it runs its {dep_kind}s as if this one were not there (another beside it), and never removes it itself (scaling down leaves it running)"

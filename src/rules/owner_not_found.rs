@@ -28,7 +28,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         if uid_held {
             continue;
         }
-        let owner = cx.describe_owner(id, reference, resolution);
+        let owner = cx.owner_display_name(id, reference, resolution);
         let consequence = cx.dangling_consequence(id, index);
         let renamed = renamed_by_kustomize(cx, object, reference);
         let complete = cx

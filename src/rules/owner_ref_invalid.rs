@@ -17,7 +17,7 @@ super::declare_rule! {
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {
         // Written only for a finding: most objects have none.
-        let reject = || format!("the API server rejects {}", cx.describe(id));
+        let reject = || format!("the API server rejects {}", cx.display_name(id));
         if let OwnerRefs::NotAList(not_a_list) = &object.owner_refs {
             let NotAList { span, found } = &**not_a_list;
             out.push(

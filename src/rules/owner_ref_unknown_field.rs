@@ -56,7 +56,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                         format!(
                             "`{}` is not a field of an owner reference of {}: the API server drops it (kubectl's default strict validation rejects the object); {why}",
                             key.value,
-                            cx.describe(id)
+                            cx.display_name(id)
                         ),
                     )
                     .help(help);

@@ -31,17 +31,17 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 &META,
                 id,
                 span,
-                format!("this is {}'s uid", cx.describe(holder)),
+                format!("this is {}'s uid", cx.display_name(holder)),
                 format!(
                     "{}: uid `{uid}` belongs to {}, not to the {} the reference names; the garbage collector finds that object by uid, sees that its kind, name or namespace differ, and treats the owner as absent, so {}",
                     cx.arrow(id, reference, resolution),
-                    cx.describe(holder),
+                    cx.display_name(holder),
                     reference.display(),
                     cx.dangling_consequence(id, index)
                 ),
             )
-            .related(cx.uid_label(holder, format!("{} has this uid", cx.describe(holder))))
-            .help(format!("if {} is the owner, write its apiVersion, kind and name in the reference; otherwise use the real owner's uid", cx.describe(holder))),
+            .related(cx.uid_label(holder, format!("{} has this uid", cx.display_name(holder))))
+            .help(format!("if {} is the owner, write its apiVersion, kind and name in the reference; otherwise use the real owner's uid", cx.display_name(holder))),
         );
     }
 }

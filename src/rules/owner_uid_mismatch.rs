@@ -39,7 +39,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     cx.dangling_consequence(id, index)
                 ),
             )
-            .related(cx.uid_label(owner, format!("{}'s uid", cx.describe(owner))))
+            .related(cx.uid_label(owner, format!("{}'s uid", cx.display_name(owner))))
             .help(format!("set the reference's uid to {owner_uid}, or take both objects from one capture of one cluster")),
         );
     }

@@ -38,7 +38,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         if component.len() == 1 && !self_loop {
             continue;
         }
-        if component.iter().all(|id| cx.object(*id).context) {
+        if component.iter().all(|id| cx.object(*id).from_context) {
             continue;
         }
         // Report once, at the reference into the cycle of the member that sorts first by kind,
@@ -46,8 +46,8 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         let Some(start) = component
             .iter()
             .copied()
-            .filter(|id| !cx.object(*id).context)
-            .min_by_key(|id| (cx.describe(*id), *id))
+            .filter(|id| !cx.object(*id).from_context)
+            .min_by_key(|id| (cx.display_name(*id), *id))
         else {
             continue;
         };
@@ -68,12 +68,12 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         let chain: Vec<String> = path
             .iter()
             .chain(std::iter::once(&start))
-            .map(|id| cx.describe(*id))
+            .map(|id| cx.display_name(*id))
             .collect();
         let message = if path.len() == 1 {
             format!(
                 "{} owns itself: the reference always finds a live owner, so the garbage collector never collects it on its own, and a foreground deletion with blockOwnerDeletion on this entry can wait for itself",
-                cx.describe(start)
+                cx.display_name(start)
             )
         } else {
             format!(

@@ -80,7 +80,7 @@ fn check_object(
                 format!("no owner reference to {owners}"),
                 format!(
                     "{} has no owner reference to {owners}, which the policy ({}) requires: nothing deletes it with the object that should own it",
-                    cx.describe(id),
+                    cx.display_name(id),
                     policy.origin
                 ),
             )
@@ -116,7 +116,7 @@ fn check_object(
             label,
             format!(
                 "{} → {}: the policy ({}) requires {rule} on this reference",
-                cx.describe(id),
+                cx.display_name(id),
                 reference.display(),
                 policy.origin
             ),

@@ -101,7 +101,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             // these fields (`uid`, `resourceVersion`, `creationTimestamp`).
             let carries =
                 object.uid.as_ref().is_some_and(|u| !u.value.is_empty()) || object.captured;
-            if object.context || object.mode != Mode::Apply || !carries {
+            if object.from_context || object.mode != Mode::Apply || !carries {
                 return None;
             }
             finding(cx, ObjId(i as u32))
@@ -135,7 +135,7 @@ fn finding(cx: &Context, id: ObjId) -> Option<Finding> {
         .collect();
     let message = format!(
         "{} is read as a manifest to apply, but it carries fields that only the API server sets ({}): it is a copy of a live object. Applied as it is, {}",
-        cx.describe(id),
+        cx.display_name(id),
         in_words(&names),
         consequences.join("; ")
     );

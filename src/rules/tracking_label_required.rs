@@ -51,7 +51,7 @@ fn check_object(
                 format!("no `{}` label", policy.label),
                 format!(
                     "{} has no `{}` label naming its {owner_kind}, which the policy ({}) requires: a cluster-scoped object cannot have a namespaced owner, so nothing would delete it",
-                    cx.describe(id),
+                    cx.display_name(id),
                     policy.label,
                     policy.origin
                 ),
@@ -96,7 +96,7 @@ fn check_object(
             format!("names {named}"),
             format!(
                 "{}: its `{}` label names {named}, which is not in the input (policy {}): a cleanup by label would never run for it",
-                cx.describe(id),
+                cx.display_name(id),
                 policy.label,
                 policy.origin
             ),

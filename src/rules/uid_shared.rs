@@ -32,7 +32,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             let object = cx.object(id);
             // One object captured twice is `duplicate-object`'s to tell apart, and an object
             // added with --context is not linted.
-            if identity(id) == identity(first) || object.context || object.mode != Mode::Snapshot {
+            if identity(id) == identity(first) || object.from_context || object.mode != Mode::Snapshot {
                 continue;
             }
             let Some(uid) = &object.uid else {
@@ -46,13 +46,13 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                     "uid of another object",
                     format!(
                         "{} has the uid `{}` of {} (at {}): a cluster gives every object a uid of its own, so this input joins captures of different clusters or was edited by hand, and every owner reference to that uid is ambiguous",
-                        cx.describe(id),
+                        cx.display_name(id),
                         uid.value,
-                        cx.describe(first),
+                        cx.display_name(first),
                         cx.location(first)
                     ),
                 )
-                .related(cx.uid_label(first, format!("{}'s uid", cx.describe(first))))
+                .related(cx.uid_label(first, format!("{}'s uid", cx.display_name(first))))
                 .help("take the objects from one capture of one cluster, or give each object the uid the cluster assigned it"),
             );
         }

@@ -12,7 +12,7 @@ use super::{ChartFlags, ColorChoice, Streams, config_errors, options, written};
 use crate::analysis::{Analysis, Options};
 use crate::config::Flags;
 use crate::finding::Severity;
-use crate::report::{self, Format, RenderOptions};
+use crate::report::{self, EmitOptions, Format};
 
 /// What a lint run is asked: what to read, and the lint's own flags.
 pub struct Lint {
@@ -148,7 +148,7 @@ pub fn lint(args: Lint, streams: &mut Streams) -> i32 {
     } else {
         Format::Short
     });
-    let render = RenderOptions {
+    let emit_options = EmitOptions {
         color,
         width: report::pretty::terminal_width(),
         quiet: args.quiet,
@@ -161,25 +161,30 @@ pub fn lint(args: Lint, streams: &mut Streams) -> i32 {
     let shown = match &fixed.stdin {
         // Standard input fixed: its text is the output, and the report goes to standard error.
         Some(text) => {
-            let _ = report::render(format, &outcome, render.clone(), &mut streams.stderr);
+            let _ = report::emit(format, &outcome, emit_options.clone(), &mut streams.stderr);
             stdout
                 .write_all(text.as_bytes())
                 .and_then(|()| stdout.flush())
         }
-        None => report::render(format, &outcome, render.clone(), &mut stdout)
+        None => report::emit(format, &outcome, emit_options.clone(), &mut stdout)
             .and_then(|()| stdout.flush()),
     };
     drop(stdout);
     // A file is read later, elsewhere: no colour, and not the width of this terminal.
-    let file_render = RenderOptions {
+    let file_emit_options = EmitOptions {
         color: false,
         width: report::pretty::file_width(),
-        ..render.clone()
+        ..emit_options.clone()
     };
     for (report_format, path) in &args.report {
         let written = std::fs::File::create(path).and_then(|file| {
             let mut file = std::io::BufWriter::new(file);
-            report::render(*report_format, &outcome, file_render.clone(), &mut file)?;
+            report::emit(
+                *report_format,
+                &outcome,
+                file_emit_options.clone(),
+                &mut file,
+            )?;
             file.flush()
         });
         if let Err(err) = written {

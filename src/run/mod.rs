@@ -119,7 +119,7 @@ pub fn explain(id: &str, streams: &mut Streams) -> i32 {
 /// `ownerlint config`: the effective configuration and where each value came from.
 pub fn show_config(flags: &Flags, streams: &mut Streams) -> i32 {
     match config::effective(flags) {
-        Ok(effective) => print_out(streams, effective.describe(), 0),
+        Ok(effective) => print_out(streams, effective.commented_yaml(), 0),
         Err(errors) => config_errors(streams, &errors),
     }
 }

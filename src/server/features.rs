@@ -248,7 +248,7 @@ pub(super) fn hover(
                 .collect();
             match (resolution.owner(), resolution.unresolved()) {
                 (Some(owner), None) => {
-                    text.push_str(&format!("**Owner:** {}\n\n", analysis.describe(owner)));
+                    text.push_str(&format!("**Owner:** {}\n\n", analysis.display_name(owner)));
                     match &part.object(owner).uid {
                         Some(u) => text.push_str(&format!("uid `{}`\n\n", u.value)),
                         // A live owner without a uid was captured without one.
@@ -261,7 +261,7 @@ pub(super) fn hover(
                     // collector counts the owner as gone.
                     text.push_str(&format!(
                         "**Named, but not the owner:** {}\n\n",
-                        analysis.describe(owner)
+                        analysis.display_name(owner)
                     ));
                     let named = owner_ref.uid_str().unwrap_or("?");
                     match (reason, &part.object(owner).uid) {
@@ -293,7 +293,7 @@ pub(super) fn hover(
         None => {
             let (source, span) = part.name_place(object);
             range = Some(super::position::range(source, span, client.encoding));
-            text.push_str(&format!("**{}**\n\n", analysis.describe(object)));
+            text.push_str(&format!("**{}**\n\n", analysis.display_name(object)));
             let (owners, named) = owners_of(part, object);
             // Dependents whose reference to this object matches its uid, and those whose
             // reference names it with another uid.
@@ -306,7 +306,7 @@ pub(super) fn hover(
                 for &id in ids {
                     text.push_str(&format!(
                         "- {} (`{}`)\n",
-                        analysis.describe(id),
+                        analysis.display_name(id),
                         place(part, id)
                     ));
                 }

@@ -3,7 +3,7 @@
 //! rendering findings, reading rule documents, and turning a plain YAML stream into the other
 //! input shapes users feed ownerlint (a `kind: List` dump, JSON, a `helm template` stream).
 
-use ownerlint::report::{self, Format, RenderOptions};
+use ownerlint::report::{self, EmitOptions, Format};
 use ownerlint::rules::{RULES, Rule};
 use ownerlint::yaml::{self, Node, ScalarType, Value};
 use ownerlint::{Options, Outcome};
@@ -99,14 +99,14 @@ pub(crate) fn lint_short_both_ways(name: &str, text: &str) -> String {
 
 pub(crate) fn render(outcome: &Outcome, format: Format) -> String {
     let mut out = Vec::new();
-    report::render(
+    report::emit(
         format,
         outcome,
-        RenderOptions {
+        EmitOptions {
             color: false,
             width: 100,
             quiet: false,
-            ..RenderOptions::default()
+            ..EmitOptions::default()
         },
         &mut out,
     )
@@ -418,7 +418,7 @@ pub(crate) fn unaccounted_inputs(dir: &std::path::Path) -> Vec<String> {
     let built = ownerlint::lint(
         &Options {
             paths: vec![dir.to_path_buf()],
-            render: Some(ownerlint::render::RenderOptions::default()),
+            build: Some(ownerlint::build::BuildOptions::default()),
             ..Options::default()
         },
         &mut std::io::empty(),

@@ -505,7 +505,7 @@ fn a_cluster_info_dump_is_never_complete() {
     let mut dangling: Vec<(String, bool)> = graph
         .edges
         .iter()
-        .map(|e| (analysis.describe(e.dependent), e.dangling))
+        .map(|e| (analysis.display_name(e.dependent), e.dangling))
         .collect();
     dangling.sort();
     assert_eq!(

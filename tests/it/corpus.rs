@@ -63,7 +63,7 @@ fn findings_per_project() {
     for project in projects {
         let options = Options {
             paths: vec![project.clone()],
-            render: Some(ownerlint::render::RenderOptions::default()),
+            build: Some(ownerlint::build::BuildOptions::default()),
             ..Options::default()
         };
         let outcome = ownerlint::lint(&options, &mut std::io::empty());

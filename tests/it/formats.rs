@@ -8,7 +8,7 @@ use crate::common;
 use std::path::PathBuf;
 
 use ownerlint::Options;
-use ownerlint::report::{self, Format, RenderOptions};
+use ownerlint::report::{self, EmitOptions, Format};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -34,13 +34,13 @@ fn redact(text: &str) -> String {
 
 fn raw(format: Format, link_base: Option<&str>) -> String {
     let outcome = examples();
-    let options = RenderOptions {
+    let options = EmitOptions {
         root: Some(root()),
         link_base: link_base.map(str::to_string),
-        ..RenderOptions::default()
+        ..EmitOptions::default()
     };
     let mut out = Vec::new();
-    report::render(format, &outcome, options, &mut out).expect("rendering to memory");
+    report::emit(format, &outcome, options, &mut out).expect("rendering to memory");
     String::from_utf8(out).expect("UTF-8")
 }
 
@@ -86,8 +86,7 @@ fn sarif_fingerprints_do_not_move_with_lines() {
     let fingerprint = |t: &str| {
         let outcome = common::lint("a.yaml", t, &Options::default());
         let mut out = Vec::new();
-        report::render(Format::Sarif, &outcome, RenderOptions::default(), &mut out)
-            .expect("render");
+        report::emit(Format::Sarif, &outcome, EmitOptions::default(), &mut out).expect("render");
         let sarif: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
         let result = &sarif["runs"][0]["results"][0];
         (

@@ -5,7 +5,7 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use ownerlint::report::{self, Format, RenderOptions};
+use ownerlint::report::{self, EmitOptions, Format};
 use ownerlint::{Options, Outcome};
 
 fn root() -> PathBuf {
@@ -78,12 +78,12 @@ metadata:
 ";
 
 fn render(outcome: &Outcome, width: usize) -> String {
-    let options = RenderOptions {
+    let options = EmitOptions {
         width,
-        ..RenderOptions::default()
+        ..EmitOptions::default()
     };
     let mut out = Vec::new();
-    report::render(Format::Pretty, outcome, options, &mut out).expect("rendering to memory");
+    report::emit(Format::Pretty, outcome, options, &mut out).expect("rendering to memory");
     String::from_utf8(out).expect("UTF-8")
 }
 
@@ -300,11 +300,11 @@ fn each_report_starts_with_its_severity_in_words_and_its_rule() {
     // In colour, the severity and the rule are in the severity's colour, in bold.
     let outcome = common::lint("adjacent.yaml", ADJACENT, &Options::default());
     let mut out = Vec::new();
-    let options = RenderOptions {
+    let options = EmitOptions {
         color: true,
-        ..RenderOptions::default()
+        ..EmitOptions::default()
     };
-    report::render(Format::Pretty, &outcome, options, &mut out).expect("rendering");
+    report::emit(Format::Pretty, &outcome, options, &mut out).expect("rendering");
     let text = String::from_utf8(out).expect("UTF-8");
     assert!(
         text.contains("\u{1b}[31;1merror[multiple-controllers]\u{1b}[0m: Pod shop/web-1"),

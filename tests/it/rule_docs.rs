@@ -137,7 +137,7 @@ fn lint_example(id: &str, text: &str, doc: &str) -> Option<ownerlint::analysis::
     std::fs::write(dir.path().join("kustomization.yaml"), text).expect("write the example");
     let options = ownerlint::analysis::Options {
         paths: vec![dir.path().to_path_buf()],
-        render: Some(ownerlint::render::RenderOptions::default()),
+        build: Some(ownerlint::build::BuildOptions::default()),
         ..common::doc_options(doc)
     };
     Some(ownerlint::pipeline::lint(&options, &mut std::io::empty()))

@@ -1415,7 +1415,7 @@ fn a_build_runs_again_only_when_a_file_it_reads_changes() {
     );
     let options = ownerlint::Options {
         paths: vec![root.clone()],
-        render: Some(Default::default()),
+        build: Some(Default::default()),
         ..Default::default()
     };
     let mut cache = ownerlint::pipeline::LoadCache::default();
@@ -1497,7 +1497,7 @@ fn the_server_reports_what_the_command_line_reports_once_the_editors_texts_are_s
     .collect();
     let options = ownerlint::Options {
         paths: vec![root.clone()],
-        render: Some(Default::default()),
+        build: Some(Default::default()),
         ..Default::default()
     };
     let served = analyze_workspace(&options, &open, &mut Default::default());

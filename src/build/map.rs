@@ -30,7 +30,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::{Origins, Rendered, Renders, Tool};
+use super::{Builds, Built, Origins, Tool};
 use crate::analysis::{Places, Spot};
 use crate::finding::{Finding, Label, TemplatePlace};
 use crate::source::{Source, SourceId, Span};
@@ -75,7 +75,7 @@ struct Place {
 /// Findings of built streams being taken back to the files their objects came from, and the
 /// files read for that (templates, resources, patches), as sources numbered after the run's.
 pub struct Mapping<'r> {
-    built: HashMap<SourceId, &'r Rendered>,
+    built: HashMap<SourceId, &'r Built>,
     mapper: Mapper<'r>,
     /// What each build that failed reads: nothing there was checked.
     failed: Vec<super::Consumed>,
@@ -83,18 +83,18 @@ pub struct Mapping<'r> {
 
 impl<'r> Mapping<'r> {
     /// The mapping of the built streams among `sources`.
-    pub fn new(sources: &[Source], renders: &'r Renders) -> Self {
-        let built = match renders.built.is_empty() {
+    pub fn new(sources: &[Source], builds: &'r Builds) -> Self {
+        let built = match builds.built.is_empty() {
             true => HashMap::new(),
-            false => built_streams(sources, renders),
+            false => built_streams(sources, builds),
         };
         Mapping {
             built,
-            mapper: Mapper::new(renders, sources.len()),
-            failed: renders
+            mapper: Mapper::new(builds, sources.len()),
+            failed: builds
                 .failures
                 .iter()
-                .map(|f| f.target.consumed(&renders.files))
+                .map(|f| f.target.consumed(&builds.files))
                 .collect(),
         }
     }
@@ -112,19 +112,19 @@ impl<'r> Mapping<'r> {
             let build = std::iter::once(&finding.primary)
                 .chain(&finding.related)
                 .find_map(|label| self.built.get(&label.source))
-                .map(|rendered| rendered.target.describe());
+                .map(|built| built.target.command());
             if self.built.contains_key(&finding.primary.source) {
                 finding.built_at = Some((finding.primary.source, finding.primary.span.start));
             }
             // Each place in a built stream that a label moved from, and where it went.
             let mut moved = Vec::new();
             for label in std::iter::once(&mut finding.primary).chain(finding.related.iter_mut()) {
-                if let Some(rendered) = self.built.get(&label.source) {
+                if let Some(built) = self.built.get(&label.source) {
                     let stream = &sources[label.source.0 as usize];
                     let line = stream.line_col(label.span.start).line;
                     let from = format!("{}:{line}", stream.name);
                     let before = label.source;
-                    self.mapper.map(label, stream, rendered);
+                    self.mapper.map(label, stream, built);
                     if label.source != before {
                         let file = self.mapper.source(label.source);
                         let line = file.line_col(label.span.start).line;
@@ -150,7 +150,7 @@ impl<'r> Mapping<'r> {
         let mut ids: Vec<SourceId> = self.built.keys().copied().collect();
         ids.sort();
         for id in ids {
-            let rendered = self.built[&id];
+            let built = self.built[&id];
             let documents = self
                 .mapper
                 .streams
@@ -158,19 +158,19 @@ impl<'r> Mapping<'r> {
                 .or_insert_with(|| stream_documents(&sources[id.0 as usize]));
             let mut files: Vec<PathBuf> = documents
                 .iter()
-                .filter_map(|document| match rendered.target.tool {
-                    Tool::Helm => Some(rendered.origin_file(document.template.as_deref()?)),
+                .filter_map(|document| match built.target.tool {
+                    Tool::Helm => Some(built.origin_file(document.template.as_deref()?)),
                     Tool::Kustomize => {
                         let origin = kustomize_origin(document.root.as_ref()?)?;
                         let file = ["path", "configuredIn"]
                             .into_iter()
                             .find_map(|key| origin.get(key)?.as_str().map(str::to_string))?;
-                        Some(rendered.origin_file(&file))
+                        Some(built.origin_file(&file))
                     }
                 })
                 .collect();
-            if rendered.target.tool == Tool::Kustomize {
-                files.extend(self.mapper.patch_files(&rendered.target.dir));
+            if built.target.tool == Tool::Kustomize {
+                files.extend(self.mapper.patch_files(&built.target.dir));
             }
             for file in files {
                 self.mapper.file(&file);
@@ -205,11 +205,11 @@ impl<'r> Mapping<'r> {
 }
 
 /// The built streams among `sources`, by id.
-fn built_streams<'r>(sources: &[Source], renders: &'r Renders) -> HashMap<SourceId, &'r Rendered> {
+fn built_streams<'r>(sources: &[Source], builds: &'r Builds) -> HashMap<SourceId, &'r Built> {
     sources
         .iter()
         .enumerate()
-        .filter_map(|(i, s)| Some((SourceId(i as u32), renders.built.get(&s.name)?)))
+        .filter_map(|(i, s)| Some((SourceId(i as u32), builds.built.get(&s.name)?)))
         .collect()
 }
 
@@ -314,17 +314,17 @@ fn read_template(origin: &str, root: &Path) -> Option<Source> {
 /// The [`Places`] of the objects of the built streams among `sources`.
 pub fn place_objects(
     sources: &[Source],
-    renders: &Renders,
+    builds: &Builds,
     objects: &[crate::model::Object],
 ) -> Places {
-    let built = built_streams(sources, renders);
+    let built = built_streams(sources, builds);
     if built.is_empty() {
         return Places::default();
     }
-    let mut mapper = Mapper::new(renders, sources.len());
+    let mut mapper = Mapper::new(builds, sources.len());
     let mut spots = Vec::new();
     for (i, object) in objects.iter().enumerate() {
-        let Some(rendered) = built.get(&object.source) else {
+        let Some(built) = built.get(&object.source) else {
             continue;
         };
         let stream = &sources[object.source.0 as usize];
@@ -343,7 +343,7 @@ pub fn place_objects(
         );
         for (span, reference, name) in asked {
             let mut label = Label::new(object.source, span, "");
-            mapper.map(&mut label, stream, rendered);
+            mapper.map(&mut label, stream, built);
             if label.source == object.source {
                 continue;
             }
@@ -433,7 +433,7 @@ fn at_the_files(message: &str, moved: &[(String, String)]) -> String {
 
 struct Mapper<'r> {
     /// What the builds read files as.
-    texts: &'r Renders,
+    texts: &'r Builds,
     first_new: usize,
     new_sources: Vec<Source>,
     /// Each file read, by path, as the source it became (`None`: unreadable).
@@ -483,7 +483,7 @@ fn stream_documents(stream: &Source) -> Vec<StreamDocument> {
 }
 
 impl<'r> Mapper<'r> {
-    fn new(texts: &'r Renders, first_new: usize) -> Self {
+    fn new(texts: &'r Builds, first_new: usize) -> Self {
         Mapper {
             texts,
             first_new,
@@ -494,12 +494,12 @@ impl<'r> Mapper<'r> {
         }
     }
 
-    fn map(&mut self, label: &mut Label, stream: &Source, rendered: &Rendered) {
+    fn map(&mut self, label: &mut Label, stream: &Source, built: &Built) {
         let place = self
-            .place(label.source, label.span, stream, rendered)
+            .place(label.source, label.span, stream, built)
             .or_else(|| {
                 // Nothing better: the chart's `Chart.yaml` or the kustomization file.
-                let id = self.file(&rendered.target.file)?;
+                let id = self.file(&built.target.file)?;
                 Some(Place {
                     source: id,
                     span: first_line(self.source(id)),
@@ -520,13 +520,7 @@ impl<'r> Mapper<'r> {
         }
     }
 
-    fn place(
-        &mut self,
-        id: SourceId,
-        span: Span,
-        stream: &Source,
-        rendered: &Rendered,
-    ) -> Option<Place> {
+    fn place(&mut self, id: SourceId, span: Span, stream: &Source, built: &Built) -> Option<Place> {
         let documents = self
             .streams
             .entry(id)
@@ -549,12 +543,12 @@ impl<'r> Mapper<'r> {
             .and_then(|m| m.get("name"))
             .and_then(Node::as_str)
             .unwrap_or("");
-        match rendered.target.tool {
+        match built.target.tool {
             Tool::Helm => {
-                let file = self.file(&rendered.origin_file(&template?))?;
+                let file = self.file(&built.origin_file(&template?))?;
                 self.in_template(file, stream, span, kind, nth, &path)
             }
-            Tool::Kustomize => self.in_kustomize_origin(&root, rendered, kind, name, &path),
+            Tool::Kustomize => self.in_kustomize_origin(&root, built, kind, name, &path),
         }
     }
 
@@ -609,14 +603,14 @@ impl<'r> Mapper<'r> {
     fn in_kustomize_origin(
         &mut self,
         root: &Node,
-        rendered: &Rendered,
+        built: &Built,
         kind: &str,
         name: &str,
         path: &FieldPath,
     ) -> Option<Place> {
         let origin = kustomize_origin(root)?;
         if let Some(file) = origin.get("path").and_then(Node::as_str) {
-            let id = self.file(&rendered.origin_file(file))?;
+            let id = self.file(&built.origin_file(file))?;
             let found = self.field_in(id, kind, name, path);
             if let Some((span, true)) = found {
                 return Some(Place {
@@ -626,7 +620,7 @@ impl<'r> Mapper<'r> {
                 });
             }
             // A field the file does not write, or writes otherwise, came from a patch.
-            if let Some(place) = self.in_patches(rendered, kind, name, path) {
+            if let Some(place) = self.in_patches(built, kind, name, path) {
                 return Some(place);
             }
             let span = found.map_or_else(|| first_line(self.source(id)), |(span, _)| span);
@@ -638,7 +632,7 @@ impl<'r> Mapper<'r> {
         }
         // A generated object: the generator's entry in its kustomization.
         let file = origin.get("configuredIn")?.as_str()?;
-        let id = self.file(&rendered.origin_file(file))?;
+        let id = self.file(&built.origin_file(file))?;
         let span = self.generator_entry(id, name);
         Some(Place {
             source: id,
@@ -677,15 +671,15 @@ impl<'r> Mapper<'r> {
     /// which name objects by target, not in their text).
     fn in_patches(
         &mut self,
-        rendered: &Rendered,
+        built: &Built,
         kind: &str,
         name: &str,
         path: &FieldPath,
     ) -> Option<Place> {
-        let Origins::Kustomize { .. } = rendered.origins else {
+        let Origins::Kustomize { .. } = built.origins else {
             return None;
         };
-        let patches = self.patch_files(&rendered.target.dir);
+        let patches = self.patch_files(&built.target.dir);
         let mut loose = Vec::new();
         for patch in patches {
             let Some(id) = self.file(&patch) else {
@@ -1040,8 +1034,8 @@ fn scalars_keyed(
 fn same_line(template: &str, region: Span, stream: &Source, span: Span) -> Option<Span> {
     let line_index = stream.line_index(span.start);
     let line_start = stream.line_start(line_index);
-    let rendered = stream.line_text(line_index).into_owned();
-    let text = rendered.trim();
+    let built = stream.line_text(line_index).into_owned();
+    let text = built.trim();
     if text.is_empty() {
         return None;
     }
@@ -1053,8 +1047,8 @@ fn same_line(template: &str, region: Span, stream: &Source, span: Span) -> Optio
         return None;
     }
     let indent = |l: &str| l.len() - l.trim_start().len();
-    let start = at + indent(line) + (span.start - line_start).checked_sub(indent(&rendered))?;
-    let end = if span.end <= line_start + rendered.len() {
+    let start = at + indent(line) + (span.start - line_start).checked_sub(indent(&built))?;
+    let end = if span.end <= line_start + built.len() {
         start + span.len()
     } else {
         at + line.len()
@@ -1088,17 +1082,17 @@ mod tests {
     #[test]
     fn a_message_names_the_files_its_labels_went_to() {
         let moved = [(
-            "overlays/prod (rendered):7".to_string(),
+            "overlays/prod (built):7".to_string(),
             "base/hpa-v1.yaml:4".to_string(),
         )];
         assert_eq!(
-            at_the_files("first in overlays/prod (rendered):7: …", &moved),
+            at_the_files("first in overlays/prod (built):7: …", &moved),
             "first in base/hpa-v1.yaml:4: …"
         );
         // Line 7 is not line 70; a message without either is left as it is.
         assert_eq!(
-            at_the_files("at overlays/prod (rendered):70", &moved),
-            "at overlays/prod (rendered):70"
+            at_the_files("at overlays/prod (built):70", &moved),
+            "at overlays/prod (built):70"
         );
         assert_eq!(at_the_files("plain", &moved), "plain");
     }

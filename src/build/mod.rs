@@ -1,4 +1,4 @@
-//! Render: the Helm charts and Kustomize overlays among the inputs are built with the tools
+//! Build: the Helm charts and Kustomize overlays among the inputs are built with the tools
 //! people deploy them with (`helm template`, `kustomize build` or `kubectl kustomize`), so that
 //! what is linted is what a cluster would get. Each build is a stream of its own; [`map`] takes
 //! each finding in it back to the file, and where it can the line, that the object came from.
@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-pub use crate::analysis::RenderOptions;
+pub use crate::analysis::BuildOptions;
 use crate::read::{Files, display_path, lexical};
 pub use crate::source::Tool;
 
@@ -88,7 +88,7 @@ impl Target {
     }
 
     /// How the build is shown: `helm template charts/shop`, `kustomize build overlays/prod`.
-    pub fn describe(&self) -> String {
+    pub fn command(&self) -> String {
         let dir = self.shown_dir();
         match self.tool {
             Tool::Helm => format!("helm template {dir}"),
@@ -99,13 +99,13 @@ impl Target {
     /// The name the built stream is reported under where a finding cannot be taken back to a
     /// file.
     pub fn stream_name(&self) -> String {
-        format!("{} (rendered)", self.shown_dir())
+        format!("{} (built)", self.shown_dir())
     }
 }
 
 /// A built chart or overlay.
 #[derive(Clone, Debug)]
-pub struct Rendered {
+pub struct Built {
     pub target: Target,
     /// What the tool printed (taken by the build stage, which gives it to be linted as an input).
     pub text: String,
@@ -129,7 +129,7 @@ pub enum Origins {
     },
 }
 
-impl Rendered {
+impl Built {
     /// The file an origin path names, as the user would write it (relative to where the
     /// overlay was named from).
     pub fn origin_file(&self, origin: &str) -> PathBuf {
@@ -202,8 +202,8 @@ pub struct Failure {
 
 /// What a build is given besides its chart or overlay.
 #[derive(Clone, Debug, Hash)]
-pub struct BuildOptions<'a> {
-    pub render: &'a RenderOptions,
+pub struct BuildSettings<'a> {
+    pub options: &'a BuildOptions,
     /// The namespace of namespaced objects that name none.
     pub namespace: &'a str,
     /// `--kube-version`, as helm takes it (`v1.30.0`).
@@ -211,27 +211,31 @@ pub struct BuildOptions<'a> {
 }
 
 /// Build `target` from its files as they are on disk.
-fn build_as_it_is(target: &Target, options: &BuildOptions, stop: Option<&AtomicBool>) -> Built {
+fn build_as_it_is(
+    target: &Target,
+    options: &BuildSettings,
+    stop: Option<&AtomicBool>,
+) -> BuildResult {
     match target.tool {
-        Tool::Helm => helm::render(
+        Tool::Helm => helm::build(
             target,
-            options.render,
+            options.options,
             options.namespace,
             options.kube_version.clone(),
             stop,
         ),
-        Tool::Kustomize => kustomize::render(target, options.render.timeout, stop),
+        Tool::Kustomize => kustomize::build(target, options.options.timeout, stop),
     }
 }
 
 /// What building a chart or an overlay gave.
-type Built = Result<Rendered, Box<Failure>>;
+type BuildResult = Result<Built, Box<Failure>>;
 
 /// Builds kept for the next run, by target: each with the fingerprint of everything it read
 /// (its options and the bytes of its files, edited or not), and what it gave.
 #[derive(Default)]
 pub struct BuildCache {
-    builds: HashMap<Target, (u64, Built)>,
+    builds: HashMap<Target, (u64, BuildResult)>,
     /// How many builds the last run ran (rather than took from the cache).
     ran: usize,
     /// The last run's builds were stopped.
@@ -257,33 +261,33 @@ impl BuildCache {
 /// name it is read under, and `skipped`.
 pub fn build_all(
     targets: &[Target],
-    options: &BuildOptions,
+    options: &BuildSettings,
     files: &Files,
     cache: Option<&mut BuildCache>,
     stop: Option<&AtomicBool>,
     skipped: Vec<Skipped>,
-) -> (Renders, Vec<(String, String)>) {
+) -> (Builds, Vec<(String, String)>) {
     use rayon::prelude::*;
-    let built: Vec<Built> = match cache {
+    let built: Vec<BuildResult> = match cache {
         None => targets
             .par_iter()
             .map(|target| build(target, options, files, stop))
             .collect(),
         Some(cache) => build_cached(targets, options, files, cache, stop),
     };
-    let mut renders = Renders {
+    let mut builds = Builds {
         files: files.clone(),
         skipped,
-        ..Renders::default()
+        ..Builds::default()
     };
     let mut streams = Vec::new();
     for result in built {
         match result {
-            Ok(mut rendered) => {
-                let name = rendered.target.stream_name();
+            Ok(mut built) => {
+                let name = built.target.stream_name();
                 // The text is read as an input; the build keeps what maps findings back.
-                streams.push((name.clone(), std::mem::take(&mut rendered.text)));
-                renders.built.insert(name, rendered);
+                streams.push((name.clone(), std::mem::take(&mut built.text)));
+                builds.built.insert(name, built);
             }
             Err(mut failure) => {
                 // The tool's message on one line: a finding is one line in `short` and
@@ -295,21 +299,21 @@ pub fn build_all(
                     .filter(|line| !line.is_empty())
                     .collect::<Vec<_>>()
                     .join(" ");
-                renders.failures.push(*failure);
+                builds.failures.push(*failure);
             }
         }
     }
-    (renders, streams)
+    (builds, streams)
 }
 
 /// [`build`] each of `targets`, or take it from `cache` when what it reads is as it was.
 fn build_cached(
     targets: &[Target],
-    options: &BuildOptions,
+    options: &BuildSettings,
     files: &Files,
     cache: &mut BuildCache,
     stop: Option<&AtomicBool>,
-) -> Vec<Built> {
+) -> Vec<BuildResult> {
     use rayon::prelude::*;
     let mut old = std::mem::take(&mut cache.builds);
     let fingerprints: Vec<u64> = targets
@@ -328,7 +332,7 @@ fn build_cached(
         })
         .collect();
     cache.ran = work.iter().filter(|(_, kept)| kept.is_none()).count();
-    let built: Vec<(u64, bool, Built)> = work
+    let built: Vec<(u64, bool, BuildResult)> = work
         .into_par_iter()
         .zip(targets)
         .map(|((fingerprint, kept), target)| match kept {
@@ -356,7 +360,7 @@ fn build_cached(
 
 /// What a build depends on: its options, and the path and bytes of every file it reads (the
 /// edited text where there is one).
-fn fingerprint(target: &Target, options: &BuildOptions, files: &Files) -> u64 {
+fn fingerprint(target: &Target, options: &BuildSettings, files: &Files) -> u64 {
     use std::hash::{BuildHasher, Hash, Hasher};
     let mut hasher = foldhash::quality::FixedState::default().build_hasher();
     (target, options).hash(&mut hasher);
@@ -401,10 +405,10 @@ fn files_below(dir: &Path, files: &Files, found: &mut Vec<PathBuf>, depth: usize
 /// `stop` is set.
 fn build(
     target: &Target,
-    options: &BuildOptions,
+    options: &BuildSettings,
     files: &Files,
     stop: Option<&AtomicBool>,
-) -> Built {
+) -> BuildResult {
     let edited = !files.is_empty() && {
         let read = read_files(target, files);
         read.iter().any(|file| match files.text(file) {
@@ -481,9 +485,9 @@ fn build(
         file: copy_file,
     };
     match build_as_it_is(&copied, options, stop) {
-        Ok(mut rendered) => {
-            rendered.target = target.clone();
-            rendered.origins = match rendered.origins {
+        Ok(mut built) => {
+            built.target = target.clone();
+            built.origins = match built.origins {
                 Origins::Helm { charts } => Origins::Helm {
                     charts: charts
                         .into_iter()
@@ -499,7 +503,7 @@ fn build(
                     )),
                 },
             };
-            Ok(rendered)
+            Ok(built)
         }
         Err(mut failure) => {
             failure.target = target.clone();
@@ -517,8 +521,8 @@ fn build(
 
 /// The built streams of a run, by the name they are read under, and what could not be built.
 #[derive(Debug, Default)]
-pub struct Renders {
-    pub built: HashMap<String, Rendered>,
+pub struct Builds {
+    pub built: HashMap<String, Built>,
     pub failures: Vec<Failure>,
     /// Met, and not built on their own.
     pub skipped: Vec<Skipped>,
@@ -527,7 +531,7 @@ pub struct Renders {
     pub files: Files,
 }
 
-impl Renders {
+impl Builds {
     /// The text of `path` as the builds read it.
     pub fn read(&self, path: &Path) -> Option<String> {
         self.files.read(path)

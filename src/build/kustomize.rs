@@ -11,17 +11,17 @@ use std::process::Command;
 
 use std::path::{Path, PathBuf};
 
-use super::{Failure, Origins, Rendered, Target, relative, run_tool, tool_message};
+use super::{Built, Failure, Origins, Target, relative, run_tool, tool_message};
 
-pub(super) fn render(
+pub(super) fn build(
     target: &Target,
     timeout: std::time::Duration,
     stop: Option<&std::sync::atomic::AtomicBool>,
-) -> Result<Rendered, Box<Failure>> {
+) -> Result<Built, Box<Failure>> {
     // A component is built only as part of the overlays that use it (`components:`), never
     // alone: there is nothing to build.
     if is_component(&target.file, &crate::read::Files::default()) {
-        return Ok(Rendered {
+        return Ok(Built {
             target: target.clone(),
             text: String::new(),
             origins: Origins::Kustomize {
@@ -78,7 +78,7 @@ pub(super) fn render(
             .replace(&overlay_text, &crate::read::display_path(&target.dir));
         return Err(fail(format!("kustomize build failed: {message}"), false));
     }
-    Ok(Rendered {
+    Ok(Built {
         target: target.clone(),
         text: String::from_utf8_lossy(&output.stdout).into_owned(),
         origins: Origins::Kustomize {

@@ -7,15 +7,15 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{Failure, Origins, RenderOptions, Rendered, Target, run_tool, tool_message};
+use super::{BuildOptions, Built, Failure, Origins, Target, run_tool, tool_message};
 
-pub(super) fn render(
+pub(super) fn build(
     target: &Target,
-    options: &RenderOptions,
+    options: &BuildOptions,
     namespace: &str,
     kube_version: Option<String>,
     stop: Option<&std::sync::atomic::AtomicBool>,
-) -> Result<Rendered, Box<Failure>> {
+) -> Result<Built, Box<Failure>> {
     let fail = |file: PathBuf, at, message: String, missing_tool| {
         Box::new(Failure {
             target: target.clone(),
@@ -31,7 +31,7 @@ pub(super) fn render(
     let charts = chart_names(&target.dir, &on_disk);
     // A library chart holds only definitions for other charts: nothing to install or render.
     if chart_field(&target.dir, "type", &on_disk).as_deref() == Some("library") {
-        return Ok(Rendered {
+        return Ok(Built {
             target: target.clone(),
             text: String::new(),
             origins: Origins::Helm { charts },
@@ -100,7 +100,7 @@ pub(super) fn render(
             false,
         ));
     }
-    Ok(Rendered {
+    Ok(Built {
         target: target.clone(),
         text: String::from_utf8_lossy(&output.stdout).into_owned(),
         origins: Origins::Helm { charts },
