@@ -6,7 +6,7 @@
 
 use clap::ValueEnum;
 use libfuzzer_sys::fuzz_target;
-use ownerlint::report::{self, Format, RenderOptions};
+use ownerlint::report::{self, EmitOptions, Format};
 
 fuzz_target!(|data: &[u8]| {
     let options = ownerlint::Options {
@@ -15,10 +15,10 @@ fuzz_target!(|data: &[u8]| {
     };
     let analysis = ownerlint::analyze(&options, &mut &data[..]);
     for &format in Format::value_variants() {
-        let _ = report::render(
+        let _ = report::emit(
             format,
             &analysis.outcome,
-            RenderOptions::default(),
+            EmitOptions::default(),
             &mut std::io::sink(),
         );
     }
