@@ -1,13 +1,13 @@
 // Loading a big dump allocates millions of small strings and tree nodes from every thread
 // at once; jemalloc does that faster than the system allocator, in less memory.
-#[cfg(not(target_env = "msvc"))]
+#[cfg(all(feature = "jemalloc", not(target_env = "msvc")))]
 #[global_allocator]
 static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 /// jemalloc's options, read before `main`: give freed pages back at once rather than after
 /// ten seconds. A load frees each batch's parse trees as it goes, so peak memory then
 /// follows the objects kept, not every tree ever built.
-#[cfg(not(target_env = "msvc"))]
+#[cfg(all(feature = "jemalloc", not(target_env = "msvc")))]
 #[allow(non_upper_case_globals)]
 // Sound: jemalloc reads this symbol once, as a NUL-terminated C string; the bytes are static,
 // immutable and end with NUL.
