@@ -216,7 +216,7 @@ fn plan_builds(
         match reader {
             Some(j) => found.skipped.push(Skipped {
                 target: target.clone(),
-                reason: format!("built as part of `{}`", targets[j].command()),
+                reason: format!("part of `{}`", targets[j].command()),
                 part_of_another: true,
             }),
             None if target.is_component(files) => found.skipped.push(Skipped {

@@ -23,8 +23,8 @@ fn main() {
     std::process::exit(ownerlint::cli::run(cli));
 }
 
-/// The language server analyses its folders again at every edit, allocating much what the
-/// last analysis freed: it keeps freed pages for five seconds (jemalloc's default is ten)
+/// The language server analyses its folders again at every edit, allocating much of what
+/// the last analysis freed: it keeps freed pages for five seconds (jemalloc's default is ten)
 /// rather than give them back at once and fault them in again at the next edit, which took
 /// about a third of an analysis. Its memory still settles, a few megabytes higher.
 #[cfg(all(feature = "jemalloc", not(target_env = "msvc")))]

@@ -306,7 +306,7 @@ pub fn summary_line(outcome: &Outcome) -> String {
         builds.push(format!("{} not built: {named}", s.not_built));
     }
     if s.part_builds > 0 {
-        builds.push(format!("{} more built as part of these", s.part_builds));
+        builds.push(format!("{} more inside these", s.part_builds));
     }
     if s.skipped_builds > 0 {
         builds.push(format!(

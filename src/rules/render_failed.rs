@@ -28,8 +28,13 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         let build = unread.origin.clone().unwrap_or_default();
 
         let mut finding = if *missing_tool {
+            let install = if build.starts_with("helm") {
+                "helm"
+            } else {
+                "kubectl or kustomize"
+            };
             Finding::new(&META, Label::new(unread.source, *at, "not built"), message.clone())
-                .help("install helm (charts) or kubectl or kustomize (overlays); or pass --no-render to lint the files as they are; or, to let the run pass without them, set `render-failed: warning` under `rules:` in .ownerlint.yaml")
+                .help(format!("install {install}; or pass --no-render to lint the files as they are; or, to let the run pass without them, set `render-failed: warning` under `rules:` in .ownerlint.yaml"))
         } else {
             let help = if message.contains("helm dependency build") {
                 let dir = build.strip_prefix("helm template ").unwrap_or(&build);

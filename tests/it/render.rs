@@ -64,7 +64,7 @@ fn overlays_are_built_and_their_findings_land_in_the_base_the_patches_and_the_co
     // The base and the component are built as part of the overlays that use them, not alone.
     assert!(
         run.stderr
-            .contains("4 objects in 2 overlays (2 more built as part of these):"),
+            .contains("4 objects in 2 overlays (2 more inside these):"),
         "{}",
         run.stderr
     );
@@ -164,7 +164,7 @@ fn a_chart_is_rendered_and_its_findings_land_on_template_lines() {
     // The subchart is built as part of its parent, not alone.
     assert!(
         run.stderr
-            .contains("5 objects in 1 chart (1 more built as part of these):"),
+            .contains("5 objects in 1 chart (1 more inside these):"),
         "{}",
         run.stderr
     );
@@ -828,7 +828,7 @@ fn helm_gets_the_options_and_none_of_the_shells_helm_settings() {
     let stderr = &output.stderr;
     assert_eq!(output.code(), Some(0), "{stderr}");
     assert!(
-        stderr.contains("1 object in 1 chart (1 more built as part of these):"),
+        stderr.contains("1 object in 1 chart (1 more inside these):"),
         "{stderr}"
     );
     let called = std::fs::read_to_string(&record).expect("the stand-in ran");
@@ -915,7 +915,7 @@ fn nested_overlays_and_manifests_beside_a_kustomization_are_checked_too() {
         shown[..6],
         [
             "kustomize build app: built, 1 object",
-            "kustomize build app/base: skipped: built as part of `kustomize build app/variants/prod`",
+            "kustomize build app/base: skipped: part of `kustomize build app/variants/prod`",
             "kustomize build app/tests/smoke: built, 1 object",
             "kustomize build app/variants/prod: built, 1 object",
             "app/example.yaml: linted on its own",
@@ -925,9 +925,8 @@ fn nested_overlays_and_manifests_beside_a_kustomization_are_checked_too() {
         run.stderr
     );
     assert!(
-        run.stderr.contains(
-            "ownerlint: 4 objects in 1 file and 3 overlays (1 more built as part of these):"
-        ),
+        run.stderr
+            .contains("ownerlint: 4 objects in 1 file and 3 overlays (1 more inside these):"),
         "{}",
         run.stderr
     );
