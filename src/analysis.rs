@@ -33,7 +33,7 @@ pub struct Options {
     pub complete: bool,
     pub kube_version: Option<KubeVersion>,
     pub crds: Vec<PathBuf>,
-    pub context: Vec<PathBuf>,
+    pub existing: Vec<PathBuf>,
     /// The rest of the project: indexed, so owners defined there resolve, but not reported on
     /// (pre-commit passes only the changed files).
     pub project: Vec<PathBuf>,
@@ -73,7 +73,7 @@ impl Default for Options {
             complete: false,
             kube_version: None,
             crds: Vec::new(),
-            context: Vec::new(),
+            existing: Vec::new(),
             project: Vec::new(),
             limits: yaml::Limits::default(),
             levels: Vec::new(),

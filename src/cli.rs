@@ -118,9 +118,13 @@ pub struct InputArgs {
     /// Directory or file of CustomResourceDefinitions that declare custom kinds (repeatable)
     #[arg(long, value_name = "PATH", value_hint = clap::ValueHint::AnyPath)]
     pub crds: Vec<PathBuf>,
-    /// Objects that exist (e.g. a dump of the target cluster): owners may resolve to them, and they are not linted (repeatable)
+    /// Objects that already exist (e.g. a dump of the target cluster): owners may resolve to them, and they are not linted (repeatable)
     #[arg(long, value_name = "PATH", value_hint = clap::ValueHint::AnyPath)]
-    pub context: Vec<PathBuf>,
+    pub existing: Vec<PathBuf>,
+    /// Refused: `--context` is kubectl's flag for a kubeconfig context (the earlier name of
+    /// --existing)
+    #[arg(long = "context", value_name = "PATH", hide = true, value_parser = renamed_context)]
+    pub renamed_context: Vec<PathBuf>,
     /// The rest of the project: read so that owners defined there resolve, without reporting on
     /// it; findings are reported only for PATHS (for pre-commit, which passes changed files)
     #[arg(long, value_name = "PATH", value_hint = clap::ValueHint::AnyPath)]
@@ -184,7 +188,7 @@ impl From<&InputArgs> for Flags {
             complete,
             kube_version,
             crds,
-            context,
+            existing,
             project,
             git_deletions,
             include,
@@ -193,6 +197,7 @@ impl From<&InputArgs> for Flags {
             max_alias_nodes,
             max_depth,
             no_mmap: _,
+            renamed_context: _,
             no_render,
             release_name,
             values,
@@ -215,7 +220,7 @@ impl From<&InputArgs> for Flags {
             complete: *complete,
             kube_version: *kube_version,
             crds: crds.clone(),
-            context: context.clone(),
+            existing: existing.clone(),
             include: include.clone(),
             exclude: exclude.clone(),
             no_render: *no_render,
@@ -415,6 +420,15 @@ fn parse_set(text: &str) -> Result<String, String> {
         Some((key, _)) if !key.trim().is_empty() => Ok(text.to_string()),
         _ => Err("expected KEY=VALUE, e.g. image.tag=1.2".to_string()),
     }
+}
+
+/// `--context PATH`, the earlier spelling of `--existing`: always refused, with the new name.
+fn renamed_context(_: &str) -> Result<PathBuf, String> {
+    Err(
+        "`--context` is kubectl's flag for a kubeconfig context; objects that already exist \
+         (a dump of the target cluster) are passed with `--existing PATH`"
+            .to_string(),
+    )
 }
 
 fn parse_kube_version(text: &str) -> Result<KubeVersion, String> {

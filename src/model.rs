@@ -488,8 +488,8 @@ pub struct Object {
     /// The template it was rendered from, for `helm template` output.
     pub origin: Option<String>,
     pub mode: Mode,
-    /// Added with `--context`: it exists, and is not linted itself.
-    pub from_context: bool,
+    /// Added with `--existing`: it exists, and is not linted itself.
+    pub from_existing: bool,
     pub api_version: Option<Spanned<String>>,
     pub kind: Option<Spanned<String>>,
     pub name: Option<Spanned<String>>,
@@ -648,7 +648,7 @@ impl Object {
             extent: node.span,
             origin: None,
             mode: Mode::Apply,
-            from_context: false,
+            from_existing: false,
             api_version,
             kind,
             name,

@@ -169,7 +169,7 @@ struct Found {
     skipped: Vec<crate::build::Skipped>,
 }
 
-/// The discover stage, for the paths to lint, `--crds`, `--context` and `--project`; and a
+/// The discover stage, for the paths to lint, `--crds`, `--existing` and `--project`; and a
 /// file that only a text in `files` stands in for (an editor's, not yet saved) where a walk
 /// would have found it.
 fn discover_all(options: &Options, filter: &Filter, files: &Files) -> Found {
@@ -177,7 +177,7 @@ fn discover_all(options: &Options, filter: &Filter, files: &Files) -> Found {
     for (paths, role) in [
         (&options.paths, Role::Lint),
         (&options.crds, Role::Crds),
-        (&options.context, Role::Context),
+        (&options.existing, Role::Existing),
         (&options.project, Role::Project),
     ] {
         let build = role == Role::Lint && options.build.is_some();
@@ -639,7 +639,7 @@ fn build_reports(
 struct LoadedAll {
     /// The sources, input errors and counts so far.
     outcome: Outcome,
-    /// Objects to lint, and those of `--context` and `--project`.
+    /// Objects to lint, and those of `--existing` and `--project`.
     objects: Vec<Object>,
     /// Objects of `--crds`: only their CRDs are read.
     crd_objects: Vec<Object>,
@@ -741,7 +741,7 @@ fn load_all(
         match role {
             Role::Crds => append(&mut all.crd_objects, loaded.objects),
             Role::Deleted => {}
-            Role::Lint | Role::Context | Role::Project => {
+            Role::Lint | Role::Existing | Role::Project => {
                 if role == Role::Lint {
                     let stats = &mut all.outcome.stats;
                     stats.documents += loaded.documents;
@@ -829,7 +829,7 @@ fn prepare(
                 load::ModeChoice::Auto if built_by.is_some() => load::ModeChoice::Apply,
                 mode => mode,
             },
-            from_context: role == Role::Context,
+            from_existing: role == Role::Existing,
             fast_path: (!options.full_parse).then_some(kept),
             held: kept.held(),
         };

@@ -341,7 +341,8 @@ pub fn walk_entries(
 pub(crate) enum Role {
     Lint,
     Crds,
-    Context,
+    /// Objects that already exist (`--existing`): owners may resolve to them; not linted.
+    Existing,
     /// Manifests of the project beside the linted files: objects as in a lint, not reported.
     Project,
     /// Manifests the git change deletes, as they were (`--git-deletions`): their objects are

@@ -356,7 +356,7 @@ fn valid_flag(field: &Option<crate::model::Field>) -> bool {
 }
 
 fn uid_check(owner: &Object, uid: &str) -> UidCheck {
-    if owner.mode == Mode::Apply && !owner.from_context {
+    if owner.mode == Mode::Apply && !owner.from_existing {
         return UidCheck::Fresh;
     }
     match &owner.uid {

@@ -146,7 +146,7 @@ pub(crate) fn from_comments(id: SourceId, source: &Source) -> (Vec<Suppression>,
 pub(crate) fn from_annotations(objects: &[Object]) -> Vec<Suppression> {
     objects
         .iter()
-        .filter(|o| !o.from_context)
+        .filter(|o| !o.from_existing)
         .filter_map(|o| {
             let value = o.ignore_annotation.as_ref()?;
             // The span of a quoted value starts at its quote.

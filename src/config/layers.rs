@@ -29,7 +29,7 @@ pub struct Flags {
     pub complete: bool,
     pub kube_version: Option<KubeVersion>,
     pub crds: Vec<PathBuf>,
-    pub context: Vec<PathBuf>,
+    pub existing: Vec<PathBuf>,
     pub include: Vec<String>,
     pub exclude: Vec<String>,
     /// Read charts and overlays file by file rather than build them.
@@ -50,7 +50,7 @@ pub struct Effective {
     pub include: Setting<Vec<String>>,
     pub exclude: Setting<Vec<String>>,
     pub crds: Setting<Vec<PathBuf>>,
-    pub context: Setting<Vec<PathBuf>>,
+    pub existing: Setting<Vec<PathBuf>>,
     pub levels: Vec<(String, Level, Origin)>,
     pub kinds: Vec<(ExtraKind, Origin)>,
     pub packs: Vec<(String, Origin)>,
@@ -211,10 +211,10 @@ fn effective_with(
             &name,
             Vec::new(),
         ),
-        context: pick(
-            non_empty(&args.context),
-            "--context",
-            file.context,
+        existing: pick(
+            non_empty(&args.existing),
+            "--existing",
+            file.existing,
             &name,
             Vec::new(),
         ),
@@ -312,7 +312,7 @@ impl Effective {
             complete: self.complete.value,
             kube_version: self.kube_version.value,
             crds: self.crds.value,
-            context: self.context.value,
+            existing: self.existing.value,
             project: flags.project.clone(),
             limits: flags.limits,
             levels: self.levels.into_iter().map(|(r, l, _)| (r, l)).collect(),
@@ -377,7 +377,11 @@ impl Effective {
         line("include", list(&self.include.value), &self.include.origin);
         line("exclude", list(&self.exclude.value), &self.exclude.origin);
         line("crds", paths(&self.crds.value), &self.crds.origin);
-        line("context", paths(&self.context.value), &self.context.origin);
+        line(
+            "existing",
+            paths(&self.existing.value),
+            &self.existing.origin,
+        );
         // The builds are set on the command line only: shown as comments, so that the output
         // still reads as a configuration file.
         lines.push((

@@ -90,7 +90,7 @@ pub struct FileConfig {
     pub kube_version: Option<(KubeVersion, usize)>,
     pub kinds: Vec<(ExtraKind, usize)>,
     pub crds: Option<(Vec<PathBuf>, usize)>,
-    pub context: Option<(Vec<PathBuf>, usize)>,
+    pub existing: Option<(Vec<PathBuf>, usize)>,
     pub packs: Vec<(String, usize)>,
     pub policies: Policies,
 }
@@ -151,7 +151,7 @@ const KEYS: [&str; 13] = [
     "kube-version",
     "kinds",
     "crds",
-    "context",
+    "existing",
     "packs",
     "policies",
     "$schema",
@@ -391,7 +391,15 @@ impl Reader<'_> {
                 }
                 "kinds" => self.kinds(value, config),
                 "crds" => config.crds = self.paths(value, "crds", dir).map(|v| (v, line)),
-                "context" => config.context = self.paths(value, "context", dir).map(|v| (v, line)),
+                "existing" => {
+                    config.existing = self.paths(value, "existing", dir).map(|v| (v, line))
+                }
+                "context" => self.error(
+                    key,
+                    "`context` is now `existing`: the objects that already exist, \
+                     e.g. a dump of the target cluster"
+                        .to_string(),
+                ),
                 "packs" => self.packs(value, config),
                 "policies" => {
                     let origin_file = self.source.name.clone();

@@ -56,8 +56,8 @@ impl ModeChoice {
 pub struct LoadOptions {
     pub limits: Limits,
     pub mode: ModeChoice,
-    /// Objects from `--context`: they exist in the cluster, and are not linted.
-    pub from_context: bool,
+    /// Objects from `--existing`: they exist in the cluster, and are not linted.
+    pub from_existing: bool,
     /// The fields to keep of each object before parsing (the fast path), or `None` to parse
     /// whole documents; the findings are the same.
     pub fast_path: Option<&'static crate::fields::Kept>,
@@ -304,9 +304,9 @@ fn finish_objects(
         }
         object.origin = origin.clone();
         object.extent = extent;
-        object.from_context = options.from_context;
+        object.from_existing = options.from_existing;
         object.mode = match options.mode {
-            _ if options.from_context => Mode::Snapshot,
+            _ if options.from_existing => Mode::Snapshot,
             ModeChoice::Apply => Mode::Apply,
             ModeChoice::Snapshot => Mode::Snapshot,
             ModeChoice::Auto if object.origin.is_some() => Mode::Apply,

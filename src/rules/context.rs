@@ -128,7 +128,7 @@ impl<'a> Context<'a> {
         self.objects
             .iter()
             .enumerate()
-            .filter(|(_, o)| !o.from_context)
+            .filter(|(_, o)| !o.from_existing)
             .map(|(i, o)| (ObjId(i as u32), o))
     }
 

@@ -21,7 +21,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         let mut linted: Vec<_> = ids
             .iter()
             .copied()
-            .filter(|id| !cx.object(*id).from_context)
+            .filter(|id| !cx.object(*id).from_existing)
             .collect();
         // Input order within each file.
         linted.sort_by_key(|id| (cx.object(*id).source.0, id.index()));

@@ -106,7 +106,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             Some(renamed) => finding.help(format!(
                 "kustomize's namePrefix or nameSuffix renamed the owner to `{renamed}` but not this reference (kustomize rewrites no ownerReferences[].name): name the owner `{renamed}` here, or leave the reference to the owner's controller"
             )),
-            None => finding.help("add the owner's manifest to the input, pass a dump of the target cluster with `--context`, or remove this reference"),
+            None => finding.help("add the owner's manifest to the input, pass a dump of the target cluster with `--existing`, or remove this reference"),
         };
         finding.severity = severity;
         out.push(finding);

@@ -38,7 +38,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         if component.len() == 1 && !self_loop {
             continue;
         }
-        if component.iter().all(|id| cx.object(*id).from_context) {
+        if component.iter().all(|id| cx.object(*id).from_existing) {
             continue;
         }
         // Report once, at the reference into the cycle of the member that sorts first by kind,
@@ -46,7 +46,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         let Some(start) = component
             .iter()
             .copied()
-            .filter(|id| !cx.object(*id).from_context)
+            .filter(|id| !cx.object(*id).from_existing)
             .min_by_key(|id| (cx.display_name(*id), *id))
         else {
             continue;

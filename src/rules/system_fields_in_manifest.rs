@@ -101,7 +101,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             // these fields (`uid`, `resourceVersion`, `creationTimestamp`).
             let carries =
                 object.uid.as_ref().is_some_and(|u| !u.value.is_empty()) || object.captured;
-            if object.from_context || object.mode != Mode::Apply || !carries {
+            if object.from_existing || object.mode != Mode::Apply || !carries {
                 return None;
             }
             finding(cx, ObjId(i as u32))

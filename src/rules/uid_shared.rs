@@ -31,8 +31,8 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         for &id in rest {
             let object = cx.object(id);
             // One object captured twice is `duplicate-object`'s to tell apart, and an object
-            // added with --context is not linted.
-            if identity(id) == identity(first) || object.from_context || object.mode != Mode::Snapshot {
+            // added with --existing is not linted.
+            if identity(id) == identity(first) || object.from_existing || object.mode != Mode::Snapshot {
                 continue;
             }
             let Some(uid) = &object.uid else {

@@ -27,11 +27,11 @@ pub(super) fn fix(
     streams: &mut Streams,
 ) -> Result<(Analysis, Fixed), i32> {
     let dash = |paths: &[PathBuf]| paths.iter().any(|p| p.as_os_str() == "-");
-    // Standard input is read once, for whichever input it is (`--context -` too); its fixed
+    // Standard input is read once, for whichever input it is (`--existing -` too); its fixed
     // text is printed only when it is linted.
     let lints_stdin = dash(&options.paths);
     let reads_stdin =
-        lints_stdin || dash(&options.context) || dash(&options.crds) || dash(&options.project);
+        lints_stdin || dash(&options.existing) || dash(&options.crds) || dash(&options.project);
     let mut stdin = Vec::new();
     if reads_stdin && let Err(err) = streams.stdin.read_to_end(&mut stdin) {
         note!(

@@ -553,3 +553,41 @@ fn config_shows_how_charts_and_overlays_are_built_and_why() {
         ]
     );
 }
+
+#[test]
+fn the_earlier_context_flag_and_key_are_refused_with_their_new_name() {
+    const OWNER: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n  uid: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d\n";
+    let dir = repository(
+        "existing",
+        &[("deploy/cm.yaml", DANGLING), ("dump/api.yaml", OWNER)],
+    );
+    // `--existing` resolves the owner, and the dump itself is not linted.
+    let out = ownerlint(dir.path(), &["--existing", "dump", "deploy"]);
+    assert_eq!(out.code(), Some(0), "{}{}", out.stdout, out.stderr);
+    assert!(!out.stdout.contains("owner-not-found"), "{}", out.stdout);
+    // `--context` is kubectl's kubeconfig context: never read as objects.
+    let out = ownerlint(dir.path(), &["--context", "dump", "deploy"]);
+    assert_eq!(out.code(), Some(2));
+    assert!(
+        out.stderr.contains(
+            "`--context` is kubectl's flag for a kubeconfig context; objects that already exist \
+             (a dump of the target cluster) are passed with `--existing PATH`"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stdout, "");
+    // The same in a configuration file, at its line.
+    std::fs::write(dir.path().join(".ownerlint.yaml"), "context: [dump]\n").expect("write");
+    let out = ownerlint(dir.path(), &["deploy"]);
+    assert_eq!(out.code(), Some(2));
+    assert!(
+        out.stderr
+            .contains(".ownerlint.yaml:1:1: `context` is now `existing`"),
+        "{}",
+        out.stderr
+    );
+    std::fs::write(dir.path().join(".ownerlint.yaml"), "existing: [dump]\n").expect("write");
+    let out = ownerlint(dir.path(), &["deploy"]);
+    assert_eq!(out.code(), Some(0), "{}{}", out.stdout, out.stderr);
+}

@@ -79,15 +79,15 @@ fn documents_that_are_not_kubernetes_objects_are_skipped_and_counted() {
 }
 
 #[test]
-fn context_objects_resolve_owners_and_are_not_linted() {
+fn existing_objects_resolve_owners_and_are_not_linted() {
     let dir = format!("{}/testdata/valid", env!("CARGO_MANIFEST_DIR"));
     let manifests = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\n  namespace: jobs\n  ownerReferences:\n  - apiVersion: v1\n    kind: Namespace\n    name: jobs\n    uid: 7d2b0f0e-6f55-4c43-9a0b-2b1d3c4e5f60\n";
-    let tmp = common::temp_dir("context");
+    let tmp = common::temp_dir("existing");
     let path = tmp.path().join("manifests.yaml");
     std::fs::write(&path, manifests).expect("temp dir is writable");
     let options = Options {
         paths: vec![path.clone()],
-        context: vec![format!("{dir}/cluster-scoped-owner.yaml").into()],
+        existing: vec![format!("{dir}/cluster-scoped-owner.yaml").into()],
         ..Options::default()
     };
     let outcome = ownerlint::lint(&options, &mut std::io::empty());

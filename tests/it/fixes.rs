@@ -319,16 +319,16 @@ fn brackets_in_comments_and_closing_brackets_on_their_own_lines_are_read_as_yaml
 }
 
 #[test]
-fn standard_input_as_context_is_read_when_fixing() {
-    // The owner lives in the cluster (standard input, as `--context -`): the reference to it
+fn standard_input_as_existing_objects_is_read_when_fixing() {
+    // The owner lives in the cluster (standard input, as `--existing -`): the reference to it
     // is sound, and nothing is fixed or removed.
-    let dir = common::temp_dir("fix-context");
+    let dir = common::temp_dir("fix-existing");
     let manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  ownerReferences:\n  - {apiVersion: apps/v1, kind: Deployment, name: api, uid: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d}\n";
     let live = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n  uid: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d\n  resourceVersion: \"1\"\n";
     std::fs::write(dir.path().join("cm.yaml"), manifest).expect("write");
     let out = ownerlint(
         dir.path(),
-        &["--fix", "--unsafe-fixes", "--context", "-", "cm.yaml"],
+        &["--fix", "--unsafe-fixes", "--existing", "-", "cm.yaml"],
         Some(live),
     );
     assert_eq!(out.code(), Some(0), "{}", out.stderr);
