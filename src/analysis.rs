@@ -94,6 +94,8 @@ pub struct Stats {
     pub files: usize,
     pub documents: usize,
     pub objects: usize,
+    /// API groups read from a cluster's discovery document (not objects).
+    pub discovered_groups: usize,
     pub skipped_documents: usize,
     /// Test assertion files found and not linted (kuttl, chainsaw).
     pub assertion_files: usize,

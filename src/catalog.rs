@@ -139,6 +139,36 @@ pub struct CustomKind {
     pub names: ResourceNames,
 }
 
+/// What a cluster's API discovery says of one API group: an `APIGroupDiscovery`, as the
+/// aggregated discovery document (`apidiscovery.k8s.io/v2` `APIGroupDiscoveryList`, what
+/// `/api` and `/apis` answer) lists them. Exact for that cluster, where the built-in tables
+/// and CRDs are only what a release or the input declares.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DiscoveredGroup {
+    /// `""` for the core group.
+    pub group: String,
+    pub versions: Vec<DiscoveredVersion>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DiscoveredVersion {
+    pub version: String,
+    /// `freshness: Stale`: the server of the group (an aggregated API) did not answer, and
+    /// what is listed may be out of date.
+    pub stale: bool,
+    pub resources: Vec<DiscoveredResource>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DiscoveredResource {
+    /// The resource's name in URLs (`replicasets`).
+    pub resource: String,
+    pub kind: String,
+    pub scope: Option<Scope>,
+    pub singular: Option<String>,
+    pub short_names: Vec<String>,
+}
+
 /// Whether a Kubernetes release serves an apiVersion/kind, and if not, why not.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ApiStatus {
@@ -179,6 +209,12 @@ pub struct Catalog {
     custom: HashMap<String, Vec<CustomKind>>,
     /// apiVersion, then kinds, of objects captured from a cluster: that cluster served them.
     captured: HashMap<String, HashSet<String>>,
+    /// Group, then kind, then the versions that serve it, as a cluster's discovery lists them
+    /// (stale versions left out).
+    discovered: HashMap<String, HashMap<String, Vec<String>>>,
+    /// Groups with a stale version in a cluster's discovery: what they do not list may still
+    /// be served.
+    stale_groups: HashSet<String>,
 }
 
 /// Kinds that moved between groups are one resource: an object served as
@@ -273,6 +309,8 @@ impl Catalog {
             removed,
             custom: HashMap::new(),
             captured: HashMap::new(),
+            discovered: HashMap::new(),
+            stale_groups: HashSet::default(),
         }
     }
 
@@ -331,6 +369,61 @@ impl Catalog {
                 entry.served_versions.push(v.clone());
             }
         }
+    }
+
+    /// Add what a cluster's discovery says of a group: the versions that serve each kind, and,
+    /// for a kind that is not built in, its scope and names, as a CRD would declare them. A
+    /// group with a stale version (its aggregated API did not answer) is known only in part:
+    /// what it lists is served, and no version of its kinds is called unserved.
+    pub fn add_discovered(&mut self, group: &DiscoveredGroup) {
+        let stale = group.versions.iter().any(|v| v.stale);
+        if stale {
+            self.stale_groups.insert(group.group.clone());
+        }
+        for version in &group.versions {
+            for resource in version.resources.iter().filter(|r| !r.kind.is_empty()) {
+                if !version.stale {
+                    let versions = self
+                        .discovered
+                        .entry(group.group.clone())
+                        .or_default()
+                        .entry(resource.kind.clone())
+                        .or_default();
+                    if !versions.contains(&version.version) {
+                        versions.push(version.version.clone());
+                    }
+                }
+                if self.builtin_exact(&group.group, &resource.kind).is_none() {
+                    self.add_crd(&CrdInfo {
+                        group: group.group.clone(),
+                        kind: resource.kind.clone(),
+                        scope: resource.scope,
+                        // None: every version is taken as served.
+                        served_versions: if stale {
+                            Vec::new()
+                        } else {
+                            vec![version.version.clone()]
+                        },
+                        names: ResourceNames {
+                            plural: Some(resource.resource.clone()),
+                            singular: resource.singular.clone(),
+                            short_names: resource.short_names.clone(),
+                        },
+                    });
+                }
+            }
+        }
+    }
+
+    /// The versions a cluster's discovery lists for a kind, if its group was discovered.
+    fn discovered_versions(&self, group: &str, kind: &str) -> Option<&Vec<String>> {
+        self.discovered.get(group)?.get(kind)
+    }
+
+    /// Whether a cluster's discovery lists the kind: what it serves of it is then that
+    /// cluster's, not a release's.
+    pub fn is_discovered(&self, group: &str, kind: &str) -> bool {
+        self.discovered_versions(group, kind).is_some()
     }
 
     fn builtin_kind(&self, group: &str, kind: &str) -> Option<&BuiltinKind> {
@@ -450,8 +543,13 @@ impl Catalog {
         self.builtin_groups.contains(group)
     }
 
-    /// Whether the configured release serves `group/version kind`.
+    /// Whether the configured release serves `group/version kind`; where a cluster's discovery
+    /// lists the kind, whether that cluster serves it.
     pub fn api_status(&self, group: &str, version: &str, kind: &str) -> ApiStatus {
+        let discovered = self.discovered_versions(group, kind);
+        if discovered.is_some_and(|versions| versions.iter().any(|v| v == version)) {
+            return ApiStatus::Served;
+        }
         if let Some(r) = self
             .removed
             .iter()
@@ -464,6 +562,11 @@ impl Catalog {
                 }
             } else {
                 ApiStatus::Served
+            };
+        }
+        if let Some(versions) = discovered.filter(|_| !self.stale_groups.contains(group)) {
+            return ApiStatus::UnknownVersion {
+                served: versions.clone(),
             };
         }
         if self.is_builtin_group(group) {
@@ -691,6 +794,63 @@ mod tests {
                 kind: "Widget".into()
             }
         );
+    }
+
+    #[test]
+    fn discovery_decides_what_a_cluster_serves() {
+        let mut c = Catalog::builtin();
+        let resource = |resource: &str, kind: &str, scope| DiscoveredResource {
+            resource: resource.into(),
+            kind: kind.into(),
+            scope: Some(scope),
+            ..DiscoveredResource::default()
+        };
+        c.add_discovered(&DiscoveredGroup {
+            group: "apps".into(),
+            versions: vec![DiscoveredVersion {
+                version: "v1".into(),
+                stale: false,
+                resources: vec![resource("replicasets", "ReplicaSet", Scope::Namespaced)],
+            }],
+        });
+        c.add_discovered(&DiscoveredGroup {
+            group: "example.com".into(),
+            versions: vec![
+                DiscoveredVersion {
+                    version: "v1".into(),
+                    stale: false,
+                    resources: vec![resource("widgets", "Widget", Scope::Cluster)],
+                },
+                DiscoveredVersion {
+                    version: "v2".into(),
+                    stale: true,
+                    resources: vec![resource("widgets", "Widget", Scope::Cluster)],
+                },
+            ],
+        });
+        // A custom kind no CRD in the input declares: its scope and versions are the cluster's.
+        assert_eq!(c.scope("example.com", "Widget"), Some(Scope::Cluster));
+        assert_eq!(
+            c.api_status("example.com", "v1", "Widget"),
+            ApiStatus::Served
+        );
+        // A stale version's facts are not taken, nor is it called unserved.
+        assert_eq!(
+            c.api_status("example.com", "v2", "Widget"),
+            ApiStatus::Served
+        );
+        assert_eq!(
+            c.api_status("apps", "v2", "ReplicaSet"),
+            ApiStatus::UnknownVersion {
+                served: vec!["v1".into()]
+            }
+        );
+        // A removed version is still named as removed, with its replacement.
+        assert!(matches!(
+            c.api_status("apps", "v1beta2", "ReplicaSet"),
+            ApiStatus::Removed { .. }
+        ));
+        assert_eq!(c.api_status("apps", "v1", "ReplicaSet"), ApiStatus::Served);
     }
 
     #[test]

@@ -30,6 +30,9 @@ impl Kinds {
     pub const REPLICATION_CONTROLLERS: Kinds = Kinds::Only(&[("", "ReplicationController")]);
     pub const CUSTOM_RESOURCE_DEFINITIONS: Kinds =
         Kinds::Only(&[("apiextensions.k8s.io", "CustomResourceDefinition")]);
+    /// The items of an `APIGroupDiscoveryList`: one API group of a cluster's discovery each.
+    pub const API_GROUP_DISCOVERIES: Kinds =
+        Kinds::Only(&[("apidiscovery.k8s.io", "APIGroupDiscovery")]);
 
     /// Whether an object of kind `of` is one of these.
     pub fn include(self, of: ObjectKind<'_>) -> bool {
@@ -186,6 +189,8 @@ pub const TEMPLATE_LABELS: Field = typed(
 pub const POD_PHASE: Field = typed(Kinds::PODS, &["status", "phase"]);
 /// A CRD declares a kind's group, scope and served versions.
 pub const CRD_SPEC: Field = typed(Kinds::CUSTOM_RESOURCE_DEFINITIONS, &["spec"]);
+/// A cluster's discovery lists each version of a group with its resources.
+pub const DISCOVERY_VERSIONS: Field = typed(Kinds::API_GROUP_DISCOVERIES, &["versions"]);
 
 /// What the stages every rule relies on read: loading (what is an object, which mode it is
 /// read in), the catalog (CRDs), the index and resolution (identity, owner references), and
@@ -202,6 +207,7 @@ pub const PIPELINE: &[Field] = &[
     CREATION_TIMESTAMP,
     IGNORE_ANNOTATION,
     CRD_SPEC,
+    DISCOVERY_VERSIONS,
 ];
 
 /// What to keep of a mapping: everything, or some keys, each with what to keep beneath it.

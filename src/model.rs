@@ -1,7 +1,7 @@
 //! Typed views of the Kubernetes objects found in the input: only the fields the rules read,
 //! each with the span it came from.
 
-use crate::catalog::CrdInfo;
+use crate::catalog::{CrdInfo, DiscoveredGroup, DiscoveredResource, DiscoveredVersion};
 use crate::controllers::workload_controller;
 use crate::fields::{self, ObjectKind, ObjectNode};
 use crate::finding::ObjectIdentity;
@@ -498,6 +498,9 @@ pub struct Object {
     pub owner_refs: OwnerRefs,
     /// For a CustomResourceDefinition (rare, so kept out of line).
     pub crd: Option<Box<CrdInfo>>,
+    /// For an `APIGroupDiscovery` (an item of a cluster's discovery document): what the
+    /// cluster serves of that group. Not an object of the cluster: the catalogue takes it.
+    pub discovery: Option<Box<DiscoveredGroup>>,
     pub labels: Option<Labels>,
     pub finalizers: Finalizers,
     /// `metadata.deletionTimestamp`, when set (not null). This and the other rare fields are
@@ -594,6 +597,10 @@ impl Object {
             .get(object)
             .and_then(crd_info)
             .map(Box::new);
+        let discovery = fields::DISCOVERY_VERSIONS
+            .get(object)
+            .map(|versions| discovered_group(fields::NAME.get(object), versions))
+            .map(Box::new);
         let selector = object
             .kind
             .group
@@ -656,6 +663,7 @@ impl Object {
             uid,
             owner_refs,
             crd,
+            discovery,
             labels,
             finalizers,
             deletion_timestamp,
@@ -764,6 +772,53 @@ fn workload_selector(object: ObjectNode<'_>, map_selector: bool) -> Option<Selec
             let (key, value) = fields::TEMPLATE_LABELS.entry(object)?;
             Selector::from_map(key, value, SelectorOrigin::TemplateLabels)
         }
+    }
+}
+
+/// What an `APIGroupDiscovery` lists: its group (`metadata.name`, none for the core group)
+/// and, for each version, the resources served (their `responseKind`'s kind).
+fn discovered_group(name: Option<&Node>, versions: &Node) -> DiscoveredGroup {
+    let text = |node: Option<&Node>| node.and_then(Node::as_str).map(str::to_string);
+    let strings = |node: Option<&Node>| -> Vec<String> {
+        node.and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|s| s.as_str().map(str::to_string))
+            .collect()
+    };
+    let versions = versions
+        .as_seq()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|version| {
+            let resources = version
+                .get("resources")
+                .and_then(Node::as_seq)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|r| {
+                    Some(DiscoveredResource {
+                        resource: text(r.get("resource"))?,
+                        kind: text(r.get("responseKind").and_then(|k| k.get("kind")))?,
+                        scope: r
+                            .get("scope")
+                            .and_then(Node::as_str)
+                            .and_then(crate::catalog::Scope::parse),
+                        singular: text(r.get("singularResource")),
+                        short_names: strings(r.get("shortNames")),
+                    })
+                })
+                .collect();
+            Some(DiscoveredVersion {
+                version: text(version.get("version"))?,
+                stale: version.get("freshness").and_then(Node::as_str) == Some("Stale"),
+                resources,
+            })
+        })
+        .collect();
+    DiscoveredGroup {
+        group: text(name).unwrap_or_default(),
+        versions,
     }
 }
 

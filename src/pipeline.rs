@@ -396,7 +396,7 @@ fn check_cached(
 ) -> Analysis {
     let mut loaded = load_all(texts, options, cache, builds, kept);
     add_build_failures(&mut loaded, builds);
-    let catalog = build_catalog(&loaded.objects, &loaded.crd_objects, options);
+    let catalog = build_catalog(&loaded, options);
     // Each chart or overlay built is a world of its own: applied on its own, it neither sees
     // nor is seen by another build (two overlays of one base hold the same objects).
     let mut worlds = vec![0; loaded.outcome.sources.len()];
@@ -643,6 +643,9 @@ struct LoadedAll {
     objects: Vec<Object>,
     /// Objects of `--crds`: only their CRDs are read.
     crd_objects: Vec<Object>,
+    /// The API groups a cluster's discovery document among the inputs lists: for the
+    /// catalogue, not objects.
+    discovered: Vec<crate::catalog::DiscoveredGroup>,
     unread: Vec<Unread>,
     suppressions: Vec<suppress::Suppression>,
     malformed: Vec<suppress::Malformed>,
@@ -677,6 +680,7 @@ fn load_all(
         outcome: Outcome::default(),
         objects: Vec::new(),
         crd_objects: Vec::new(),
+        discovered: Vec::new(),
         unread: Vec::new(),
         suppressions: Vec::new(),
         malformed: Vec::new(),
@@ -711,7 +715,7 @@ fn load_all(
             all.outcome.sources.push(source);
             continue;
         }
-        let Some(loaded) = loaded else {
+        let Some(mut loaded) = loaded else {
             all.outcome.sources.push(source);
             continue;
         };
@@ -738,6 +742,14 @@ fn load_all(
             all.suppressions.extend(found);
             all.malformed.extend(bad);
         }
+        // A cluster's discovery document, as an input or with --existing, is for the catalogue.
+        all.discovered.extend(
+            loaded
+                .objects
+                .extract_if(.., |o| o.discovery.is_some())
+                .filter_map(|o| o.discovery.map(|group| *group)),
+        );
+        all.outcome.stats.discovered_groups = all.discovered.len();
         match role {
             Role::Crds => append(&mut all.crd_objects, loaded.objects),
             Role::Deleted => {}
@@ -851,11 +863,15 @@ fn prepare(
 }
 
 /// The kinds the run knows: built in, declared by CRDs (in the input or `--crds`) and by the
-/// configuration, and those a snapshot holds objects of.
-fn build_catalog(objects: &[Object], crd_objects: &[Object], options: &Options) -> Catalog {
+/// configuration, those a snapshot holds objects of, and what a cluster's discovery lists.
+fn build_catalog(loaded: &LoadedAll, options: &Options) -> Catalog {
+    let (objects, crd_objects) = (&loaded.objects, &loaded.crd_objects);
     let mut catalog = Catalog::builtin();
     if let Some(version) = options.kube_version {
         catalog.kube_version = version;
+    }
+    for group in &loaded.discovered {
+        catalog.add_discovered(group);
     }
     for crd in objects
         .iter()

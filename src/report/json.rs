@@ -37,6 +37,7 @@ pub fn emit(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> io
             "files": outcome.stats.files,
             "documents": outcome.stats.documents,
             "objects": outcome.stats.objects,
+            "discovered_groups": outcome.stats.discovered_groups,
             "skipped_documents": outcome.stats.skipped_documents,
             "assertion_files": outcome.stats.assertion_files,
             "patch_files": outcome.stats.patch_files,

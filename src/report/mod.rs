@@ -279,6 +279,12 @@ pub fn summary_line(outcome: &Outcome) -> String {
         None => String::new(),
     };
     let mut line = format!("ownerlint: {} in {read}", plural(s.objects, "object"));
+    if s.discovered_groups > 0 {
+        line.push_str(&format!(
+            ", with a cluster's API discovery of {}",
+            plural(s.discovered_groups, "group")
+        ));
+    }
     if s.deleted_files > 0 {
         line.push_str(&format!(
             ", and {} the git change deletes",

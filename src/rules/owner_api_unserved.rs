@@ -30,6 +30,17 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         } else {
             format!("group {}", resolution.group)
         };
+        // What a cluster's discovery lists is that cluster's, not a release's.
+        let discovered = matches!(status, ApiStatus::UnknownVersion { .. })
+            && cx.catalog.is_discovered(
+                &resolution.group,
+                resolution.lower_case_of.as_deref().unwrap_or(kind),
+            );
+        let checked = if discovered {
+            String::new()
+        } else {
+            format!(" (checked against Kubernetes {release})")
+        };
         let (what, help) = match status {
             ApiStatus::Removed {
                 removed_in,
@@ -43,10 +54,17 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 "use the apiVersion the owner is served at".to_string(),
             ),
             ApiStatus::UnknownVersion { served } => (
-                format!(
-                    "{kind} is not served at {api_version} (served: {})",
-                    served.join(", ")
-                ),
+                if discovered {
+                    format!(
+                        "the cluster does not serve {kind} at {api_version} (its API discovery lists {})",
+                        served.join(", ")
+                    )
+                } else {
+                    format!(
+                        "{kind} is not served at {api_version} (served: {})",
+                        served.join(", ")
+                    )
+                },
                 format!(
                     "change apiVersion to {}",
                     with_version(&resolution.group, &served[0])
@@ -85,7 +103,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 span,
                 "not served",
                 format!(
-                    "{}: {what} (checked against Kubernetes {release}): the garbage collector cannot map the reference, retries it forever, and never collects {} even when all its owners are gone",
+                    "{}: {what}{checked}: the garbage collector cannot map the reference, retries it forever, and never collects {} even when all its owners are gone",
                     cx.arrow(id, reference, resolution),
                     cx.display_name(id)
                 ),

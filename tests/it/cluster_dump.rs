@@ -33,11 +33,17 @@ const TRUE_OF_THE_CLUSTER: &[&str] = &[
     "error owner-kind-lowercase Pod lkc-lower/web-5d8f7-x2k9p",
 ];
 
-fn findings(path: std::path::PathBuf, mode: ModeChoice, complete: bool) -> Vec<String> {
+fn findings(
+    path: std::path::PathBuf,
+    mode: ModeChoice,
+    complete: bool,
+    existing: Vec<std::path::PathBuf>,
+) -> Vec<String> {
     let options = Options {
         paths: vec![path.clone()],
         mode,
         complete,
+        existing,
         ..Options::default()
     };
     let outcome = ownerlint::lint(&options, &mut std::io::empty());
@@ -77,18 +83,28 @@ fn a_real_cluster_gets_exactly_the_findings_true_of_it() {
     };
     let mut expected: Vec<String> = TRUE_OF_THE_CLUSTER.iter().map(|s| s.to_string()).collect();
     expected.sort();
+    // The same cluster's API discovery (testdata/discovery, recorded from it) decides what
+    // the tables guessed: the findings stay exactly those true of it.
+    let discovery = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/discovery");
     for form in ["all.yaml", "bundle"] {
         for (mode, complete, how) in [
             (ModeChoice::Auto, false, "default"),
             (ModeChoice::Snapshot, false, "--mode snapshot"),
             (ModeChoice::Auto, true, "--complete"),
         ] {
-            let found = findings(dir.join(form), mode, complete);
-            assert_eq!(
-                found.join("\n"),
-                expected.join("\n"),
-                "{form}, {how}: the findings are not those true of the cluster"
-            );
+            for existing in [vec![], vec![discovery.clone()]] {
+                let with = if existing.is_empty() {
+                    ""
+                } else {
+                    ", with its discovery"
+                };
+                let found = findings(dir.join(form), mode, complete, existing);
+                assert_eq!(
+                    found.join("\n"),
+                    expected.join("\n"),
+                    "{form}, {how}{with}: the findings are not those true of the cluster"
+                );
+            }
         }
     }
 }

@@ -16,6 +16,7 @@ mod consequences;
 mod controllers;
 mod corpus;
 mod differential;
+mod discovery;
 mod duplicates;
 mod editors;
 mod false_positives;
