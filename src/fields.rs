@@ -303,6 +303,17 @@ impl Kept {
             .map_or(&self.other, |(_, keep)| keep)
     }
 
+    /// Whether a stage or a rule reads anything of an object of kind `of` beyond its
+    /// apiVersion, kind and metadata: all that a cluster's metadata-only list holds.
+    pub fn reads_beyond_metadata(&self, of: ObjectKind<'_>) -> bool {
+        let keep = self.object(of);
+        keep.all
+            || keep
+                .keys
+                .iter()
+                .any(|(key, _)| !matches!(*key, "apiVersion" | "kind" | "metadata" | "$patch"))
+    }
+
     /// The fields each object holds as written, for the rules that declare them.
     pub fn held(&self) -> &[Field] {
         &self.held

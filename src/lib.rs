@@ -25,6 +25,7 @@ pub mod analysis;
 pub mod build;
 pub mod catalog;
 pub mod cli;
+pub mod cluster;
 pub mod finding;
 pub mod fix;
 pub mod graph;

@@ -11,6 +11,7 @@ mod baseline;
 mod broken_pipe;
 mod cli;
 mod cluster_dump;
+mod cluster_snapshot;
 mod config;
 mod consequences;
 mod controllers;

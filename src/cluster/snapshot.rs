@@ -1,0 +1,347 @@
+//! What a cluster answered, kept as the files of a snapshot: its aggregated API discovery
+//! (`discovery.json`, one `APIGroupDiscoveryList` of every group, the core group first), every
+//! cluster-scoped object (`cluster-scoped.json`) and the objects of each namespace
+//! (`namespaces/NS.json`), each a `kind: List` — the layout of a support bundle, read back by
+//! `ownerlint DIR` like any dump.
+//!
+//! Discovery decides what is listed: each resource that can be listed, at the first version of
+//! its group that serves it (discovery lists a group's versions in the order the server prefers
+//! them), once for kinds that two groups serve (`events.k8s.io` Events are the core group's);
+//! as metadata only (`PartialObjectMetadataList`) unless a rule reads more of its kind, which
+//! the field declarations say (`fields::Kept::reads_beyond_metadata`). Each listed item gets
+//! the apiVersion and kind of its resource (a metadata-only item says `PartialObjectMetadata`)
+//! and loses `managedFields`, which nothing reads and which are most of a big cluster's bytes.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde_json::{Map, Value, json};
+
+use crate::catalog::canonical_group;
+use crate::fields::{Kept, ObjectKind};
+
+/// A resource to list, as discovery describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resource {
+    /// `""` for the core group.
+    pub group: String,
+    pub version: String,
+    /// Its name in URLs: `replicasets`.
+    pub resource: String,
+    pub kind: String,
+    pub namespaced: bool,
+    /// Whole objects are needed: a rule reads more than metadata of this kind.
+    pub whole: bool,
+}
+
+impl Resource {
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.clone()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
+
+    /// The path its list is served at, across all namespaces.
+    pub fn list_path(&self) -> String {
+        if self.group.is_empty() {
+            format!("/api/{}/{}", self.version, self.resource)
+        } else {
+            format!("/apis/{}/{}/{}", self.group, self.version, self.resource)
+        }
+    }
+
+    /// How it is named in messages: `replicasets.apps/v1`, `pods/v1`.
+    pub fn display(&self) -> String {
+        if self.group.is_empty() {
+            format!("{}/{}", self.resource, self.version)
+        } else {
+            format!("{}.{}/{}", self.resource, self.group, self.version)
+        }
+    }
+}
+
+/// What a cluster answered, gathered response by response.
+#[derive(Debug, Default)]
+pub struct Snapshot {
+    /// The `APIGroupDiscovery` items of the discovery documents, in the order read.
+    discovery: Vec<Value>,
+    /// Objects by namespace (`""`: cluster-scoped), in the order listed.
+    objects: BTreeMap<String, Vec<Value>>,
+    /// The uids taken, so that an object listed twice is kept once.
+    uids: HashSet<String>,
+}
+
+impl Snapshot {
+    /// Take an aggregated discovery document (`/api` or `/apis`, an `APIGroupDiscoveryList`).
+    pub fn add_discovery(&mut self, body: &str) -> Result<(), String> {
+        let document: Value = serde_json::from_str(body)
+            .map_err(|e| format!("the discovery document is not JSON: {e}"))?;
+        if document.get("kind").and_then(Value::as_str) != Some("APIGroupDiscoveryList") {
+            return Err(format!(
+                "expected an APIGroupDiscoveryList, got {}",
+                describe_kind(&document)
+            ));
+        }
+        let items = document
+            .get("items")
+            .and_then(Value::as_array)
+            .ok_or("the discovery document has no items")?;
+        self.discovery.extend(items.iter().cloned());
+        Ok(())
+    }
+
+    /// The resources to list, from the discovery taken, with whether each is read whole.
+    pub fn resources(&self, kept: &Kept) -> Vec<Resource> {
+        let mut listed: Vec<Resource> = Vec::new();
+        for group in &self.discovery {
+            let name = group
+                .pointer("/metadata/name")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            for version in group
+                .get("versions")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                // A stale version's server did not answer: listing it would fail.
+                if version.get("freshness").and_then(Value::as_str) == Some("Stale") {
+                    continue;
+                }
+                let Some(version_name) = version.get("version").and_then(Value::as_str) else {
+                    continue;
+                };
+                for resource in version
+                    .get("resources")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let text = |pointer: &str| resource.pointer(pointer).and_then(Value::as_str);
+                    let (Some(plural), Some(kind)) =
+                        (text("/resource"), text("/responseKind/kind"))
+                    else {
+                        continue;
+                    };
+                    let listable = resource
+                        .get("verbs")
+                        .and_then(Value::as_array)
+                        .is_some_and(|verbs| verbs.iter().any(|v| v.as_str() == Some("list")));
+                    // The first version that serves it is the one the server prefers.
+                    if !listable
+                        || listed
+                            .iter()
+                            .any(|r| r.group == name && r.resource == plural)
+                    {
+                        continue;
+                    }
+                    let of = ObjectKind::of(Some(name), kind);
+                    listed.push(Resource {
+                        group: name.to_string(),
+                        version: version_name.to_string(),
+                        resource: plural.to_string(),
+                        kind: kind.to_string(),
+                        namespaced: text("/scope") == Some("Namespaced"),
+                        whole: kept.reads_beyond_metadata(of),
+                    });
+                }
+            }
+        }
+        // A kind that two groups serve is one resource: listed once, in the group that is its own.
+        let canonical: HashSet<(String, String)> = listed
+            .iter()
+            .filter(|r| canonical_group(&r.group, &r.kind) == r.group)
+            .map(|r| (r.group.clone(), r.kind.clone()))
+            .collect();
+        listed.retain(|r| {
+            let own = canonical_group(&r.group, &r.kind);
+            own == r.group || !canonical.contains(&(own.to_string(), r.kind.clone()))
+        });
+        listed
+    }
+
+    /// Take one page of a resource's list; returns the token of the next page, if any.
+    pub fn add_page(&mut self, resource: &Resource, body: &str) -> Result<Option<String>, String> {
+        let mut page: Value =
+            serde_json::from_str(body).map_err(|e| format!("the list is not JSON: {e}"))?;
+        let kind = page.get("kind").and_then(Value::as_str).unwrap_or_default();
+        if !kind.ends_with("List") {
+            return Err(format!("expected a list, got {}", describe_kind(&page)));
+        }
+        let next = page
+            .pointer("/metadata/continue")
+            .and_then(Value::as_str)
+            .filter(|token| !token.is_empty())
+            .map(str::to_string);
+        let items = match page.get_mut("items").map(Value::take) {
+            Some(Value::Array(items)) => items,
+            // `items: null` is an empty list.
+            Some(Value::Null) | None => Vec::new(),
+            Some(_) => return Err("the list's items are not a list".to_string()),
+        };
+        for item in items {
+            let Value::Object(item) = item else {
+                continue;
+            };
+            self.add_object(resource, item);
+        }
+        Ok(next)
+    }
+
+    fn add_object(&mut self, resource: &Resource, mut item: Map<String, Value>) {
+        let mut metadata = match item.remove("metadata") {
+            Some(Value::Object(metadata)) => metadata,
+            _ => Map::new(),
+        };
+        metadata.remove("managedFields");
+        if let Some(uid) = metadata.get("uid").and_then(Value::as_str)
+            && !self.uids.insert(uid.to_string())
+        {
+            return;
+        }
+        let namespace = match metadata.get("namespace").and_then(Value::as_str) {
+            Some(namespace) if resource.namespaced => namespace.to_string(),
+            _ => String::new(),
+        };
+        // apiVersion and kind first, as kubectl writes an object.
+        let mut object = Map::new();
+        object.insert("apiVersion".into(), Value::String(resource.api_version()));
+        object.insert("kind".into(), Value::String(resource.kind.clone()));
+        object.insert("metadata".into(), Value::Object(metadata));
+        item.remove("apiVersion");
+        item.remove("kind");
+        object.extend(item);
+        self.objects
+            .entry(namespace)
+            .or_default()
+            .push(Value::Object(object));
+    }
+
+    /// How many objects were taken.
+    pub fn object_count(&self) -> usize {
+        self.objects.values().map(Vec::len).sum()
+    }
+
+    /// The snapshot's files, as (path relative to the snapshot's folder, JSON text): the
+    /// discovery, the cluster-scoped objects, then each namespace's.
+    pub fn files(&self) -> Vec<(String, String)> {
+        let mut files = Vec::new();
+        if !self.discovery.is_empty() {
+            let discovery = json!({
+                "apiVersion": "apidiscovery.k8s.io/v2",
+                "kind": "APIGroupDiscoveryList",
+                "metadata": {},
+                "items": self.discovery,
+            });
+            files.push(("discovery.json".to_string(), pretty(&discovery)));
+        }
+        for (namespace, objects) in &self.objects {
+            let path = if namespace.is_empty() {
+                "cluster-scoped.json".to_string()
+            } else {
+                format!("namespaces/{}.json", file_name(namespace))
+            };
+            let list = json!({"apiVersion": "v1", "kind": "List", "items": objects});
+            files.push((path, pretty(&list)));
+        }
+        files
+    }
+}
+
+/// JSON as kubectl prints it (`-o json`): indented, one key a line.
+fn pretty(value: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// A namespace's name as a file name: a namespace is a DNS label (lower-case letters, digits
+/// and `-`), which is one already; anything else, which no API server serves, is spelled out
+/// in hexadecimal rather than written as a path.
+fn file_name(namespace: &str) -> String {
+    let label = !namespace.is_empty()
+        && namespace.len() <= 63
+        && namespace
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if label {
+        namespace.to_string()
+    } else {
+        let hex: String = namespace.bytes().map(|b| format!("{b:02x}")).collect();
+        format!("x-{hex}")
+    }
+}
+
+fn describe_kind(document: &Value) -> String {
+    match document.get("kind").and_then(Value::as_str) {
+        Some(kind) => format!("a document of kind {kind}"),
+        None => "a document with no kind".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pods() -> Resource {
+        Resource {
+            group: String::new(),
+            version: "v1".into(),
+            resource: "pods".into(),
+            kind: "Pod".into(),
+            namespaced: true,
+            whole: true,
+        }
+    }
+
+    #[test]
+    fn what_is_not_a_list_or_a_discovery_document_is_refused_with_what_it_is() {
+        let mut snapshot = Snapshot::default();
+        let status = r#"{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","code":410}"#;
+        assert_eq!(
+            snapshot.add_page(&pods(), status),
+            Err("expected a list, got a document of kind Status".to_string())
+        );
+        assert_eq!(
+            snapshot.add_discovery(r#"{"kind":"APIGroupList","groups":[]}"#),
+            Err(
+                "expected an APIGroupDiscoveryList, got a document of kind APIGroupList"
+                    .to_string()
+            )
+        );
+        assert!(snapshot.add_page(&pods(), "<html>").is_err());
+        assert_eq!(snapshot.object_count(), 0);
+    }
+
+    #[test]
+    fn items_get_their_resources_kind_lose_managed_fields_and_are_kept_once() {
+        let mut snapshot = Snapshot::default();
+        let page = r#"{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1",
+            "metadata":{"continue":"next-page"},
+            "items":[{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1",
+              "metadata":{"name":"web-1","namespace":"shop","uid":"u1","managedFields":[{}]}},
+              {"metadata":{"name":"web-1","namespace":"shop","uid":"u1"}},
+              {"metadata":{"name":"odd","namespace":"../etc","uid":"u2"}}]}"#;
+        assert_eq!(
+            snapshot.add_page(&pods(), page),
+            Ok(Some("next-page".to_string()))
+        );
+        assert_eq!(snapshot.object_count(), 2);
+        let files = snapshot.files();
+        let names: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            names,
+            ["namespaces/x-2e2e2f657463.json", "namespaces/shop.json"]
+        );
+        let list: Value = serde_json::from_str(&files[1].1).expect("JSON");
+        assert_eq!(
+            list["items"][0],
+            json!({"apiVersion": "v1", "kind": "Pod",
+                   "metadata": {"name": "web-1", "namespace": "shop", "uid": "u1"}})
+        );
+        // The last page has no token (or an empty one).
+        let last = r#"{"kind":"PodList","metadata":{"continue":""},"items":null}"#;
+        assert_eq!(snapshot.add_page(&pods(), last), Ok(None));
+    }
+}
