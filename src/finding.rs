@@ -92,6 +92,18 @@ pub struct ObjectIdentity {
     pub name: Option<String>,
 }
 
+impl ObjectIdentity {
+    /// The object as messages name it: `ReplicaSet shop/web-7d9`, `ClusterRole admin`.
+    pub fn display(&self) -> String {
+        let kind = self.kind.as_deref().unwrap_or("object");
+        let name = self.name.as_deref().unwrap_or("(unnamed)");
+        match self.namespace.as_deref() {
+            Some(namespace) => format!("{kind} {namespace}/{name}"),
+            None => format!("{kind} {name}"),
+        }
+    }
+}
+
 /// What identifies a finding apart from where it sits: its rule, its file (relative to the
 /// repository root), the object it is about, and the field it points at (the label and the
 /// field's text). Lines moving do not change it. Baselines match findings by it, and SARIF's
@@ -248,6 +260,9 @@ pub struct Finding {
     /// aligned lines.
     pub note: Option<String>,
     pub object: Option<ObjectIdentity>,
+    /// The field of the object the finding points at, from the object's root:
+    /// `metadata.ownerReferences[1].uid`; a place that needs no file.
+    pub field: Option<String>,
     /// The template a document was rendered from (`# Source:` in `helm template` output).
     pub origin: Option<String>,
     pub fix: Option<Fix>,
@@ -291,6 +306,7 @@ impl Finding {
             help: None,
             note: None,
             object: None,
+            field: None,
             origin: None,
             fix: None,
             in_build: None,

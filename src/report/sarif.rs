@@ -234,14 +234,28 @@ fn artifact(name: &str, root: Option<&std::path::Path>) -> Value {
 /// template it was rendered from, so that code review annotates the chart's file.
 fn primary_location(outcome: &Outcome, finding: &Finding, root: Option<&std::path::Path>) -> Value {
     let place = super::place(outcome, finding);
-    located(
+    let mut location = located(
         outcome,
         &finding.primary,
         &place.path,
         place.start,
         place.end,
         root,
-    )
+    );
+    // The object and its field: a place that holds without the file.
+    if let (Some(object), Some(field), Value::Object(map)) =
+        (&finding.object, &finding.field, &mut location)
+    {
+        map.insert(
+            "logicalLocations".into(),
+            json!([{
+                "name": field,
+                "fullyQualifiedName": format!("{} {field}", object.display()),
+                "kind": "property",
+            }]),
+        );
+    }
+    location
 }
 
 fn location(outcome: &Outcome, label: &Label, root: Option<&std::path::Path>) -> Value {

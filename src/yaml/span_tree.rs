@@ -82,6 +82,62 @@ impl Node {
     }
 
     /// A short description of what the node is, for messages ("a mapping", "the number 12").
+    /// The path from this node to the field that `span` falls in, as messages and kubectl
+    /// write one: `metadata.ownerReferences[1].uid` (a key that is not a plain word is quoted:
+    /// `metadata.annotations["ownerlint.dev/ignore"]`). The span of a key names its field.
+    /// `None` when the span is not inside this node, or is this node itself.
+    pub fn field_path(&self, span: Span) -> Option<String> {
+        let inside = |node: &Node| node.span.start <= span.start && span.end <= node.span.end;
+        if span == self.span {
+            return None;
+        }
+        let mut path = String::new();
+        let mut node = self;
+        loop {
+            let next = match &node.value {
+                Value::Map(entries) => entries.iter().find_map(|(key, value)| {
+                    let name = key.as_scalar()?.text.as_str();
+                    let step = if !name.is_empty()
+                        && name
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+                    {
+                        format!(".{name}")
+                    } else {
+                        format!("[{}]", serde_json::Value::from(name))
+                    };
+                    let entry = key.span.start <= span.start && span.end <= value.span.end;
+                    if inside(value) {
+                        Some((step, Some(value)))
+                    } else if inside(key) || entry {
+                        // The key, or the whole entry: the field itself.
+                        Some((step, None))
+                    } else {
+                        None
+                    }
+                }),
+                Value::Seq(items) => items
+                    .iter()
+                    .enumerate()
+                    .find(|(_, item)| inside(item))
+                    .map(|(i, item)| (format!("[{i}]"), Some(item))),
+                Value::Scalar(_) => None,
+            };
+            match next {
+                Some((step, child)) => {
+                    path.push_str(&step);
+                    match child {
+                        Some(child) if child.span != span => node = child,
+                        _ => break,
+                    }
+                }
+                None => break,
+            }
+        }
+        let path = path.strip_prefix('.').unwrap_or(&path);
+        (!path.is_empty()).then(|| path.to_string())
+    }
+
     pub fn describe(&self) -> String {
         match &self.value {
             Value::Map(_) => "a mapping".to_string(),
@@ -152,5 +208,45 @@ impl Document {
         for comment in &mut self.comments {
             comment.span = map(comment.span);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_span_is_named_by_its_path_from_the_root() {
+        let text = "metadata:\n  annotations:\n    ownerlint.dev/ignore: owner-not-found\n  ownerReferences:\n  - name: a\n  - name: b\n    uid: u-2\n";
+        let document =
+            crate::yaml::parse_at(text, 0, crate::yaml::Limits::default()).expect("parses");
+        let root = document.root.as_ref().expect("a root");
+        let at = |needle: &str| {
+            let start = text.find(needle).expect("in the text");
+            Span::new(start, start + needle.len())
+        };
+        assert_eq!(
+            root.field_path(at("u-2")).as_deref(),
+            Some("metadata.ownerReferences[1].uid")
+        );
+        // A key names its field; a whole item, its index.
+        assert_eq!(
+            root.field_path(at("ownerReferences")).as_deref(),
+            Some("metadata.ownerReferences")
+        );
+        assert_eq!(
+            root.field_path(at("name: b\n    uid: u-2")).as_deref(),
+            Some("metadata.ownerReferences[1]")
+        );
+        // A key that is not a plain word is quoted.
+        assert_eq!(
+            root.field_path(at("owner-not-found")).as_deref(),
+            Some(r#"metadata.annotations["ownerlint.dev/ignore"]"#)
+        );
+        assert_eq!(root.field_path(root.span), None);
+        assert_eq!(
+            root.field_path(Span::new(text.len() + 5, text.len() + 6)),
+            None
+        );
     }
 }
