@@ -104,6 +104,45 @@ impl ObjectIdentity {
     }
 }
 
+/// The `kubectl patch` command that applies a JSON patch to `object` in its cluster.
+pub fn kubectl_patch(object: &ObjectIdentity, patch: &serde_json::Value) -> Option<String> {
+    let kind = object.kind.as_deref()?.to_ascii_lowercase();
+    let name = object.name.as_deref()?;
+    let group = object
+        .api_version
+        .as_deref()
+        .and_then(|v| v.rsplit_once('/'))
+        .map(|(group, _)| group);
+    let resource = match group {
+        Some(group) => format!("{kind}.{group}"),
+        None => kind,
+    };
+    let namespace = object
+        .namespace
+        .as_deref()
+        .map(|ns| format!(" -n {}", shell_word(ns)))
+        .unwrap_or_default();
+    Some(format!(
+        "kubectl patch {} {}{namespace} --type=json -p {}",
+        shell_word(&resource),
+        shell_word(name),
+        shell_word(&patch.to_string())
+    ))
+}
+
+/// A word as a POSIX shell reads it back: as it is when it is plain, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./:=".contains(&b));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 /// What identifies a finding apart from where it sits: its rule, its file (relative to the
 /// repository root), the object it is about, and the field it points at (the label and the
 /// field's text). Lines moving do not change it. Baselines match findings by it, and SARIF's
@@ -231,6 +270,11 @@ pub struct Fix {
     pub message: String,
     pub applicability: Applicability,
     pub edits: Vec<Edit>,
+    /// The same change as a JSON patch (RFC 6902) of an object captured from a cluster, which
+    /// is fixed there, not in the file (`kubectl patch --type=json`); each change is guarded by
+    /// a `test` of what it changes. None for manifests, and where a change has no plain JSON
+    /// form.
+    pub patch: Option<serde_json::Value>,
 }
 
 impl Fix {
@@ -243,6 +287,7 @@ impl Fix {
             message: message.into(),
             applicability,
             edits: edits.into_iter().collect(),
+            patch: None,
         }
     }
 }

@@ -6,6 +6,7 @@ use super::bytes::{self, Window};
 use crate::finding::{Applicability, Edit, Fix};
 use crate::model::Object;
 use crate::source::{Source, Span};
+use serde_json::json;
 
 /// The fixes that edit one object in its source.
 #[derive(Clone, Copy)]
@@ -24,9 +25,18 @@ impl ObjectFixes<'_> {
         applicability: Applicability,
         message: impl Into<String>,
     ) -> Option<Fix> {
-        self.one_edit(span, applicability, message, |window| {
+        let fix = self.one_edit(span, applicability, message, |window| {
             bytes::replace_scalar(window, span, value)
-        })
+        })?;
+        Some(self.with_patch(fix, |root| {
+            // A string value: a key renamed has no plain JSON patch.
+            let old = root.value_at(span)?.as_str()?;
+            let path = root.json_pointer(span)?;
+            Some(json!([
+                {"op": "test", "path": path, "value": old},
+                {"op": "replace", "path": path, "value": value},
+            ]))
+        }))
     }
 
     /// A fix that removes the node at `span` (a sequence item or a mapping entry), with its
@@ -37,9 +47,10 @@ impl ObjectFixes<'_> {
         applicability: Applicability,
         message: impl Into<String>,
     ) -> Option<Fix> {
-        self.one_edit(span, applicability, message, |window| {
+        let fix = self.one_edit(span, applicability, message, |window| {
             bytes::remove_node(window, span).map(|removed| (removed, String::new()))
-        })
+        })?;
+        Some(self.with_patch(fix, |root| remove_item(root, span)))
     }
 
     /// A fix that removes the owner reference at `span`, the whole `ownerReferences` entry
@@ -182,6 +193,19 @@ impl ObjectFixes<'_> {
         ))
     }
 
+    /// `fix` with the JSON patch `patch` makes of the object's tree, for an object captured
+    /// from a cluster.
+    fn with_patch(
+        &self,
+        mut fix: Fix,
+        patch: impl FnOnce(&crate::yaml::Node) -> Option<serde_json::Value>,
+    ) -> Fix {
+        if self.object.mode == crate::model::Mode::Snapshot {
+            fix.patch = self.whole_object(patch).flatten();
+        }
+        fix
+    }
+
     /// What `edit` makes of the text of the object's document, from its first line to a few
     /// lines after `span`.
     fn with_window<R>(&self, span: Span, edit: impl FnOnce(Window) -> Option<R>) -> Option<R> {
@@ -225,6 +249,22 @@ impl ObjectFixes<'_> {
             Err(_) => true,
         }
     }
+}
+
+/// The JSON patch that removes the sequence item at `span`, guarded by a test of its uid when
+/// it has one (an owner reference does): the index alone may name another item by then.
+fn remove_item(root: &crate::yaml::Node, span: Span) -> Option<serde_json::Value> {
+    let item = root.value_at(span)?;
+    let path = root.json_pointer(span)?;
+    if !path.rsplit('/').next()?.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut ops = Vec::new();
+    if let Some(uid) = item.get("uid").and_then(crate::yaml::Node::as_str) {
+        ops.push(json!({"op": "test", "path": format!("{path}/uid"), "value": uid}));
+    }
+    ops.push(json!({"op": "remove", "path": path}));
+    Some(serde_json::Value::Array(ops))
 }
 
 /// The entries of the mapping `map` whose keys are among `keys`, in runs of entries that follow

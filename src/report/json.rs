@@ -5,6 +5,7 @@
 //!   "findings": [ { "rule", "severity", "message", "help", "note", "path", "origin",
 //!                   "start": {"line","column"}, "end": {"line","column"},
 //!                   "object": {"apiVersion","kind","namespace","name"}, "field",
+//!                   "fix": { "message", "applicability", "edits", "patch", "kubectl" },
 //!                   "related": [ { "message", "path", "start", "end" } ] } ],
 //!   "errors": [ { "path", "message" } ],
 //!   "skipped_paths": [ { "path", "message" } ],
@@ -84,6 +85,9 @@ fn finding(outcome: &Outcome, f: &Finding) -> Value {
                     "content": edit.replacement,
                 })
             }).collect::<Vec<_>>(),
+            "patch": fix.patch,
+            "kubectl": fix.patch.as_ref().zip(f.object.as_ref())
+                .and_then(|(patch, object)| crate::finding::kubectl_patch(object, patch)),
         })),
     });
     if let (Value::Object(map), Value::Object(extra)) = (&mut value, fields) {

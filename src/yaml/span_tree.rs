@@ -27,6 +27,12 @@ pub struct Scalar {
     pub plain: bool,
 }
 
+/// One step down a tree: a mapping's key or a sequence's index.
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
 impl Node {
     /// The value under `key` in a mapping; the last one when a key repeats, as Kubernetes'
     /// YAML reader keeps it.
@@ -81,37 +87,81 @@ impl Node {
             .is_some_and(|s| s.resolve() == ScalarType::Null)
     }
 
-    /// A short description of what the node is, for messages ("a mapping", "the number 12").
     /// The path from this node to the field that `span` falls in, as messages and kubectl
     /// write one: `metadata.ownerReferences[1].uid` (a key that is not a plain word is quoted:
     /// `metadata.annotations["ownerlint.dev/ignore"]`). The span of a key names its field.
     /// `None` when the span is not inside this node, or is this node itself.
     pub fn field_path(&self, span: Span) -> Option<String> {
+        let mut path = String::new();
+        for step in self.steps_to(span)? {
+            match step {
+                Step::Key(key)
+                    if key
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') =>
+                {
+                    if !path.is_empty() {
+                        path.push('.');
+                    }
+                    path.push_str(&key);
+                }
+                Step::Key(key) => path.push_str(&format!("[{}]", serde_json::Value::from(key))),
+                Step::Index(i) => path.push_str(&format!("[{i}]")),
+            }
+        }
+        Some(path)
+    }
+
+    /// The same place as a JSON pointer (RFC 6901), as JSON patches name it:
+    /// `/metadata/ownerReferences/1/uid`.
+    pub fn json_pointer(&self, span: Span) -> Option<String> {
+        let mut pointer = String::new();
+        for step in self.steps_to(span)? {
+            pointer.push('/');
+            match step {
+                Step::Key(key) => pointer.push_str(&key.replace('~', "~0").replace('/', "~1")),
+                Step::Index(i) => pointer.push_str(&i.to_string()),
+            }
+        }
+        Some(pointer)
+    }
+
+    /// The value node (not a key) below this one whose span is exactly `span`.
+    pub fn value_at(&self, span: Span) -> Option<&Node> {
+        if self.span == span {
+            return Some(self);
+        }
+        let inside = |node: &&Node| node.span.start <= span.start && span.end <= node.span.end;
+        match &self.value {
+            Value::Map(entries) => entries
+                .iter()
+                .map(|(_, value)| value)
+                .find(inside)?
+                .value_at(span),
+            Value::Seq(items) => items.iter().find(inside)?.value_at(span),
+            Value::Scalar(_) => None,
+        }
+    }
+
+    /// The keys and indexes from this node down to the field `span` falls in; none (`None`)
+    /// when it is outside this node or is the node itself.
+    fn steps_to(&self, span: Span) -> Option<Vec<Step>> {
         let inside = |node: &Node| node.span.start <= span.start && span.end <= node.span.end;
         if span == self.span {
             return None;
         }
-        let mut path = String::new();
+        let mut steps = Vec::new();
         let mut node = self;
         loop {
             let next = match &node.value {
                 Value::Map(entries) => entries.iter().find_map(|(key, value)| {
-                    let name = key.as_scalar()?.text.as_str();
-                    let step = if !name.is_empty()
-                        && name
-                            .bytes()
-                            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-                    {
-                        format!(".{name}")
-                    } else {
-                        format!("[{}]", serde_json::Value::from(name))
-                    };
+                    let name = key.as_scalar()?.text.clone();
                     let entry = key.span.start <= span.start && span.end <= value.span.end;
                     if inside(value) {
-                        Some((step, Some(value)))
+                        Some((Step::Key(name), Some(value)))
                     } else if inside(key) || entry {
                         // The key, or the whole entry: the field itself.
-                        Some((step, None))
+                        Some((Step::Key(name), None))
                     } else {
                         None
                     }
@@ -120,24 +170,20 @@ impl Node {
                     .iter()
                     .enumerate()
                     .find(|(_, item)| inside(item))
-                    .map(|(i, item)| (format!("[{i}]"), Some(item))),
+                    .map(|(i, item)| (Step::Index(i), Some(item))),
                 Value::Scalar(_) => None,
             };
-            match next {
-                Some((step, child)) => {
-                    path.push_str(&step);
-                    match child {
-                        Some(child) if child.span != span => node = child,
-                        _ => break,
-                    }
-                }
-                None => break,
+            let Some((step, child)) = next else { break };
+            steps.push(step);
+            match child {
+                Some(child) if child.span != span => node = child,
+                _ => break,
             }
         }
-        let path = path.strip_prefix('.').unwrap_or(&path);
-        (!path.is_empty()).then(|| path.to_string())
+        (!steps.is_empty()).then_some(steps)
     }
 
+    /// A short description of what the node is, for messages ("a mapping", "the number 12").
     pub fn describe(&self) -> String {
         match &self.value {
             Value::Map(_) => "a mapping".to_string(),
@@ -242,6 +288,14 @@ mod tests {
         assert_eq!(
             root.field_path(at("owner-not-found")).as_deref(),
             Some(r#"metadata.annotations["ownerlint.dev/ignore"]"#)
+        );
+        assert_eq!(
+            root.json_pointer(at("owner-not-found")).as_deref(),
+            Some("/metadata/annotations/ownerlint.dev~1ignore")
+        );
+        assert_eq!(
+            root.json_pointer(at("u-2")).as_deref(),
+            Some("/metadata/ownerReferences/1/uid")
         );
         assert_eq!(root.field_path(root.span), None);
         assert_eq!(

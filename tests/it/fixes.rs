@@ -714,3 +714,125 @@ fn temporary_files_a_killed_fix_left_are_removed_by_the_next_fix() {
         example.replace("kind: replicaset", "kind: ReplicaSet")
     );
 }
+
+/// Apply a JSON patch of `test`, `replace` and `remove` operations, as the API server does;
+/// `None` when a test fails or a path is missing.
+fn apply_json_patch(
+    mut object: serde_json::Value,
+    patch: &serde_json::Value,
+) -> Option<serde_json::Value> {
+    for op in patch.as_array()? {
+        let path = op["path"].as_str()?;
+        match op["op"].as_str()? {
+            "test" => (object.pointer(path)? == &op["value"]).then_some(())?,
+            "replace" => *object.pointer_mut(path)? = op["value"].clone(),
+            "remove" => {
+                let (parent, last) = path.rsplit_once('/')?;
+                match object.pointer_mut(parent)? {
+                    serde_json::Value::Array(items) => {
+                        let i: usize = last.parse().ok()?;
+                        (i < items.len()).then(|| items.remove(i))?;
+                    }
+                    serde_json::Value::Object(map) => {
+                        map.remove(&last.replace("~1", "/").replace("~0", "~"))?;
+                    }
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(object)
+}
+
+/// The objects of a YAML stream, as JSON, by name.
+fn objects_by_name(text: &str) -> std::collections::BTreeMap<String, serde_json::Value> {
+    use serde::Deserialize;
+    serde_yaml::Deserializer::from_str(text)
+        .map(|doc| serde_json::Value::deserialize(doc).expect("YAML"))
+        .map(|o| {
+            (
+                o["metadata"]["name"].as_str().expect("a name").to_string(),
+                o,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_captured_objects_fix_is_the_kubectl_patch_that_makes_the_same_change() {
+    // Objects captured from a cluster (uids, resourceVersions) are fixed in the cluster: each
+    // fix also carries a JSON patch, guarded by `test`s, and the `kubectl patch` command.
+    const DUMP: &str = "\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web-1
+  namespace: shop
+  uid: 11111111-1111-4111-8111-111111111111
+  resourceVersion: \"10\"
+  ownerReferences:
+  - {apiVersion: extensions/v1beta1, kind: ReplicaSet, name: web, uid: 22222222-2222-4222-8222-222222222222, controller: true}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cache
+  namespace: shop
+  uid: 33333333-3333-4333-8333-333333333333
+  resourceVersion: \"11\"
+  ownerReferences:
+  - {apiVersion: v1, kind: ConfigMap, name: settings, uid: 44444444-4444-4444-8444-444444444444}
+  - {apiVersion: v1, kind: ConfigMap, name: settings, uid: 44444444-4444-4444-8444-444444444444}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings, namespace: shop, uid: 44444444-4444-4444-8444-444444444444, resourceVersion: \"12\"}
+";
+    let dir = common::temp_dir("fix-patch");
+    std::fs::write(dir.path().join("dump.yaml"), DUMP).expect("write");
+    let out = ownerlint(dir.path(), &["--format", "json", "dump.yaml"], None);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+    let mut patched = objects_by_name(DUMP);
+    let mut commands = Vec::new();
+    for finding in report["findings"].as_array().expect("findings") {
+        let fix = &finding["fix"];
+        let name = finding["object"]["name"]
+            .as_str()
+            .expect("a name")
+            .to_string();
+        let object = patched.remove(&name).expect("the object");
+        let after = apply_json_patch(object, &fix["patch"])
+            .unwrap_or_else(|| panic!("{name}: the patch does not apply: {}", fix["patch"]));
+        patched.insert(name, after);
+        commands.push(fix["kubectl"].as_str().expect("a command").to_string());
+    }
+    assert_eq!(
+        commands,
+        [
+            r#"kubectl patch pod web-1 -n shop --type=json -p '[{"op":"test","path":"/metadata/ownerReferences/0/apiVersion","value":"extensions/v1beta1"},{"op":"replace","path":"/metadata/ownerReferences/0/apiVersion","value":"apps/v1"}]'"#,
+            r#"kubectl patch configmap cache -n shop --type=json -p '[{"op":"test","path":"/metadata/ownerReferences/1/uid","value":"44444444-4444-4444-8444-444444444444"},{"op":"remove","path":"/metadata/ownerReferences/1"}]'"#,
+        ]
+    );
+    // The same change as --fix makes in the file.
+    let fixed = ownerlint(dir.path(), &["--fix", "--unsafe-fixes", "dump.yaml"], None);
+    assert!(fixed.stderr.contains("2 fixed"), "{}", fixed.stderr);
+    let text = std::fs::read_to_string(dir.path().join("dump.yaml")).expect("read");
+    assert_eq!(objects_by_name(&text), patched);
+    // A manifest to apply is fixed in its file only.
+    let manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  ownerReferences:\n  - {apiVersion: v1, kind: ConfigMap, name: settings, uid: 44444444-4444-4444-8444-444444444444}\n  - {apiVersion: v1, kind: ConfigMap, name: settings, uid: 44444444-4444-4444-8444-444444444444}\n";
+    std::fs::write(dir.path().join("cm.yaml"), manifest).expect("write");
+    let out = ownerlint(dir.path(), &["--format", "json", "cm.yaml"], None);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+    let fixes: Vec<&serde_json::Value> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| &f["fix"])
+        .filter(|fix| !fix.is_null())
+        .collect();
+    assert!(!fixes.is_empty(), "{}", out.stdout);
+    for fix in fixes {
+        assert!(fix["patch"].is_null() && fix["kubectl"].is_null(), "{fix}");
+    }
+}
