@@ -51,6 +51,12 @@ pub fn emit(
             .render_report(&mut text, &report)
             .map_err(|e| io::Error::other(e.to_string()))?;
         writeln!(out, "{}", text.trim_end())?;
+        // An object captured from a cluster is fixed there: the command, on a line of its own
+        // and never wrapped, so that it copies whole.
+        if let Some(command) = cluster_patch(finding) {
+            writeln!(out, "  fix in the cluster ({}):", finding_fix_kind(finding))?;
+            writeln!(out, "    {}", super::escape::text(&command))?;
+        }
         writeln!(out)?;
     }
     for error in &outcome.errors {
@@ -62,6 +68,22 @@ pub fn emit(
         )?;
     }
     Ok(())
+}
+
+/// The `kubectl patch` that makes a finding's fix in the cluster its object was captured from.
+fn cluster_patch(finding: &Finding) -> Option<String> {
+    let patch = finding.fix.as_ref()?.patch.as_ref()?;
+    crate::finding::kubectl_patch(finding.object.as_ref()?, patch)
+}
+
+/// How safe the fix is, in the words of `--fix`.
+fn finding_fix_kind(finding: &Finding) -> &'static str {
+    use crate::finding::Applicability;
+    match finding.fix.as_ref().map(|fix| fix.applicability) {
+        Some(Applicability::Safe) => "safe",
+        Some(Applicability::Unsafe) => "unsafe",
+        _ => "for review",
+    }
 }
 
 /// The width `pretty` wraps to: `COLUMNS` when it is set to a number of columns (as a user

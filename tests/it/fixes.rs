@@ -814,6 +814,17 @@ metadata: {name: settings, namespace: shop, uid: 44444444-4444-4444-8444-4444444
             r#"kubectl patch configmap cache -n shop --type=json -p '[{"op":"test","path":"/metadata/ownerReferences/1/uid","value":"44444444-4444-4444-8444-444444444444"},{"op":"remove","path":"/metadata/ownerReferences/1"}]'"#,
         ]
     );
+    // `pretty` shows each command on a line of its own, never wrapped.
+    let pretty = ownerlint(dir.path(), &["--format", "pretty", "dump.yaml"], None);
+    for (command, kind) in commands.iter().zip(["unsafe", "safe"]) {
+        assert!(
+            pretty
+                .stdout
+                .contains(&format!("  fix in the cluster ({kind}):\n    {command}\n")),
+            "{}",
+            pretty.stdout
+        );
+    }
     // The same change as --fix makes in the file.
     let fixed = ownerlint(dir.path(), &["--fix", "--unsafe-fixes", "dump.yaml"], None);
     assert!(fixed.stderr.contains("2 fixed"), "{}", fixed.stderr);
