@@ -834,7 +834,7 @@ mod tests {
             c.api_status("example.com", "v1", "Widget"),
             ApiStatus::Served
         );
-        // A stale version's facts are not taken, nor is it called unserved.
+        // A group with a stale version is known only in part: no version of it is unserved.
         assert_eq!(
             c.api_status("example.com", "v2", "Widget"),
             ApiStatus::Served

@@ -104,24 +104,37 @@ impl ObjectIdentity {
     }
 }
 
-/// The `kubectl patch` command that applies a JSON patch to `object` in its cluster.
+/// The `kubectl patch` command that applies a JSON patch to `object` in its cluster. None when
+/// a word of it could be read by kubectl as a flag (a name may start with `-` in some kinds,
+/// and a file may say anything): a printed command must do only what it says.
 pub fn kubectl_patch(object: &ObjectIdentity, patch: &serde_json::Value) -> Option<String> {
     let kind = object.kind.as_deref()?.to_ascii_lowercase();
     let name = object.name.as_deref()?;
+    let plain = |word: &str| {
+        !word.is_empty()
+            && !word.starts_with('-')
+            && word
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-.".contains(&b))
+    };
+    if !plain(&kind) || name.is_empty() || name.starts_with('-') {
+        return None;
+    }
     let group = object
         .api_version
         .as_deref()
         .and_then(|v| v.rsplit_once('/'))
         .map(|(group, _)| group);
     let resource = match group {
-        Some(group) => format!("{kind}.{group}"),
+        Some(group) if plain(group) => format!("{kind}.{group}"),
+        Some(_) => return None,
         None => kind,
     };
-    let namespace = object
-        .namespace
-        .as_deref()
-        .map(|ns| format!(" -n {}", shell_word(ns)))
-        .unwrap_or_default();
+    let namespace = match object.namespace.as_deref() {
+        Some(ns) if plain(ns) => format!(" -n {ns}"),
+        Some(_) => return None,
+        None => String::new(),
+    };
     Some(format!(
         "kubectl patch {} {}{namespace} --type=json -p {}",
         shell_word(&resource),
@@ -411,5 +424,39 @@ mod tests {
             field: String::new(),
         };
         assert_eq!(key.fingerprint(), format!("{:016x}", fnv1a(b"a\0\0\0\0")));
+    }
+}
+
+#[cfg(test)]
+mod kubectl_patch_tests {
+    use super::*;
+
+    fn object(kind: &str, namespace: Option<&str>, name: &str) -> ObjectIdentity {
+        ObjectIdentity {
+            api_version: Some("rbac.authorization.k8s.io/v1".into()),
+            kind: Some(kind.into()),
+            namespace: namespace.map(str::to_string),
+            name: Some(name.into()),
+        }
+    }
+
+    #[test]
+    fn no_word_of_the_command_reads_as_a_flag() {
+        let patch = serde_json::json!([{"op": "remove", "path": "/metadata/ownerReferences/0"}]);
+        assert_eq!(
+            kubectl_patch(&object("ClusterRole", None, "system:it's"), &patch).as_deref(),
+            Some(
+                r#"kubectl patch clusterrole.rbac.authorization.k8s.io 'system:it'\''s' --type=json -p '[{"op":"remove","path":"/metadata/ownerReferences/0"}]'"#
+            )
+        );
+        assert_eq!(
+            kubectl_patch(&object("ClusterRole", None, "--server=evil:443"), &patch),
+            None
+        );
+        assert_eq!(
+            kubectl_patch(&object("Role", Some("--kubeconfig=x"), "r"), &patch),
+            None
+        );
+        assert_eq!(kubectl_patch(&object("-Role", None, "r"), &patch), None);
     }
 }

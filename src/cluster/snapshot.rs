@@ -1,5 +1,5 @@
 //! What a cluster answered, kept as the files of a snapshot: its aggregated API discovery
-//! (`discovery.json`, one `APIGroupDiscoveryList` of every group, the core group first), every
+//! (`discovery.json`, one `APIGroupDiscoveryList` of every group, in the order read), every
 //! cluster-scoped object (`cluster-scoped.json`) and the objects of each namespace
 //! (`namespaces/NS.json`), each a `kind: List` — the layout of a support bundle, read back by
 //! `ownerlint DIR` like any dump.
@@ -105,7 +105,7 @@ impl Snapshot {
                 .into_iter()
                 .flatten()
             {
-                // A stale version's server did not answer: listing it would fail.
+                // A stale version's server did not answer: listing it is likely to fail.
                 if version.get("freshness").and_then(Value::as_str) == Some("Stale") {
                     continue;
                 }

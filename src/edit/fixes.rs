@@ -200,7 +200,10 @@ impl ObjectFixes<'_> {
         mut fix: Fix,
         patch: impl FnOnce(&crate::yaml::Node) -> Option<serde_json::Value>,
     ) -> Fix {
-        if self.object.mode == crate::model::Mode::Snapshot {
+        // A fix only shown (a choice the author must make) gets no command to run.
+        if self.object.mode == crate::model::Mode::Snapshot
+            && fix.applicability != crate::finding::Applicability::DisplayOnly
+        {
             fix.patch = self.whole_object(patch).flatten();
         }
         fix

@@ -96,9 +96,10 @@ impl Node {
         for step in self.steps_to(span)? {
             match step {
                 Step::Key(key)
-                    if key
-                        .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') =>
+                    if !key.is_empty()
+                        && key
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') =>
                 {
                     if !path.is_empty() {
                         path.push('.');
