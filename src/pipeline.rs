@@ -749,7 +749,6 @@ fn load_all(
                 .extract_if(.., |o| o.discovery.is_some())
                 .filter_map(|o| o.discovery.map(|group| *group)),
         );
-        all.outcome.stats.discovered_groups = all.discovered.len();
         match role {
             Role::Crds => append(&mut all.crd_objects, loaded.objects),
             Role::Deleted => {}
@@ -765,6 +764,7 @@ fn load_all(
         }
         all.outcome.sources.push(source);
     }
+    all.outcome.stats.discovered_groups = all.discovered.len();
     all
 }
 
