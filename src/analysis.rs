@@ -58,6 +58,8 @@ pub struct Options {
     /// Also read the manifests the git change deletes, and check the references to what they
     /// defined (`--git-deletions`).
     pub git_deletions: bool,
+    /// With `complete`, the kinds that could not be read (`ownerlint cluster`'s failed lists).
+    pub not_read: Vec<crate::rules::NotRead>,
 }
 
 impl Default for Options {
@@ -84,6 +86,7 @@ impl Default for Options {
             big_file_at_least: Some(BIG_FILE),
             build: None,
             git_deletions: false,
+            not_read: Vec::new(),
         }
     }
 }
@@ -125,8 +128,31 @@ pub struct Stats {
     /// some kinds: only owners of those are known not to exist.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub partial_dump: bool,
+    /// What `ownerlint cluster` read, and from where.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<ClusterStats>,
     #[serde(skip)]
     pub elapsed: Duration,
+}
+
+/// What `ownerlint cluster` read: the cluster, how much, and what it could not.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct ClusterStats {
+    /// The kubeconfig context (`None`: the in-cluster service account).
+    pub context: Option<String>,
+    pub server: String,
+    /// `-n`: the one namespace read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    /// Resources listed whole.
+    pub resources: usize,
+    /// Requests sent, every one a GET.
+    pub requests: usize,
+    /// References found dangling that a GET of the owner confirmed (the garbage collector's own
+    /// check before it deletes).
+    pub confirmed: usize,
+    /// What could not be read: (resource or group, why).
+    pub not_read: Vec<(String, String)>,
 }
 
 /// The result of a run.

@@ -44,6 +44,10 @@ pub enum Command {
     },
     /// Print the man page (roff), e.g. `ownerlint man > ownerlint.1`
     Man,
+    /// Read the cluster of a kubeconfig context (GET requests only: nothing is ever written to
+    /// it) and lint it as a complete snapshot, with exact scopes and versions from its discovery
+    #[cfg(feature = "cluster")]
+    Cluster(Box<ClusterArgs>),
     /// Draw the ownership graph: roots are objects without owners and owners that do not resolve
     Tree(Box<TreeArgs>),
     /// Show what deleting an object would delete with it, as the garbage collector would
@@ -89,6 +93,120 @@ pub struct PreviewArgs {
     pub format: PreviewFormat,
     #[command(flatten)]
     pub input: InputArgs,
+}
+
+/// Which cluster to read, with kubectl's flags and meanings.
+#[derive(Args, Debug)]
+pub struct ConnectionArgs {
+    /// Path to the kubeconfig file [default: KUBECONFIG, else ~/.kube/config, else the Pod's service account]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath, help_heading = "Cluster")]
+    pub kubeconfig: Option<PathBuf>,
+    /// The kubeconfig context to use [default: its current context]
+    #[arg(long, value_name = "NAME", help_heading = "Cluster")]
+    pub context: Option<String>,
+    /// Read only this namespace (and no cluster-scoped object: references to one are not checked)
+    #[arg(short = 'n', long, value_name = "NAMESPACE", help_heading = "Cluster")]
+    pub namespace: Option<String>,
+    /// Read every namespace (the default)
+    #[arg(
+        short = 'A',
+        long,
+        conflicts_with = "namespace",
+        help_heading = "Cluster"
+    )]
+    pub all_namespaces: bool,
+    /// How long one request may take before the server is taken to have stopped answering,
+    /// as kubectl's: `30s`, `2m`, `1h`, a number of seconds, or 0 for no limit [default: 60s]
+    #[arg(long, value_name = "DURATION", value_parser = parse_request_timeout, help_heading = "Cluster")]
+    pub request_timeout: Option<std::time::Duration>,
+}
+
+/// `ownerlint cluster`'s flags: the connection, where to save, and the lint's own.
+#[cfg(feature = "cluster")]
+#[derive(Args, Debug)]
+pub struct ClusterArgs {
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
+    /// Also write what was read into DIR (discovery.json, cluster-scoped.json,
+    /// namespaces/NAMESPACE.json), which `ownerlint DIR` reads later with the same findings
+    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+    pub save: Option<PathBuf>,
+    /// Configuration file [default: the nearest .ownerlint.yaml upwards, up to the repository root]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub config: Option<PathBuf>,
+    /// Do not read a configuration file
+    #[arg(long, conflicts_with = "config")]
+    pub no_config: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// How findings are reported: shared by linting files and `ownerlint cluster`.
+#[derive(Args, Debug)]
+pub struct OutputArgs {
+    /// Output format [default: github when GITHUB_ACTIONS=true, else pretty on a terminal, short otherwise]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Exit with 1 when a finding has at least this severity
+    #[arg(long, value_enum, default_value = "error")]
+    pub fail_on: FailOn,
+    /// Show every finding: ignore `# ownerlint: ignore[…]` comments and `ownerlint.dev/ignore` annotations
+    #[arg(long)]
+    pub no_suppress: bool,
+    /// Report only findings that are not in this baseline (written by --write-baseline)
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+    /// Record today's findings in FILE, to be hidden later with --baseline, and exit 0
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+    /// Do not print info findings
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// When to use colour
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
+    /// Also write the findings in another format to a file, e.g. `--report sarif=ownerlint.sarif`
+    /// (repeatable; the file is replaced)
+    #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report)]
+    pub report: Vec<(Format, PathBuf)>,
+}
+
+/// kubectl's `--request-timeout`: a number of seconds, or a Go duration (`1m30s`); 0 means no
+/// limit.
+fn parse_request_timeout(text: &str) -> Result<std::time::Duration, String> {
+    let bad = || format!("expected a duration like 30s, 2m or 1h, got \"{text}\"");
+    if let Ok(seconds) = text.parse::<u64>() {
+        return Ok(if seconds == 0 {
+            std::time::Duration::MAX
+        } else {
+            std::time::Duration::from_secs(seconds)
+        });
+    }
+    let mut total = 0f64;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .ok_or_else(bad)?;
+        let number: f64 = rest[..digits].parse().map_err(|_| bad())?;
+        rest = &rest[digits..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let scale = match &rest[..unit_len] {
+            "ms" => 0.001,
+            "s" => 1.0,
+            "m" => 60.0,
+            "h" => 3600.0,
+            _ => return Err(bad()),
+        };
+        total += number * scale;
+        rest = &rest[unit_len..];
+    }
+    if total == 0.0 {
+        return Ok(std::time::Duration::MAX);
+    }
+    std::time::Duration::try_from_secs_f64(total).map_err(|_| bad())
 }
 
 /// What to read, and how: shared by linting, `tree`, `delete-preview` and `config`.
@@ -237,14 +355,17 @@ impl From<LintArgs> for Lint {
     fn from(args: LintArgs) -> Self {
         let LintArgs {
             input,
-            format,
-            fail_on,
-            no_suppress,
-            baseline,
-            write_baseline,
-            quiet,
-            color,
-            report,
+            output:
+                OutputArgs {
+                    format,
+                    fail_on,
+                    no_suppress,
+                    baseline,
+                    write_baseline,
+                    quiet,
+                    color,
+                    report,
+                },
             fix,
             unsafe_fixes,
             diff,
@@ -266,6 +387,69 @@ impl From<LintArgs> for Lint {
             diff,
             show_fixes,
             show_inputs,
+            given: None,
+        }
+    }
+}
+
+#[cfg(feature = "cluster")]
+impl From<ClusterArgs> for crate::run::ClusterLint {
+    fn from(args: ClusterArgs) -> Self {
+        let ClusterArgs {
+            connection:
+                ConnectionArgs {
+                    kubeconfig,
+                    context,
+                    namespace,
+                    all_namespaces: _,
+                    request_timeout,
+                },
+            save,
+            config,
+            no_config,
+            output:
+                OutputArgs {
+                    format,
+                    fail_on,
+                    no_suppress,
+                    baseline,
+                    write_baseline,
+                    quiet,
+                    color,
+                    report,
+                },
+        } = args;
+        use std::io::IsTerminal;
+        crate::run::ClusterLint {
+            lint: Lint {
+                input: Flags {
+                    config,
+                    no_config,
+                    ..Flags::default()
+                },
+                format,
+                fail_on,
+                no_suppress,
+                baseline,
+                write_baseline,
+                quiet,
+                color,
+                report,
+                fix: false,
+                unsafe_fixes: false,
+                diff: false,
+                show_fixes: false,
+                show_inputs: false,
+                given: None,
+            },
+            connection: crate::cluster::connect::Connection {
+                kubeconfig,
+                context,
+                request_timeout,
+            },
+            scope: crate::cluster::read::Scope { namespace },
+            save,
+            progress: std::io::stderr().is_terminal(),
         }
     }
 }
@@ -334,31 +518,8 @@ fn parse_size(text: &str) -> Result<usize, String> {
 pub struct LintArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Output format [default: github when GITHUB_ACTIONS=true, else pretty on a terminal, short otherwise]
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
-    /// Exit with 1 when a finding has at least this severity
-    #[arg(long, value_enum, default_value = "error")]
-    pub fail_on: FailOn,
-    /// Show every finding: ignore `# ownerlint: ignore[…]` comments and `ownerlint.dev/ignore` annotations
-    #[arg(long)]
-    pub no_suppress: bool,
-    /// Report only findings that are not in this baseline (written by --write-baseline)
-    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
-    pub baseline: Option<PathBuf>,
-    /// Record today's findings in FILE, to be hidden later with --baseline, and exit 0
-    #[arg(long, value_name = "FILE")]
-    pub write_baseline: Option<PathBuf>,
-    /// Do not print info findings
-    #[arg(short, long)]
-    pub quiet: bool,
-    /// When to use colour
-    #[arg(long, value_enum, default_value = "auto")]
-    pub color: ColorChoice,
-    /// Also write the findings in another format to a file, e.g. `--report sarif=ownerlint.sarif`
-    /// (repeatable; the file is replaced)
-    #[arg(long, value_name = "FORMAT=PATH", value_parser = parse_report)]
-    pub report: Vec<(Format, PathBuf)>,
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// Apply the safe fixes, then report what is left (standard input: print the fixed text)
     #[arg(long, help_heading = "Fixes", conflicts_with = "write_baseline")]
     pub fix: bool,
@@ -477,6 +638,10 @@ pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Some(Command::Rules) => crate::run::list_rules(&mut Streams::process()),
         Some(Command::Explain { rule }) => crate::run::explain(&rule, &mut Streams::process()),
+        #[cfg(feature = "cluster")]
+        Some(Command::Cluster(args)) => {
+            crate::run::cluster((*args).into(), &mut Streams::process())
+        }
         Some(Command::Tree(args)) => crate::run::tree((*args).into(), &mut Streams::process()),
         Some(Command::DeletePreview(args)) => {
             crate::run::delete_preview((*args).into(), &mut Streams::process())

@@ -110,8 +110,10 @@ impl Graph {
                     graph.placeholders.push(placeholder);
                     graph.placeholder_dependents.push(Vec::new());
                 }
-                let complete_here = completeness
-                    .complete_for(&resolution.group, reference.kind_str().unwrap_or(""));
+                let complete_here = completeness.complete_for(
+                    &resolution.group,
+                    resolution.kind(reference.kind_str().unwrap_or("")),
+                );
                 graph.add(Edge {
                     dependent,
                     owner: Node::Placeholder(id),

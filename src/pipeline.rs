@@ -418,6 +418,7 @@ fn check_cached(
     let check_options = rules::CheckOptions {
         complete: options.complete,
         partial_dump,
+        not_read: options.not_read.clone(),
         policies: options.policies.clone(),
     };
     let deleted = rules::Deleted {

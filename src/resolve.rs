@@ -105,6 +105,12 @@ pub struct RefResolution {
 }
 
 impl RefResolution {
+    /// The owner's kind as the REST mapper resolves `written`: the canonical spelling of a
+    /// kind written in lower case.
+    pub fn kind<'a>(&'a self, written: &'a str) -> &'a str {
+        self.lower_case_of.as_deref().unwrap_or(written)
+    }
+
     pub fn owner(&self) -> Option<ObjId> {
         match self.resolution {
             Resolution::Found { owner, .. } => Some(owner),

@@ -51,6 +51,32 @@ impl Resource {
         }
     }
 
+    /// The path its list is served at in one namespace (a namespaced resource's).
+    pub fn list_path_in(&self, namespace: &str) -> String {
+        let prefix = self.group_version_path();
+        format!("{prefix}/namespaces/{namespace}/{}", self.resource)
+    }
+
+    /// The path of one object of it: `/apis/apps/v1/namespaces/shop/replicasets/web-7d9`,
+    /// what `kubectl get --raw` takes.
+    pub fn object_path(&self, namespace: Option<&str>, name: &str) -> String {
+        let prefix = self.group_version_path();
+        match namespace {
+            Some(namespace) if self.namespaced => {
+                format!("{prefix}/namespaces/{namespace}/{}/{name}", self.resource)
+            }
+            _ => format!("{prefix}/{}/{name}", self.resource),
+        }
+    }
+
+    fn group_version_path(&self) -> String {
+        if self.group.is_empty() {
+            format!("/api/{}", self.version)
+        } else {
+            format!("/apis/{}/{}", self.group, self.version)
+        }
+    }
+
     /// How it is named in messages: `replicasets.apps/v1`, `pods/v1`.
     pub fn display(&self) -> String {
         if self.group.is_empty() {
@@ -66,8 +92,11 @@ impl Resource {
 pub struct Snapshot {
     /// The `APIGroupDiscovery` items of the discovery documents, in the order read.
     discovery: Vec<Value>,
-    /// Objects by namespace (`""`: cluster-scoped), in the order listed.
-    objects: BTreeMap<String, Vec<Value>>,
+    /// Objects by namespace (`""`: cluster-scoped), in the order listed, each with the
+    /// resource it was listed as (an index into `resources`).
+    objects: BTreeMap<String, Vec<(usize, Value)>>,
+    /// The resources objects were listed as.
+    resources: Vec<Resource>,
     /// The uids taken, so that an object listed twice is kept once.
     uids: HashSet<String>,
 }
@@ -163,8 +192,17 @@ impl Snapshot {
 
     /// Take one page of a resource's list; returns the token of the next page, if any.
     pub fn add_page(&mut self, resource: &Resource, body: &str) -> Result<Option<String>, String> {
-        let mut page: Value =
+        let page: Value =
             serde_json::from_str(body).map_err(|e| format!("the list is not JSON: {e}"))?;
+        self.add_page_value(resource, page)
+    }
+
+    /// [`Snapshot::add_page`], of a page already read as JSON.
+    pub fn add_page_value(
+        &mut self,
+        resource: &Resource,
+        mut page: Value,
+    ) -> Result<Option<String>, String> {
         let kind = page.get("kind").and_then(Value::as_str).unwrap_or_default();
         if !kind.ends_with("List") {
             return Err(format!("expected a list, got {}", describe_kind(&page)));
@@ -189,17 +227,86 @@ impl Snapshot {
         Ok(next)
     }
 
-    fn add_object(&mut self, resource: &Resource, mut item: Map<String, Value>) {
+    fn add_object(&mut self, resource: &Resource, item: Map<String, Value>) {
+        let (namespace, object) = self.as_kept(resource, item);
+        if let Some(uid) = object.pointer("/metadata/uid").and_then(Value::as_str)
+            && !self.uids.insert(uid.to_string())
+        {
+            return;
+        }
+        let at = self.resource_index(resource);
+        self.objects
+            .entry(namespace)
+            .or_default()
+            .push((at, object));
+    }
+
+    /// Take one object as a GET answered it now: it replaces the object of the same resource,
+    /// namespace and name taken before, if any.
+    pub fn put(&mut self, resource: &Resource, item: Map<String, Value>) {
+        let (namespace, object) = self.as_kept(resource, item);
+        let name = object.pointer("/metadata/name").cloned();
+        self.remove(
+            resource,
+            &namespace,
+            name.as_ref().and_then(Value::as_str).unwrap_or(""),
+        );
+        if let Some(uid) = object.pointer("/metadata/uid").and_then(Value::as_str) {
+            self.uids.insert(uid.to_string());
+        }
+        let at = self.resource_index(resource);
+        self.objects
+            .entry(namespace)
+            .or_default()
+            .push((at, object));
+    }
+
+    /// Drop the object of this resource, namespace (`""`: cluster-scoped) and name, which a
+    /// GET found gone.
+    pub fn remove(&mut self, resource: &Resource, namespace: &str, name: &str) {
+        let Some(at) = self.resources.iter().position(|r| r == resource) else {
+            return;
+        };
+        let Some(objects) = self.objects.get_mut(namespace) else {
+            return;
+        };
+        let uids = &mut self.uids;
+        objects.retain(|(of, object)| {
+            let this =
+                *of == at && object.pointer("/metadata/name").and_then(Value::as_str) == Some(name);
+            if this && let Some(uid) = object.pointer("/metadata/uid").and_then(Value::as_str) {
+                uids.remove(uid);
+            }
+            !this
+        });
+    }
+
+    /// Every object taken, with the resource it was listed as: cluster-scoped ones first, then
+    /// each namespace's.
+    pub fn objects(&self) -> impl Iterator<Item = (&Resource, &Value)> {
+        self.objects
+            .values()
+            .flatten()
+            .map(|(at, object)| (&self.resources[*at], object))
+    }
+
+    fn resource_index(&mut self, resource: &Resource) -> usize {
+        match self.resources.iter().position(|r| r == resource) {
+            Some(at) => at,
+            None => {
+                self.resources.push(resource.clone());
+                self.resources.len() - 1
+            }
+        }
+    }
+
+    /// The object as kept, and its namespace (`""` for a cluster-scoped one).
+    fn as_kept(&self, resource: &Resource, mut item: Map<String, Value>) -> (String, Value) {
         let mut metadata = match item.remove("metadata") {
             Some(Value::Object(metadata)) => metadata,
             _ => Map::new(),
         };
         metadata.remove("managedFields");
-        if let Some(uid) = metadata.get("uid").and_then(Value::as_str)
-            && !self.uids.insert(uid.to_string())
-        {
-            return;
-        }
         let namespace = match metadata.get("namespace").and_then(Value::as_str) {
             Some(namespace) if resource.namespaced => namespace.to_string(),
             _ => String::new(),
@@ -212,10 +319,7 @@ impl Snapshot {
         item.remove("apiVersion");
         item.remove("kind");
         object.extend(item);
-        self.objects
-            .entry(namespace)
-            .or_default()
-            .push(Value::Object(object));
+        (namespace, Value::Object(object))
     }
 
     /// How many objects were taken.
@@ -242,6 +346,7 @@ impl Snapshot {
             } else {
                 format!("namespaces/{}.json", file_name(namespace))
             };
+            let objects: Vec<&Value> = objects.iter().map(|(_, object)| object).collect();
             let list = json!({"apiVersion": "v1", "kind": "List", "items": objects});
             files.push((path, pretty(&list)));
         }

@@ -323,6 +323,7 @@ impl Effective {
             big_file_at_least: Some(crate::analysis::BIG_FILE),
             build,
             git_deletions: flags.git_deletions,
+            not_read: Vec::new(),
         }
     }
 }

@@ -15,7 +15,10 @@
 //!                "assertion_files",
 //!                "patch_files", "charts", "overlays", "built", "not_built", "part_builds",
 //!                "skipped_builds",
-//!                "build_files", "errors", "warnings", "infos", "suppressed", "baselined" } }
+//!                "build_files", "errors", "warnings", "infos", "suppressed", "baselined",
+//!                "cluster": { "context", "server", "namespace", "resources", "requests",
+//!                             "confirmed", "not_read": [[what, why]] } } }
+//! (`cluster` only from `ownerlint cluster`, whose findings' `path` is the object's API path.)
 //! ```
 //! Lines and columns start at 1; columns count Unicode scalar values; `end` is exclusive.
 
@@ -29,7 +32,7 @@ use crate::finding::{Finding, Label, Severity};
 pub const SCHEMA_VERSION: u32 = 1;
 
 pub fn emit(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> io::Result<()> {
-    let document = json!({
+    let mut document = json!({
         "version": SCHEMA_VERSION,
         "findings": findings.iter().map(|f| finding(outcome, f)).collect::<Vec<_>>(),
         "errors": outcome.errors.iter().map(|e| json!({"path": e.path, "message": e.message})).collect::<Vec<_>>(),
@@ -57,6 +60,10 @@ pub fn emit(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> io
             "baselined": outcome.stats.baselined,
         },
     });
+    // `ownerlint cluster`: the cluster read, how much, and what could not be.
+    if let Some(cluster) = &outcome.stats.cluster {
+        document["summary"]["cluster"] = json!(cluster);
+    }
     serde_json::to_writer_pretty(&mut *out, &document)?;
     writeln!(out)
 }

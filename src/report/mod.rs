@@ -279,7 +279,36 @@ pub fn summary_line(outcome: &Outcome) -> String {
         None => String::new(),
     };
     let mut line = format!("ownerlint: {} in {read}", plural(s.objects, "object"));
-    if s.discovered_groups > 0 {
+    if let Some(cluster) = &s.cluster {
+        line = format!(
+            "ownerlint: {} of {} read from {}{} in {}",
+            plural(s.objects, "object"),
+            plural(cluster.resources, "resource"),
+            match &cluster.context {
+                Some(context) => format!("context {context} ({})", cluster.server),
+                None => cluster.server.clone(),
+            },
+            cluster
+                .namespace
+                .as_ref()
+                .map_or(String::new(), |ns| format!(", namespace {ns}")),
+            plural(cluster.requests, "request")
+        );
+        if !cluster.not_read.is_empty() {
+            let named: Vec<&str> = cluster
+                .not_read
+                .iter()
+                .map(|(what, _)| what.as_str())
+                .collect();
+            line.push_str(&format!("; not read: {}", named.join(", ")));
+        }
+        if cluster.confirmed > 0 {
+            line.push_str(&format!(
+                "; {} confirmed by GET",
+                plural(cluster.confirmed, "object")
+            ));
+        }
+    } else if s.discovered_groups > 0 {
         line.push_str(&format!(
             ", with a cluster's API discovery of {}",
             plural(s.discovered_groups, "group")

@@ -19,6 +19,26 @@ pub struct CheckOptions {
     pub partial_dump: Option<&'static [(&'static str, &'static str)]>,
     /// Ownership policies (`required-owner`, `tracking-label-required`).
     pub policies: crate::policy::Policies,
+    /// With `complete`, the kinds that could not be read (a live cluster's resources whose
+    /// list failed): an owner of one of them that is not found may exist.
+    pub not_read: Vec<NotRead>,
+}
+
+/// Kinds whose objects could not be read, and why.
+#[derive(Clone, Debug, Default)]
+pub struct NotRead {
+    pub group: String,
+    /// `None`: every kind of the group.
+    pub kind: Option<String>,
+    /// Why, in words that follow "not read: ": `listing replicasets.apps/v1 was forbidden …`.
+    pub why: String,
+}
+
+impl NotRead {
+    /// Whether objects of this group and kind are among those not read.
+    pub fn covers(&self, group: &str, kind: &str) -> bool {
+        self.group == group && self.kind.as_deref().is_none_or(|k| k == kind)
+    }
 }
 
 /// Everything a rule can read.
@@ -86,6 +106,12 @@ impl CheckOptions {
             && self
                 .partial_dump
                 .is_none_or(|kinds| kinds.iter().any(|&(g, k)| g == group && k == kind))
+            && self.not_read(group, kind).is_none()
+    }
+
+    /// Why the objects of this group and kind could not be read, if they could not.
+    pub fn not_read(&self, group: &str, kind: &str) -> Option<&NotRead> {
+        self.not_read.iter().find(|n| n.covers(group, kind))
     }
 }
 
@@ -270,9 +296,10 @@ impl<'a> Context<'a> {
                 }
                 continue;
             };
-            let complete_here = self
-                .options
-                .complete_for(&resolution.group, reference.kind_str().unwrap_or(""));
+            let complete_here = self.options.complete_for(
+                &resolution.group,
+                resolution.kind(reference.kind_str().unwrap_or("")),
+            );
             let owner = self.owner_display_name(dependent, reference, resolution);
             if resolution.is_dangling(object.mode, complete_here) {
                 continue;

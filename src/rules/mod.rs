@@ -10,7 +10,8 @@ pub mod context;
 pub mod registry;
 
 pub use context::{
-    CLUSTER_INFO_DUMP, CheckOptions, Context, Deleted, Site, did_you_mean, is_cluster_info_dump,
+    CLUSTER_INFO_DUMP, CheckOptions, Context, Deleted, NotRead, Site, did_you_mean,
+    is_cluster_info_dump,
 };
 pub(crate) use registry::declare_rule;
 pub use registry::{Check, Rule, all_ids, find, kept, markdown_table};

@@ -33,7 +33,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         let renamed = renamed_by_kustomize(cx, object, reference);
         let complete = cx
             .options
-            .complete_for(&resolution.group, reference.kind_str().unwrap_or(""));
+            .complete_for(&resolution.group, resolution.kind(reference.kind_str().unwrap_or("")));
         if let Some(deleted) = deleted_owner(cx, id, reference, resolution) {
             let path = &cx.sources[deleted.source.0 as usize].name;
             let mut finding = cx.finding(
@@ -72,6 +72,19 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 format!(
                     "{}: {owner} does not exist in this input, which is complete: {consequence}",
                     cx.arrow(id, reference, resolution)
+                ),
+            )
+        } else if let Some(not_read) = cx
+            .options
+            .not_read(&resolution.group, resolution.kind(reference.kind_str().unwrap_or("")))
+            .filter(|_| cx.options.complete)
+        {
+            (
+                Severity::Info,
+                format!(
+                    "{}: {owner} could not be checked: {}; if it is gone, {consequence}",
+                    cx.arrow(id, reference, resolution),
+                    not_read.why
                 ),
             )
         } else if cx.options.complete {

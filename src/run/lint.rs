@@ -35,7 +35,13 @@ pub struct Lint {
     pub diff: bool,
     pub show_fixes: bool,
     pub show_inputs: bool,
+    /// What to lint instead of the files of `input` (`ownerlint cluster`'s read): it returns
+    /// the analysis, or the exit status of a failure it has reported.
+    pub given: Option<Given>,
 }
+
+/// An analysis made otherwise than from files, with the run's options.
+pub type Given = Box<dyn FnOnce(&Options, &mut Streams) -> Result<Analysis, i32>>;
 
 /// The least severity that makes the exit status 1.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -57,10 +63,11 @@ impl FailOn {
 
 /// Lint as `args` asks; returns the exit status: 0 no finding at or above `fail_on`, 1 such
 /// findings, 2 a usage or configuration error or an unreadable input.
-pub fn lint(args: Lint, streams: &mut Streams) -> i32 {
+pub fn lint(mut args: Lint, streams: &mut Streams) -> i32 {
+    let given = args.given.take();
     // `cat x.yaml | ownerlint` lints `.`, as ruff and yamllint do; the piped text is not taken
     // for a file silently, and the user is told how to lint it.
-    if args.input.paths.is_empty() && streams.stdin_has_data {
+    if given.is_none() && args.input.paths.is_empty() && streams.stdin_has_data {
         note!(
             streams.stderr,
             "ownerlint: standard input was not read: with no path, ownerlint lints the current folder; name standard input `-` to lint what is piped in (`… | ownerlint -`)"
@@ -92,7 +99,12 @@ pub fn lint(args: Lint, streams: &mut Streams) -> i32 {
         );
         return 2;
     }
-    let (analysis, fixed) = if args.fix || args.diff {
+    let (analysis, fixed) = if let Some(given) = given {
+        match given(&options, streams) {
+            Ok(analysis) => (analysis, Fixed::default()),
+            Err(code) => return code,
+        }
+    } else if args.fix || args.diff {
         match fix(args.unsafe_fixes, args.diff, &options, streams) {
             Ok(done) => done,
             Err(code) => return code,
@@ -247,7 +259,7 @@ pub fn lint(args: Lint, streams: &mut Streams) -> i32 {
         }
     }
     let stats = &outcome.stats;
-    let read_nothing = stats.files + stats.charts + stats.overlays == 0;
+    let read_nothing = stats.cluster.is_none() && stats.files + stats.charts + stats.overlays == 0;
     // (A chart or an overlay that could not be built is a finding.)
     if read_nothing && outcome.errors.is_empty() && outcome.findings.is_empty() {
         note!(streams.stderr, "ownerlint: {}", nothing_to_lint(&options));

@@ -28,12 +28,16 @@ macro_rules! note {
 }
 pub(crate) use note;
 
+#[cfg(feature = "cluster")]
+mod cluster;
 mod fixes;
 mod graph;
 mod lint;
 
+#[cfg(feature = "cluster")]
+pub use cluster::{ClusterLint, cluster};
 pub use graph::{DeletePreview, PreviewFormat, Tree, delete_preview, tree};
-pub use lint::{FailOn, Lint, lint};
+pub use lint::{FailOn, Given, Lint, lint};
 
 /// The streams a command reads and writes, and what it needs to know of the terminal.
 pub struct Streams<'a> {

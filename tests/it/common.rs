@@ -448,7 +448,7 @@ pub(crate) fn unaccounted_inputs(dir: &std::path::Path) -> Vec<String> {
 /// The ownerlint binary, to run as users run it: `ownerlint().args([...]).stdin(text).run()`.
 /// It runs in the repository's root unless told otherwise, with standard input empty and the
 /// tests' environment less the variables that change what it prints (GitHub Actions, colour,
-/// terminal width, pre-commit's refs), so that a test sets what it depends on.
+/// terminal width, pre-commit's refs, the kubeconfig `ownerlint cluster` reads), so that a test sets what it depends on.
 pub(crate) fn ownerlint() -> Ownerlint {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_ownerlint"));
     command.current_dir(env!("CARGO_MANIFEST_DIR"));
@@ -458,6 +458,7 @@ pub(crate) fn ownerlint() -> Ownerlint {
         "COLUMNS",
         "PRE_COMMIT_FROM_REF",
         "PRE_COMMIT_TO_REF",
+        "KUBECONFIG",
     ] {
         command.env_remove(name);
     }

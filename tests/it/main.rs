@@ -5,12 +5,16 @@
 mod common;
 
 mod action;
+#[cfg(feature = "cluster")]
+mod api_server;
 mod architecture;
 mod assertion_files;
 mod baseline;
 mod broken_pipe;
 mod cli;
 mod cluster_dump;
+#[cfg(feature = "cluster")]
+mod cluster_live;
 mod cluster_snapshot;
 mod config;
 mod consequences;

@@ -1,0 +1,180 @@
+//! Which cluster to read, and the client that reads it: kube-rs's, which reads kubeconfig as
+//! kubectl does (`KUBECONFIG`, `~/.kube/config`, `--kubeconfig`, `--context`; else the
+//! in-cluster service account) and authenticates with tokens, client certificates, exec
+//! credential plugins and OIDC. Nothing here sends a request.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use kube::config::{KubeConfigOptions, Kubeconfig};
+
+/// The connection flags, as kubectl takes them.
+#[derive(Clone, Debug, Default)]
+pub struct Connection {
+    /// `--kubeconfig`: this file instead of `KUBECONFIG` or `~/.kube/config`.
+    pub kubeconfig: Option<PathBuf>,
+    /// `--context`: this kubeconfig context instead of the current one.
+    pub context: Option<String>,
+    /// `--request-timeout`: how long one request may take (`None`: the default).
+    pub request_timeout: Option<Duration>,
+}
+
+/// How long one request may take unless `--request-timeout` says otherwise: a server that
+/// stops answering ends the run instead of hanging it.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A client for the cluster, and how to name it to the user.
+pub struct Connected {
+    pub client: kube::Client,
+    /// The kubeconfig context (`None` in a Pod, with its service account).
+    pub context: Option<String>,
+    /// The API server's address.
+    pub server: String,
+    pub request_timeout: Duration,
+}
+
+impl Connected {
+    /// The cluster as messages name it: `context kind-prod (https://127.0.0.1:6443)`.
+    pub fn describe(&self) -> String {
+        match &self.context {
+            Some(context) => format!("context {context} ({})", self.server),
+            None => format!(
+                "the in-cluster service account's API server ({})",
+                self.server
+            ),
+        }
+    }
+}
+
+/// The client of the context the flags name. Errors are one line, naming the kubeconfig or
+/// context and what to do.
+pub async fn connect(connection: &Connection) -> Result<Connected, String> {
+    let options = KubeConfigOptions {
+        context: connection.context.clone(),
+        cluster: None,
+        user: None,
+    };
+    let (config, context) = match &connection.kubeconfig {
+        Some(path) => {
+            let kubeconfig = Kubeconfig::read_from(path).map_err(|e| {
+                format!(
+                    "cannot read the kubeconfig {}: {}",
+                    path.display(),
+                    sentence(&e)
+                )
+            })?;
+            let context = connection
+                .context
+                .clone()
+                .or_else(|| kubeconfig.current_context.clone());
+            check_context(&kubeconfig, context.as_deref(), &path.display().to_string())?;
+            let config = kube::Config::from_custom_kubeconfig(kubeconfig, &options)
+                .await
+                .map_err(|e| format!("cannot use context {}: {}", show(&context), sentence(&e)))?;
+            (config, context)
+        }
+        None => match Kubeconfig::read() {
+            Ok(kubeconfig) => {
+                let context = connection
+                    .context
+                    .clone()
+                    .or_else(|| kubeconfig.current_context.clone());
+                check_context(&kubeconfig, context.as_deref(), "the kubeconfig")?;
+                let config = kube::Config::from_kubeconfig(&options).await.map_err(|e| {
+                    format!("cannot use context {}: {}", show(&context), sentence(&e))
+                })?;
+                (config, context)
+            }
+            // No kubeconfig: inside a Pod, its service account; anywhere else, say where a
+            // kubeconfig is looked for.
+            Err(err) => {
+                if connection.context.is_some() {
+                    return Err(format!(
+                        "cannot read a kubeconfig ({}), so there is no context {}: set KUBECONFIG or pass --kubeconfig",
+                        sentence(&err),
+                        show(&connection.context)
+                    ));
+                }
+                let config = kube::Config::incluster().map_err(|_| {
+                    format!(
+                        "no kubeconfig ({}) and not running in a Pod: set KUBECONFIG, pass --kubeconfig, or run `kubectl config use-context NAME`",
+                        sentence(&err)
+                    )
+                })?;
+                (config, None)
+            }
+        },
+    };
+    let request_timeout = connection
+        .request_timeout
+        .unwrap_or(DEFAULT_REQUEST_TIMEOUT);
+    let mut config = config;
+    config.connect_timeout = Some(request_timeout);
+    config.read_timeout = Some(request_timeout);
+    config.write_timeout = Some(request_timeout);
+    let server = config
+        .cluster_url
+        .to_string()
+        .trim_end_matches('/')
+        .to_string();
+    let client = kube::Client::try_from(config).map_err(|e| {
+        format!(
+            "cannot make a client for context {} ({server}): {}",
+            show(&context),
+            sentence(&e)
+        )
+    })?;
+    Ok(Connected {
+        client,
+        context,
+        server,
+        request_timeout,
+    })
+}
+
+/// A context that the kubeconfig does not define, said with the ones it does.
+fn check_context(kubeconfig: &Kubeconfig, context: Option<&str>, file: &str) -> Result<(), String> {
+    let names: Vec<&str> = kubeconfig
+        .contexts
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    match context {
+        None => Err(format!(
+            "{file} sets no current context: pass --context NAME (it has {})",
+            or_none(&names)
+        )),
+        Some(context) if !names.contains(&context) => Err(format!(
+            "{file} has no context `{context}` (it has {}): pass --context NAME or run `kubectl config get-contexts`",
+            or_none(&names)
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+fn or_none(names: &[&str]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+fn show(context: &Option<String>) -> String {
+    context.as_deref().unwrap_or("(none)").to_string()
+}
+
+/// An error and its causes, as one clause.
+pub fn sentence(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let said = cause.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        source = cause.source();
+    }
+    text
+}

@@ -1,0 +1,468 @@
+//! Reading a cluster: its discovery, then every resource discovery names, listed in pages,
+//! several at once, into a [`Snapshot`]. Only GET requests are sent.
+//!
+//! What the API server may answer, and what is done (client-go's own reflectors and pagers do
+//! the same: `k8s.io/client-go/tools/pager/pager.go`, `rest/request.go`):
+//! - 410 `Expired` in the middle of a list (the continue token is older than the server keeps
+//!   its history): the list starts again, without a token.
+//! - 429 `TooManyRequests` (API Priority and Fairness) and 500/502/503/504: the request is sent
+//!   again after the `Retry-After` the server gives (else 1, 2, 4 … seconds), a few times.
+//! - 403 `Forbidden`, or a failure that outlasts the retries: the resource is not read, which
+//!   the run says, and references to its kind are reported as not checked.
+//! - 401 `Unauthorized`, a server that cannot be reached or that stops answering: the run ends.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use http::{Request, StatusCode, header};
+use kube::client::Body;
+use serde_json::Value;
+
+use super::connect::{Connected, sentence};
+use super::discovery::{self, Answer};
+use super::snapshot::{Resource, Snapshot};
+use crate::fields::Kept;
+
+/// A list of metadata only, for the resources whose other fields no rule reads.
+const METADATA_LIST: &str =
+    "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+/// One object's metadata only.
+const METADATA_ONE: &str =
+    "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
+const WHOLE: &str = "application/json";
+/// Items per page: client-go's pager's default.
+pub const PAGE_SIZE: usize = 500;
+/// Lists read at once.
+pub const LISTS_AT_ONCE: usize = 8;
+/// Times a request is sent when the server answers 429 or 5xx.
+const ATTEMPTS: u32 = 5;
+/// Times a list starts again after 410 Expired.
+const RESTARTS: u32 = 3;
+/// The longest `Retry-After` waited for.
+const LONGEST_WAIT: Duration = Duration::from_secs(30);
+
+/// What ends the run: the cluster could not be read at all (exit 2).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Fatal(pub String);
+
+/// Which namespaces to read.
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    /// `-n`: only this namespace's objects (and no cluster-scoped ones); `None`: every one.
+    pub namespace: Option<String>,
+}
+
+/// A resource that was not read, and why, in words that follow "not read: ".
+#[derive(Clone, Debug)]
+pub struct NotRead {
+    pub group: String,
+    /// `None`: every kind of the group (its discovery failed).
+    pub kind: Option<String>,
+    /// `replicasets.apps/v1`, or `metrics.k8s.io/v1beta1` for a group.
+    pub what: String,
+    pub why: String,
+}
+
+/// What a read of the cluster gave.
+pub struct ClusterRead {
+    pub snapshot: Snapshot,
+    /// The resources listed whole.
+    pub resources_read: usize,
+    /// The resources (and groups) that were not.
+    pub not_read: Vec<NotRead>,
+    /// Requests sent, every one a GET.
+    pub requests: usize,
+}
+
+/// How far a read is, for a progress line.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub resources_done: usize,
+    pub resources: usize,
+    pub objects: usize,
+}
+
+/// Sends GET requests and reads their answers, with the retries above.
+#[derive(Clone)]
+pub struct Reader {
+    client: kube::Client,
+    timeout: Duration,
+    server: String,
+    requests: Arc<AtomicUsize>,
+    objects: Arc<AtomicUsize>,
+}
+
+/// One answer, read whole.
+pub struct Answered {
+    pub status: StatusCode,
+    pub body: String,
+}
+
+impl Reader {
+    pub fn new(connected: &Connected) -> Self {
+        Reader {
+            client: connected.client.clone(),
+            timeout: connected.request_timeout,
+            server: connected.server.clone(),
+            requests: Arc::default(),
+            objects: Arc::default(),
+        }
+    }
+
+    /// Requests sent so far.
+    pub fn requests(&self) -> usize {
+        self.requests.load(Ordering::Relaxed)
+    }
+
+    /// Send one GET, and read the answer whole; no retry.
+    async fn get_once(
+        &self,
+        path: &str,
+        accept: &str,
+    ) -> Result<(Answered, Option<Duration>), Failure> {
+        let request = Request::get(path)
+            .header(header::ACCEPT, accept)
+            .body(Body::empty())
+            .map_err(|e| Failure::Fatal(format!("cannot make a request for {path}: {e}")))?;
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        let exchange = async {
+            let response = self.client.send(request).await?;
+            let status = response.status();
+            let retry_after = response
+                .headers()
+                .get(header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .map(Duration::from_secs);
+            let body = response.into_body().collect_bytes().await?;
+            Ok::<_, kube::Error>((status, retry_after, body))
+        };
+        match tokio::time::timeout(self.timeout, exchange).await {
+            Err(_) => Err(Failure::TimedOut),
+            Ok(Err(err)) => Err(self.transport_failure(&err)),
+            Ok(Ok((status, retry_after, body))) => {
+                let body = String::from_utf8_lossy(&body).into_owned();
+                Ok((Answered { status, body }, retry_after))
+            }
+        }
+    }
+
+    /// A request that did not get an answer: the server cannot be reached, or the credentials
+    /// could not be had (an exec plugin failed, a token file is missing).
+    fn transport_failure(&self, err: &kube::Error) -> Failure {
+        let said = sentence(err);
+        let message = match err {
+            kube::Error::Auth(_) => {
+                format!("cannot get credentials for {}: {said}", self.server)
+            }
+            _ if said.contains("timed out") || said.contains("deadline") => {
+                return Failure::TimedOut;
+            }
+            _ => format!(
+                "cannot reach the API server at {}: {said}; check that the cluster is running and the kubeconfig's server address",
+                self.server
+            ),
+        };
+        Failure::Fatal(message)
+    }
+
+    /// Send a GET; on 429 and 5xx, again after the wait the server asks for, a few times;
+    /// a request that times out is sent once more before the run ends. 401 ends the run.
+    pub async fn get(&self, path: &str, accept: &str) -> Result<Answered, Fatal> {
+        let mut attempt = 0;
+        let mut timeouts = 0;
+        loop {
+            attempt += 1;
+            let (answered, retry_after) = match self.get_once(path, accept).await {
+                Ok(answered) => answered,
+                Err(Failure::Fatal(message)) => return Err(Fatal(message)),
+                Err(Failure::TimedOut) => {
+                    timeouts += 1;
+                    if timeouts < 2 {
+                        continue;
+                    }
+                    return Err(Fatal(format!(
+                        "the API server at {} stopped answering: no answer to GET {path} within {} s (--request-timeout)",
+                        self.server,
+                        self.timeout.as_secs_f64()
+                    )));
+                }
+            };
+            let status = answered.status;
+            if status == StatusCode::UNAUTHORIZED {
+                return Err(Fatal(format!(
+                    "the API server at {} did not accept the credentials (401 Unauthorized: {}): log in again or refresh the kubeconfig's token",
+                    self.server,
+                    status_message(&answered.body)
+                )));
+            }
+            let retried = status == StatusCode::TOO_MANY_REQUESTS
+                || matches!(status.as_u16(), 500 | 502 | 503 | 504);
+            if !retried || attempt >= ATTEMPTS {
+                return Ok(answered);
+            }
+            let wait = retry_after
+                .unwrap_or(Duration::from_secs(1 << (attempt - 1)))
+                .min(LONGEST_WAIT);
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    /// A resource's list, every page, in `namespace` or across all; its pages as read.
+    async fn list(&self, resource: &Resource, namespace: Option<&str>) -> Listed {
+        let base = match namespace {
+            Some(namespace) => resource.list_path_in(namespace),
+            None => resource.list_path(),
+        };
+        let accept = if resource.whole { WHOLE } else { METADATA_LIST };
+        let mut restarts = 0;
+        'list: loop {
+            let mut pages = Vec::new();
+            let mut token: Option<String> = None;
+            loop {
+                let path = match &token {
+                    None => format!("{base}?limit={PAGE_SIZE}"),
+                    Some(token) => {
+                        format!("{base}?limit={PAGE_SIZE}&continue={}", encode_query(token))
+                    }
+                };
+                let answered = match self.get(&path, accept).await {
+                    Ok(answered) => answered,
+                    Err(fatal) => return Listed::Fatal(fatal),
+                };
+                if answered.status == StatusCode::GONE && token.is_some() && restarts < RESTARTS {
+                    // The token expired: start the list again.
+                    restarts += 1;
+                    continue 'list;
+                }
+                if !answered.status.is_success() {
+                    return Listed::NotRead(failed(&answered));
+                }
+                let page: Value = match serde_json::from_str(&answered.body) {
+                    Ok(page) => page,
+                    Err(e) => return Listed::NotRead(format!("its list is not JSON: {e}")),
+                };
+                let items = page
+                    .get("items")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len);
+                self.objects.fetch_add(items, Ordering::Relaxed);
+                token = page
+                    .pointer("/metadata/continue")
+                    .and_then(Value::as_str)
+                    .filter(|t| !t.is_empty())
+                    .map(str::to_string);
+                pages.push(page);
+                if token.is_none() {
+                    return Listed::Pages(pages);
+                }
+            }
+        }
+    }
+
+    /// Discovery: aggregated where served, else the legacy documents one group version at a
+    /// time. Returns the aggregated documents (the core group's, then the others').
+    pub async fn discover(&self) -> Result<Vec<Value>, Fatal> {
+        let mut documents = Vec::new();
+        for path in ["/api", "/apis"] {
+            let answered = self.get(path, discovery::ACCEPT).await?;
+            if !answered.status.is_success() {
+                return Err(Fatal(format!(
+                    "the API server at {} did not answer discovery (GET {path}: {})",
+                    self.server,
+                    failed(&answered)
+                )));
+            }
+            match discovery::read_answer(&answered.body) {
+                Ok(Answer::Aggregated(document)) => documents.push(document),
+                Ok(Answer::Legacy(versions)) => {
+                    let mut read = Vec::new();
+                    for (group, version) in versions {
+                        let path = if group.is_empty() {
+                            format!("/api/{version}")
+                        } else {
+                            format!("/apis/{group}/{version}")
+                        };
+                        let answered = self.get(&path, WHOLE).await?;
+                        let body = answered.status.is_success().then_some(answered.body);
+                        read.push((group, version, body));
+                    }
+                    documents.push(discovery::from_legacy(&read));
+                }
+                Err(message) => {
+                    return Err(Fatal(format!(
+                        "the API server at {} answered GET {path} with what is not discovery: {message}",
+                        self.server
+                    )));
+                }
+            }
+        }
+        Ok(documents)
+    }
+
+    /// One object's current state, for confirming what a list showed: `Gone` when the server
+    /// answers 404, `Unknown` when it answers otherwise (403, 5xx after the retries).
+    pub async fn get_object(
+        &self,
+        resource: &Resource,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Result<Now, Fatal> {
+        let path = resource.object_path(namespace, name);
+        let accept = if resource.whole { WHOLE } else { METADATA_ONE };
+        let answered = self.get(&path, accept).await?;
+        Ok(match answered.status {
+            StatusCode::NOT_FOUND => Now::Gone,
+            status if status.is_success() => match serde_json::from_str(&answered.body) {
+                Ok(Value::Object(object)) => Now::Is(object),
+                _ => Now::Unknown(format!("GET {path} answered what is not a JSON object")),
+            },
+            _ => Now::Unknown(format!("GET {path}: {}", failed(&answered))),
+        })
+    }
+}
+
+/// What a GET of one object found.
+pub enum Now {
+    /// It exists, as answered.
+    Is(serde_json::Map<String, Value>),
+    /// It does not (404).
+    Gone,
+    /// The server did not say: why.
+    Unknown(String),
+}
+
+enum Failure {
+    Fatal(String),
+    TimedOut,
+}
+
+enum Listed {
+    Pages(Vec<Value>),
+    NotRead(String),
+    Fatal(Fatal),
+}
+
+/// Read the cluster: discovery, then every listable resource of `scope`, [`LISTS_AT_ONCE`] at
+/// a time. `progress` is told of each resource done.
+pub async fn read(
+    reader: &Reader,
+    scope: &Scope,
+    kept: &Kept,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<ClusterRead, Fatal> {
+    let mut snapshot = Snapshot::default();
+    let mut not_read = Vec::new();
+    for document in reader.discover().await? {
+        for stale in discovery::stale_versions(&document) {
+            let group = stale.rsplit_once('/').map_or("", |(g, _)| g).to_string();
+            not_read.push(NotRead {
+                group,
+                kind: None,
+                what: stale,
+                why: "its discovery failed (the aggregated API's server did not answer)".into(),
+            });
+        }
+        snapshot
+            .add_discovery(&document.to_string())
+            .map_err(Fatal)?;
+    }
+    let mut resources = snapshot.resources(kept);
+    if let Some(namespace) = &scope.namespace {
+        // Cluster-scoped objects are not in a namespace: a reference to one is not checked.
+        for resource in resources.iter().filter(|r| !r.namespaced) {
+            not_read.push(NotRead {
+                group: resource.group.clone(),
+                kind: Some(resource.kind.clone()),
+                what: resource.display(),
+                why: format!("it is cluster-scoped, and -n {namespace} reads one namespace"),
+            });
+        }
+        resources.retain(|r| r.namespaced);
+    }
+    let total = resources.len();
+    let mut pending = resources.into_iter();
+    let mut running = tokio::task::JoinSet::new();
+    let mut done = 0;
+    let mut resources_read = 0;
+    loop {
+        while running.len() < LISTS_AT_ONCE
+            && let Some(resource) = pending.next()
+        {
+            let reader = reader.clone();
+            let namespace = scope.namespace.clone();
+            running.spawn(async move {
+                let listed = reader.list(&resource, namespace.as_deref()).await;
+                (resource, listed)
+            });
+        }
+        let Some(joined) = running.join_next().await else {
+            break;
+        };
+        let (resource, listed) = joined.map_err(|e| Fatal(format!("a list stopped: {e}")))?;
+        done += 1;
+        match listed {
+            Listed::Pages(pages) => {
+                resources_read += 1;
+                for page in pages {
+                    snapshot
+                        .add_page_value(&resource, page)
+                        .map_err(|e| Fatal(format!("{}: {e}", resource.display())))?;
+                }
+            }
+            Listed::NotRead(why) => not_read.push(NotRead {
+                group: resource.group.clone(),
+                kind: Some(resource.kind.clone()),
+                what: resource.display(),
+                why,
+            }),
+            Listed::Fatal(fatal) => {
+                running.abort_all();
+                return Err(fatal);
+            }
+        }
+        progress(Progress {
+            resources_done: done,
+            resources: total,
+            objects: reader.objects.load(Ordering::Relaxed),
+        });
+    }
+    Ok(ClusterRead {
+        snapshot,
+        resources_read,
+        not_read,
+        requests: reader.requests(),
+    })
+}
+
+/// A failed answer in words: its status and the `Status` object's message.
+fn failed(answered: &Answered) -> String {
+    let code = answered.status;
+    let reason = code.canonical_reason().unwrap_or("");
+    match status_message(&answered.body) {
+        message if message.is_empty() => format!("{} {reason}", code.as_u16()),
+        message => format!("{} {reason}: {message}", code.as_u16()),
+    }
+}
+
+/// The `message` of a `Status` answer, or nothing.
+fn status_message(body: &str) -> String {
+    serde_json::from_str::<Value>(body)
+        .ok()
+        .and_then(|status| status.get("message")?.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// A continue token in a query: it is base64, whose `+`, `/` and `=` are escaped.
+fn encode_query(token: &str) -> String {
+    let mut out = String::with_capacity(token.len());
+    for byte in token.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b'~') {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}

@@ -1,0 +1,298 @@
+//! `ownerlint cluster`: read the cluster of a kubeconfig context (GET requests only), lint what
+//! it holds as a complete snapshot, confirm each dangling reference with a GET of its owner
+//! before reporting it, and report as a lint of files does. `--save DIR` keeps what was read.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use super::Streams;
+use super::lint::{Lint, lint};
+use crate::analysis::{Analysis, ClusterStats, Options};
+use crate::cluster::connect::{Connection, connect};
+use crate::cluster::read::{ClusterRead, Fatal, Now, Progress, Reader, Scope, read};
+use crate::cluster::render;
+use crate::cluster::snapshot::{Resource, Snapshot};
+
+/// What `ownerlint cluster` is asked.
+pub struct ClusterLint {
+    /// The lint's own flags (format, baseline, …); its `given` is set here.
+    pub lint: Lint,
+    pub connection: Connection,
+    pub scope: Scope,
+    /// Write what was read here, as files.
+    pub save: Option<PathBuf>,
+    /// Show a progress line on standard error (it is a terminal).
+    pub progress: bool,
+}
+
+/// The rules whose findings say an owner is gone: each is confirmed by a GET first.
+const DANGLING: &[&str] = &[
+    "owner-not-found",
+    "owner-uid-mismatch",
+    "owner-uid-conflict",
+];
+
+/// Run `ownerlint cluster`; returns the exit status, as a lint does (2 when the cluster cannot
+/// be read).
+pub fn cluster(args: ClusterLint, streams: &mut Streams) -> i32 {
+    let ClusterLint {
+        lint: mut lint_args,
+        connection,
+        scope,
+        save,
+        progress,
+    } = args;
+    lint_args.given = Some(Box::new(move |options: &Options, streams: &mut Streams| {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(|e| {
+                note!(
+                    streams.stderr,
+                    "ownerlint: cannot start the cluster reader: {e}"
+                );
+                2
+            })?;
+        runtime.block_on(read_and_check(
+            options,
+            &connection,
+            &scope,
+            save,
+            progress,
+            streams,
+        ))
+    }));
+    lint(lint_args, streams)
+}
+
+async fn read_and_check(
+    options: &Options,
+    connection: &Connection,
+    scope: &Scope,
+    save: Option<PathBuf>,
+    progress: bool,
+    streams: &mut Streams<'_>,
+) -> Result<Analysis, i32> {
+    let fail = |streams: &mut Streams, message: &str| {
+        note!(streams.stderr, "ownerlint: {message}");
+        2
+    };
+    let connected = connect(connection).await.map_err(|m| fail(streams, &m))?;
+    let reader = Reader::new(&connected);
+    let mut shown = false;
+    let cluster_read = {
+        let stderr = &mut streams.stderr;
+        let mut show = |p: Progress| {
+            if progress {
+                shown = true;
+                let _ = write!(
+                    stderr,
+                    "\rownerlint: reading {}: {}/{} resources, {} objects",
+                    connected.context.as_deref().unwrap_or(&connected.server),
+                    p.resources_done,
+                    p.resources,
+                    p.objects
+                );
+                let _ = stderr.flush();
+            }
+        };
+        read(&reader, scope, crate::rules::kept(), &mut show).await
+    };
+    if shown {
+        // Clear the progress line.
+        let _ = write!(streams.stderr, "\r\x1b[2K");
+    }
+    let ClusterRead {
+        mut snapshot,
+        resources_read,
+        not_read,
+        ..
+    } = cluster_read.map_err(|Fatal(m)| fail(streams, &m))?;
+    let mut options = options.clone();
+    options.complete = true;
+    options.not_read = not_read
+        .iter()
+        .map(|n| crate::rules::NotRead {
+            group: n.group.clone(),
+            kind: n.kind.clone(),
+            why: format!("{} was not read: {}", n.what, n.why),
+        })
+        .collect();
+    for n in &not_read {
+        note!(
+            streams.stderr,
+            "ownerlint: warning: {} was not read: {}; references to its objects are not checked",
+            n.what,
+            n.why
+        );
+    }
+    let listed = snapshot.resources(crate::rules::kept());
+    let mut analysis = analyze(&snapshot, &options);
+    // Confirm what the lists showed gone, as the garbage collector does before it deletes: a
+    // GET of the dependent and of its owner, now. What changed since its list replaces what
+    // was listed, and the snapshot is checked again.
+    let to_confirm = dangling(&analysis, &snapshot, &listed, &options);
+    let confirmed = to_confirm.len();
+    if !to_confirm.is_empty() {
+        for (resource, namespace, name) in to_confirm.into_values() {
+            let now = reader
+                .get_object(&resource, namespace.as_deref(), &name)
+                .await
+                .map_err(|Fatal(m)| fail(streams, &m))?;
+            let namespace_key = namespace
+                .clone()
+                .filter(|_| resource.namespaced)
+                .unwrap_or_default();
+            match now {
+                Now::Is(object) => snapshot.put(&resource, object),
+                Now::Gone => snapshot.remove(&resource, &namespace_key, &name),
+                // What was listed stands: said, since it may have changed since.
+                Now::Unknown(why) => note!(
+                    streams.stderr,
+                    "ownerlint: warning: could not confirm what was listed of {}: {why}",
+                    resource.object_path(namespace.as_deref(), &name)
+                ),
+            }
+        }
+        analysis = analyze(&snapshot, &options);
+    }
+    if let Some(dir) = &save {
+        save_snapshot(&snapshot, dir).map_err(|m| fail(streams, &m))?;
+    }
+    analysis.outcome.stats.cluster = Some(ClusterStats {
+        context: connected.context.clone(),
+        server: connected.server.clone(),
+        namespace: scope.namespace.clone(),
+        resources: resources_read,
+        requests: reader.requests(),
+        confirmed,
+        not_read: not_read
+            .iter()
+            .map(|n| (n.what.clone(), n.why.clone()))
+            .collect(),
+    });
+    Ok(analysis)
+}
+
+/// Lint the snapshot: each object its own input, named by its API path and written as YAML, so
+/// that a finding shows the object as a file would; with the cluster's discovery.
+fn analyze(snapshot: &Snapshot, options: &Options) -> Analysis {
+    let mut texts: Vec<(String, String)> = Vec::with_capacity(snapshot.object_count() + 1);
+    for (path, text) in snapshot.files() {
+        if path == "discovery.json" {
+            texts.push((DISCOVERY_NAME.to_string(), text));
+            break;
+        }
+    }
+    for (resource, object) in snapshot.objects() {
+        texts.push((object_path(resource, object), render::yaml(object)));
+    }
+    crate::pipeline::analyze_texts(texts, options)
+}
+
+/// How the cluster's discovery is named among the inputs.
+const DISCOVERY_NAME: &str = "/api+/apis (discovery)";
+
+fn object_path(resource: &Resource, object: &Value) -> String {
+    let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
+    resource.object_path(
+        text("/metadata/namespace"),
+        text("/metadata/name").unwrap_or(""),
+    )
+}
+
+/// The objects to GET again, by API path: the dependents of the references the dangling rules
+/// found, and the owners they name (where discovery knows the owner's kind), each once.
+fn dangling(
+    analysis: &Analysis,
+    snapshot: &Snapshot,
+    listed: &[Resource],
+    options: &Options,
+) -> BTreeMap<String, (Resource, Option<String>, String)> {
+    let by_path: HashMap<String, (&Resource, &Value)> = snapshot
+        .objects()
+        .map(|(resource, object)| (object_path(resource, object), (resource, object)))
+        .collect();
+    let mut gets = BTreeMap::new();
+    for finding in &analysis.outcome.findings {
+        if !DANGLING.contains(&finding.rule.id) {
+            continue;
+        }
+        let source = &analysis.outcome.sources[finding.primary.source.0 as usize];
+        let Some(&(resource, object)) = by_path.get(&source.name) else {
+            continue;
+        };
+        let Some(index) = finding
+            .field
+            .as_deref()
+            .and_then(|f| f.strip_prefix("metadata.ownerReferences["))
+            .and_then(|f| f.split(']').next())
+            .and_then(|i| i.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        let text = |value: &Value, pointer: &str| {
+            value
+                .pointer(pointer)
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        let reference = &object["metadata"]["ownerReferences"][index];
+        let group = text(reference, "/apiVersion")
+            .and_then(|v| v.rsplit_once('/').map(|(g, _)| g.to_string()))
+            .unwrap_or_default();
+        let (Some(kind), Some(owner_name)) = (text(reference, "/kind"), text(reference, "/name"))
+        else {
+            continue;
+        };
+        // An owner of a kind that could not be listed is already reported as not checked.
+        if options.not_read.iter().any(|n| {
+            n.covers(&group, &kind)
+                || n.kind
+                    .as_ref()
+                    .is_some_and(|k| k.to_ascii_lowercase() == kind)
+        }) {
+            continue;
+        }
+        let namespace = text(object, "/metadata/namespace");
+        let name = text(object, "/metadata/name").unwrap_or_default();
+        gets.insert(
+            source.name.clone(),
+            (resource.clone(), namespace.clone(), name),
+        );
+        // A kind in lower case resolves as its canonical spelling does.
+        let Some(owner_resource) = listed
+            .iter()
+            .find(|r| r.group == group && (r.kind == kind || r.kind.to_ascii_lowercase() == kind))
+        else {
+            continue;
+        };
+        let owner_namespace = namespace.filter(|_| owner_resource.namespaced);
+        let path = owner_resource.object_path(owner_namespace.as_deref(), &owner_name);
+        gets.insert(path, (owner_resource.clone(), owner_namespace, owner_name));
+    }
+    gets
+}
+
+/// Write the snapshot's files into `dir` (created if need be): each through a temporary file
+/// renamed over the old one.
+fn save_snapshot(snapshot: &Snapshot, dir: &std::path::Path) -> Result<(), String> {
+    for (path, text) in snapshot.files() {
+        let path = dir.join(path);
+        let parent = path.parent().unwrap_or(dir);
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot make the folder {}: {e}", parent.display()))?;
+        let mut file = tempfile::NamedTempFile::new_in(parent)
+            .map_err(|e| format!("cannot write in {}: {e}", parent.display()))?;
+        file.write_all(text.as_bytes())
+            .and_then(|()| file.flush())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        file.persist(&path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}

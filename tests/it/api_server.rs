@@ -1,0 +1,372 @@
+//! A Kubernetes API server for the tests of `ownerlint cluster`: HTTPS on 127.0.0.1 (the test
+//! certificates of `testdata/live/tls`), answering what a real 1.36.2 API server answered a
+//! reader of the whole cluster (`testdata/live/cluster-exchanges.json`), page by page through
+//! its continue tokens, whatever page size is asked, and each object it listed alone, as a GET
+//! of it answers; a test may answer a request otherwise
+//! (403, 410, 429, a failed group, a server that stops answering). It keeps every request it
+//! was sent, and accepts a bearer token `test-token` or a client certificate of the test CA;
+//! anything else gets 401, as a real server does.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::body::Incoming;
+use hyper::{Request, Response};
+use rustls_pki_types::pem::PemObject;
+use rustls_pki_types::{CertificateDer, PrivateKeyDer};
+use serde_json::Value;
+
+pub(crate) const TOKEN: &str = "test-token";
+
+pub(crate) fn tls_file(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/live/tls")
+        .join(name)
+}
+
+/// A request the server was sent.
+#[derive(Clone, Debug)]
+pub(crate) struct Asked {
+    pub(crate) method: String,
+    /// With its query, decoded.
+    pub(crate) path: String,
+    pub(crate) accept: String,
+    /// `token`, `client-certificate` or `none`.
+    pub(crate) auth: &'static str,
+}
+
+impl Asked {
+    /// The path without its query.
+    pub(crate) fn resource_path(&self) -> &str {
+        self.path.split('?').next().unwrap_or("")
+    }
+
+    pub(crate) fn query(&self, key: &str) -> Option<String> {
+        let (_, query) = self.path.split_once('?')?;
+        query.split('&').find_map(|pair| {
+            let (k, v) = pair.split_once('=')?;
+            (k == key).then(|| v.to_string())
+        })
+    }
+}
+
+/// How the server answers one request.
+#[derive(Clone, Debug)]
+pub(crate) enum Reply {
+    /// This status and JSON body, with these headers.
+    Answer {
+        status: u16,
+        body: String,
+        headers: Vec<(String, String)>,
+    },
+    /// No answer, ever.
+    Hang,
+}
+
+impl Reply {
+    pub(crate) fn json(status: u16, body: &Value) -> Reply {
+        Reply::Answer {
+            status,
+            body: body.to_string(),
+            headers: Vec::new(),
+        }
+    }
+
+    /// A `Status` failure, as the API server sends one.
+    pub(crate) fn status(code: u16, reason: &str, message: &str) -> Reply {
+        Reply::json(
+            code,
+            &serde_json::json!({
+                "kind": "Status", "apiVersion": "v1", "metadata": {},
+                "status": "Failure", "message": message, "reason": reason, "code": code
+            }),
+        )
+    }
+}
+
+/// What a test answers instead of the recording: `None` leaves a request to it.
+pub(crate) type Override = Box<dyn Fn(&Asked, usize) -> Option<Reply> + Send + Sync>;
+
+/// A running server; it stops when dropped.
+pub(crate) struct ApiServer {
+    pub(crate) port: u16,
+    asked: Arc<Mutex<Vec<Asked>>>,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl Drop for ApiServer {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// The recorded answers, by path and continue token (`""` for a first page); a page is found
+/// whatever `limit` is asked. Each object a list holds is also served alone, at its own path
+/// (`/api/v1/namespaces/shop/pods/web`), as a GET of it answers.
+fn recorded() -> HashMap<(String, String), (u16, String)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/testdata/live/cluster-exchanges.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the recording is in testdata");
+    let exchanges: Vec<Value> = serde_json::from_str(&text).expect("JSON");
+    let mut answers = HashMap::new();
+    for exchange in &exchanges {
+        let full = exchange["request"]["path"].as_str().expect("a path");
+        let asked = Asked {
+            method: "GET".into(),
+            path: full.to_string(),
+            accept: String::new(),
+            auth: "none",
+        };
+        let list_path = asked.resource_path().to_string();
+        let status = exchange["response"]["status"].as_u64().expect("a status") as u16;
+        let body = &exchange["response"]["body"];
+        for (object_path, object) in objects_of(&list_path, body) {
+            answers.insert((object_path, String::new()), (200, object.to_string()));
+        }
+        let key = (list_path, asked.query("continue").unwrap_or_default());
+        answers.insert(key, (status, body.to_string()));
+    }
+    answers
+}
+
+/// The objects of a list served at `list_path`, each at its own path and as a GET answers it:
+/// with its kind (`PartialObjectMetadata` from a list of metadata).
+fn objects_of(list_path: &str, list: &Value) -> Vec<(String, Value)> {
+    let Some(kind) = list["kind"].as_str().and_then(|k| k.strip_suffix("List")) else {
+        return Vec::new();
+    };
+    let Some((prefix, resource)) = list_path.rsplit_once('/') else {
+        return Vec::new();
+    };
+    let items = list["items"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    items
+        .iter()
+        .filter_map(|item| {
+            let name = item["metadata"]["name"].as_str()?;
+            let path = match item["metadata"]["namespace"].as_str() {
+                Some(namespace) => format!("{prefix}/namespaces/{namespace}/{resource}/{name}"),
+                None => format!("{prefix}/{resource}/{name}"),
+            };
+            let mut object = item.clone();
+            object["kind"] = Value::from(kind);
+            object["apiVersion"] = list["apiVersion"].clone();
+            Some((path, object))
+        })
+        .collect()
+}
+
+impl ApiServer {
+    /// Serve the recorded cluster, with `answer` first.
+    pub(crate) fn start(answer: Override) -> ApiServer {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let asked: Arc<Mutex<Vec<Asked>>> = Arc::default();
+        let roots = {
+            let mut roots = tokio_rustls::rustls::RootCertStore::empty();
+            for cert in CertificateDer::pem_file_iter(tls_file("ca.crt")).expect("ca.crt") {
+                roots.add(cert.expect("a certificate")).expect("a CA");
+            }
+            Arc::new(roots)
+        };
+        let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
+        let verifier = tokio_rustls::rustls::server::WebPkiClientVerifier::builder_with_provider(
+            roots,
+            provider.clone(),
+        )
+        .allow_unauthenticated()
+        .build()
+        .expect("a client verifier");
+        let certs: Vec<CertificateDer> = CertificateDer::pem_file_iter(tls_file("server.crt"))
+            .expect("server.crt")
+            .map(|c| c.expect("a certificate"))
+            .collect();
+        let key = PrivateKeyDer::from_pem_file(tls_file("server.key")).expect("server.key");
+        let config = tokio_rustls::rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .expect("TLS versions")
+            .with_client_cert_verifier(verifier)
+            .with_single_cert(certs, key)
+            .expect("the server's certificate");
+        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .expect("a port");
+        let port = listener.local_addr().expect("an address").port();
+        let recorded = Arc::new(recorded());
+        let answer = Arc::new(answer);
+        let log = asked.clone();
+        runtime.spawn(async move {
+            loop {
+                let Ok((stream, _)) = listener.accept().await else {
+                    continue;
+                };
+                let acceptor = acceptor.clone();
+                let (recorded, answer, log) = (recorded.clone(), answer.clone(), log.clone());
+                tokio::spawn(async move {
+                    let Ok(tls) = acceptor.accept(stream).await else {
+                        return;
+                    };
+                    let client_certificate = tls.get_ref().1.peer_certificates().is_some();
+                    let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+                        let (recorded, answer, log) =
+                            (recorded.clone(), answer.clone(), log.clone());
+                        async move {
+                            let asked = asked_of(&request, client_certificate);
+                            let count = {
+                                let mut log = log.lock().expect("the log");
+                                log.push(asked.clone());
+                                log.len()
+                            };
+                            let reply = reply(&asked, count, &recorded, &answer);
+                            let (status, body, headers) = match reply {
+                                Reply::Hang => {
+                                    tokio::time::sleep(Duration::from_secs(3600)).await;
+                                    (503, String::new(), Vec::new())
+                                }
+                                Reply::Answer {
+                                    status,
+                                    body,
+                                    headers,
+                                } => (status, body, headers),
+                            };
+                            let mut response = Response::builder()
+                                .status(status)
+                                .header("content-type", "application/json");
+                            for (name, value) in headers {
+                                response = response.header(name, value);
+                            }
+                            response.body(Full::new(Bytes::from(body)))
+                        }
+                    });
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(hyper_util::rt::TokioIo::new(tls), service)
+                        .await;
+                });
+            }
+        });
+        ApiServer {
+            port,
+            asked,
+            runtime: Some(runtime),
+        }
+    }
+
+    /// Every request sent so far.
+    pub(crate) fn asked(&self) -> Vec<Asked> {
+        self.asked.lock().expect("the log").clone()
+    }
+
+    /// A kubeconfig for this server, authenticating with `user` (a kubeconfig `users[].user`),
+    /// written into `dir`; its context is `test`.
+    pub(crate) fn kubeconfig(&self, dir: &std::path::Path, user: Value) -> std::path::PathBuf {
+        let config = serde_json::json!({
+            "apiVersion": "v1",
+            "kind": "Config",
+            "clusters": [{"name": "test", "cluster": {
+                "server": format!("https://127.0.0.1:{}", self.port),
+                "certificate-authority": tls_file("ca.crt"),
+            }}],
+            "users": [{"name": "test", "user": user}],
+            "contexts": [{"name": "test", "context": {"cluster": "test", "user": "test"}}],
+            "current-context": "test",
+        });
+        let path = dir.join("kubeconfig");
+        std::fs::write(&path, config.to_string()).expect("write the kubeconfig");
+        path
+    }
+}
+
+fn asked_of(request: &Request<Incoming>, client_certificate: bool) -> Asked {
+    let header = |name: &str| {
+        request
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string()
+    };
+    let authorization = header("authorization");
+    let auth = if authorization == format!("Bearer {TOKEN}") {
+        "token"
+    } else if client_certificate {
+        "client-certificate"
+    } else {
+        "none"
+    };
+    let uri = request.uri();
+    let path = match uri.query() {
+        Some(query) => format!("{}?{}", uri.path(), percent_decode(query)),
+        None => uri.path().to_string(),
+    };
+    Asked {
+        method: request.method().to_string(),
+        path,
+        accept: header("accept"),
+        auth,
+    }
+}
+
+fn reply(
+    asked: &Asked,
+    count: usize,
+    recorded: &HashMap<(String, String), (u16, String)>,
+    answer: &Override,
+) -> Reply {
+    if asked.auth == "none" {
+        return Reply::status(401, "Unauthorized", "Unauthorized");
+    }
+    if asked.method != "GET" {
+        return Reply::status(405, "MethodNotAllowed", "the test server answers GET only");
+    }
+    if let Some(reply) = answer(asked, count) {
+        return reply;
+    }
+    let key = (
+        asked.resource_path().to_string(),
+        asked.query("continue").unwrap_or_default(),
+    );
+    match recorded.get(&key) {
+        Some((status, body)) => Reply::Answer {
+            status: *status,
+            body: body.clone(),
+            headers: Vec::new(),
+        },
+        None => Reply::status(
+            404,
+            "NotFound",
+            &format!("the page could not be found: {}", asked.path),
+        ),
+    }
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let Ok(byte) = u8::from_str_radix(&text[i + 1..i + 3], 16)
+        {
+            out.push(byte);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
