@@ -107,7 +107,11 @@ impl ObjectIdentity {
 /// The `kubectl patch` command that applies a JSON patch to `object` in its cluster. None when
 /// a word of it could be read by kubectl as a flag (a name may start with `-` in some kinds,
 /// and a file may say anything): a printed command must do only what it says.
-pub fn kubectl_patch(object: &ObjectIdentity, patch: &serde_json::Value) -> Option<String> {
+pub fn kubectl_patch(
+    object: &ObjectIdentity,
+    patch: &serde_json::Value,
+    context: Option<&str>,
+) -> Option<String> {
     let kind = object.kind.as_deref()?.to_ascii_lowercase();
     let name = object.name.as_deref()?;
     let plain = |word: &str| {
@@ -135,8 +139,13 @@ pub fn kubectl_patch(object: &ObjectIdentity, patch: &serde_json::Value) -> Opti
         Some(_) => return None,
         None => String::new(),
     };
+    // The kubeconfig context it was read from, when it was read live: one word with its flag,
+    // so that it cannot be read as another.
+    let context = context.map_or(String::new(), |c| {
+        format!(" {}", shell_word(&format!("--context={c}")))
+    });
     Some(format!(
-        "kubectl patch {} {}{namespace} --type=json -p {}",
+        "kubectl patch {} {}{namespace} --type=json -p {}{context}",
         shell_word(&resource),
         shell_word(name),
         shell_word(&patch.to_string())
@@ -444,19 +453,38 @@ mod kubectl_patch_tests {
     fn no_word_of_the_command_reads_as_a_flag() {
         let patch = serde_json::json!([{"op": "remove", "path": "/metadata/ownerReferences/0"}]);
         assert_eq!(
-            kubectl_patch(&object("ClusterRole", None, "system:it's"), &patch).as_deref(),
+            kubectl_patch(&object("ClusterRole", None, "system:it's"), &patch, None).as_deref(),
             Some(
                 r#"kubectl patch clusterrole.rbac.authorization.k8s.io 'system:it'\''s' --type=json -p '[{"op":"remove","path":"/metadata/ownerReferences/0"}]'"#
             )
         );
         assert_eq!(
-            kubectl_patch(&object("ClusterRole", None, "--server=evil:443"), &patch),
+            kubectl_patch(
+                &object("ClusterRole", None, "--server=evil:443"),
+                &patch,
+                None
+            ),
             None
         );
         assert_eq!(
-            kubectl_patch(&object("Role", Some("--kubeconfig=x"), "r"), &patch),
+            kubectl_patch(&object("Role", Some("--kubeconfig=x"), "r"), &patch, None),
             None
         );
-        assert_eq!(kubectl_patch(&object("-Role", None, "r"), &patch), None);
+        assert_eq!(
+            kubectl_patch(&object("-Role", None, "r"), &patch, None),
+            None
+        );
+        // The context a live cluster was read from is one word with its flag.
+        assert_eq!(
+            kubectl_patch(
+                &object("Role", Some("ns"), "r"),
+                &patch,
+                Some("arn:aws:eks:x:1:cluster/a b")
+            )
+            .as_deref(),
+            Some(
+                r#"kubectl patch role.rbac.authorization.k8s.io r -n ns --type=json -p '[{"op":"remove","path":"/metadata/ownerReferences/0"}]' '--context=arn:aws:eks:x:1:cluster/a b'"#
+            )
+        );
     }
 }

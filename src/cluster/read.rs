@@ -1,4 +1,4 @@
-//! Reading a cluster: its discovery, then every resource discovery names, listed in pages,
+//! Reading a cluster: its release and discovery, then every resource discovery names, listed in pages,
 //! several at once, into a [`Snapshot`]. Only GET requests are sent.
 //!
 //! What the API server may answer, and what is done (client-go's own reflectors and pagers do
@@ -22,6 +22,7 @@ use serde_json::Value;
 use super::connect::{Connected, sentence};
 use super::discovery::{self, Answer};
 use super::snapshot::{Resource, Snapshot};
+use crate::catalog::KubeVersion;
 use crate::fields::Kept;
 
 /// A list of metadata only, for the resources whose other fields no rule reads.
@@ -67,6 +68,8 @@ pub struct NotRead {
 /// What a read of the cluster gave.
 pub struct ClusterRead {
     pub snapshot: Snapshot,
+    /// The server's Kubernetes release, if it said.
+    pub version: Option<KubeVersion>,
     /// The resources listed whole.
     pub resources_read: usize,
     /// The resources (and groups) that were not.
@@ -261,6 +264,23 @@ impl Reader {
         }
     }
 
+    /// The server's Kubernetes release (`/version`), which every user may read; `None` when it
+    /// does not say.
+    pub async fn version(&self) -> Result<Option<KubeVersion>, Fatal> {
+        let answered = self.get("/version", WHOLE).await?;
+        if !answered.status.is_success() {
+            return Ok(None);
+        }
+        let version: Value = serde_json::from_str(&answered.body).unwrap_or_default();
+        let part = |key: &str| version.get(key).and_then(Value::as_str).unwrap_or("");
+        // A managed cluster's minor may be `28+`.
+        Ok(KubeVersion::parse(&format!(
+            "{}.{}",
+            part("major"),
+            part("minor")
+        )))
+    }
+
     /// Discovery: aggregated where served, else the legacy documents one group version at a
     /// time. Returns the aggregated documents (the core group's, then the others').
     pub async fn discover(&self) -> Result<Vec<Value>, Fatal> {
@@ -354,6 +374,7 @@ pub async fn read(
 ) -> Result<ClusterRead, Fatal> {
     let mut snapshot = Snapshot::default();
     let mut not_read = Vec::new();
+    let version = reader.version().await?;
     for document in reader.discover().await? {
         for stale in discovery::stale_versions(&document) {
             let group = stale.rsplit_once('/').map_or("", |(g, _)| g).to_string();
@@ -430,6 +451,7 @@ pub async fn read(
     }
     Ok(ClusterRead {
         snapshot,
+        version,
         resources_read,
         not_read,
         requests: reader.requests(),

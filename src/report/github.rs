@@ -1,5 +1,7 @@
 //! `github`: GitHub Actions workflow commands, which GitHub shows as annotations on the pull
 //! request's changed lines: `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=…::message`.
+//! A finding of `ownerlint cluster` has no file: it is an annotation of the run
+//! (`::error title=…::api-path#field: message`), which GitHub shows in the run's summary.
 
 use std::io::{self, Write};
 
@@ -32,6 +34,17 @@ pub fn emit(
         if let Some(help) = &finding.help {
             message.push_str("\nhelp: ");
             message.push_str(&escape::text(help));
+        }
+        // An object in a cluster is in no file of the pull request: an annotation of the run,
+        // which names the object and its field.
+        if let Some(location) = super::live_location(outcome, finding) {
+            writeln!(
+                out,
+                "::{command} title={}::{}",
+                escape_property(&format!("ownerlint {}", finding.rule)),
+                escape_data(&format!("{}: {message}", escape::text(&location)))
+            )?;
+            continue;
         }
         writeln!(
             out,

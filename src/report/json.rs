@@ -94,7 +94,7 @@ fn finding(outcome: &Outcome, f: &Finding) -> Value {
             }).collect::<Vec<_>>(),
             "patch": fix.patch,
             "kubectl": fix.patch.as_ref().zip(f.object.as_ref())
-                .and_then(|(patch, object)| crate::finding::kubectl_patch(object, patch)),
+                .and_then(|(patch, object)| crate::finding::kubectl_patch(object, patch, super::live_context(outcome))),
         })),
     });
     if let (Value::Object(map), Value::Object(extra)) = (&mut value, fields) {

@@ -30,14 +30,23 @@ pub fn emit(
     } else {
         format!(" Not shown: {}.", hidden.join(", "))
     };
+    let from = match &s.cluster {
+        Some(cluster) => format!(
+            "read from {}",
+            match &cluster.context {
+                Some(context) => format!("context `{}` ({})", cell(context), cell(&cluster.server)),
+                None => cell(&cluster.server),
+            }
+        ),
+        None => format!("from {}", plural(s.files, "file")),
+    };
     writeln!(
         out,
-        "**{}, {}, {} info** in {} from {}.{hidden}\n",
+        "**{}, {}, {} info** in {} {from}.{hidden}\n",
         plural(count(Severity::Error), "error"),
         plural(count(Severity::Warning), "warning"),
         count(Severity::Info),
         plural(s.objects, "object"),
-        plural(s.files, "file")
     )?;
     if !outcome.errors.is_empty() {
         writeln!(out, "Inputs that could not be read:\n")?;
@@ -68,6 +77,18 @@ pub fn emit(
     writeln!(out, "| severity | location | rule | message |")?;
     writeln!(out, "|---|---|---|---|")?;
     for finding in findings {
+        // An object in a cluster: its API path and field, with nothing to link to.
+        if let Some(location) = super::live_location(outcome, finding) {
+            writeln!(
+                out,
+                "| {} | `{}` | `{}` | {} |",
+                finding.severity,
+                cell(&location),
+                finding.rule,
+                cell(&one_line_message(finding))
+            )?;
+            continue;
+        }
         let source = outcome.source(finding.primary.source);
         let at = source.line_col(finding.primary.span.start);
         let path = escape::text(&repo_relative(&source.name, root)).into_owned();

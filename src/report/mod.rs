@@ -159,6 +159,24 @@ pub fn place(outcome: &Outcome, finding: &Finding) -> TemplatePlace {
     }
 }
 
+/// Where a finding of `ownerlint cluster` is: the object's API path and the field, as
+/// `/apis/apps/v1/namespaces/shop/replicasets/web-7d9#metadata.ownerReferences[1].uid`
+/// (`kubectl get --raw` takes the path; the summary names the kubeconfig context). `None` for
+/// a finding in a file: it has a line and a column instead.
+pub fn live_location(outcome: &Outcome, finding: &Finding) -> Option<String> {
+    outcome.stats.cluster.as_ref()?;
+    let path = &outcome.source(finding.primary.source).name;
+    Some(match &finding.field {
+        Some(field) => format!("{path}#{field}"),
+        None => path.clone(),
+    })
+}
+
+/// The kubeconfig context `ownerlint cluster` read, for the commands a report prints.
+pub fn live_context(outcome: &Outcome) -> Option<&str> {
+    outcome.stats.cluster.as_ref()?.context.as_deref()
+}
+
 /// The message as printed, with the template it was rendered from.
 pub fn message_with_origin(finding: &Finding) -> String {
     match &finding.origin {
@@ -216,6 +234,21 @@ pub fn fixable_line(outcome: &Outcome, fixed_with: Option<bool>) -> Option<Strin
         (None, safe, unsafe_) => {
             format!("ownerlint: {safe} {SAFE_FIXES}, {}", more_unsafe(unsafe_))
         }
+    })
+}
+
+/// What `ownerlint cluster` could fix: the findings whose fix is a `kubectl patch` the
+/// `pretty` and `json` formats show (ownerlint itself writes nothing to a cluster).
+pub fn patchable_line(outcome: &Outcome) -> Option<String> {
+    let patchable = outcome
+        .findings
+        .iter()
+        .filter(|f| f.fix.as_ref().is_some_and(|fix| fix.patch.is_some()))
+        .count();
+    (patchable > 0).then(|| {
+        format!(
+            "ownerlint: {patchable} fixable in the cluster with the `kubectl patch` that --format pretty (or json) shows"
+        )
     })
 }
 

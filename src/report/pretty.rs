@@ -53,7 +53,7 @@ pub fn emit(
         writeln!(out, "{}", text.trim_end())?;
         // An object captured from a cluster is fixed there: the command, on a line of its own
         // and never wrapped, so that it copies whole.
-        if let Some(command) = cluster_patch(finding) {
+        if let Some(command) = cluster_patch(outcome, finding) {
             writeln!(out, "  fix in the cluster ({}):", finding_fix_kind(finding))?;
             writeln!(out, "    {}", super::escape::text(&command))?;
         }
@@ -71,9 +71,13 @@ pub fn emit(
 }
 
 /// The `kubectl patch` that makes a finding's fix in the cluster its object was captured from.
-fn cluster_patch(finding: &Finding) -> Option<String> {
+fn cluster_patch(outcome: &Outcome, finding: &Finding) -> Option<String> {
     let patch = finding.fix.as_ref()?.patch.as_ref()?;
-    crate::finding::kubectl_patch(finding.object.as_ref()?, patch)
+    crate::finding::kubectl_patch(
+        finding.object.as_ref()?,
+        patch,
+        super::live_context(outcome),
+    )
 }
 
 /// How safe the fix is, in the words of `--fix`.

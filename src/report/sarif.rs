@@ -71,6 +71,13 @@ pub fn emit(
     {
         map.insert("originalUriBaseIds".into(), Value::Object(base_ids));
     }
+    // `ownerlint cluster`: which cluster the logical locations are in.
+    if let (Some(cluster), Value::Object(map)) = (&outcome.stats.cluster, &mut run) {
+        map.insert(
+            "properties".into(),
+            json!({ "kubeconfigContext": cluster.context, "server": cluster.server }),
+        );
+    }
     let document = json!({
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -158,6 +165,25 @@ fn result(outcome: &Outcome, finding: &Finding, options: &EmitOptions) -> Value 
             location
         })
         .collect();
+    // An object in a cluster is in no file: its location is logical only (the object and its
+    // field), and a fix, which edits no file, is shown as text, not proposed.
+    if let Some(location) = super::live_location(outcome, finding) {
+        let mut value = json!({
+            "ruleId": finding.rule,
+            "level": level(finding.severity),
+            "message": { "text": message },
+            "locations": [{ "logicalLocations": [{
+                "name": finding.field.as_deref().unwrap_or(&location),
+                "fullyQualifiedName": location,
+                "kind": if finding.field.is_some() { "property" } else { "object" },
+            }] }],
+            "partialFingerprints": { FINGERPRINT_KEY: super::finding_key(outcome, finding, root).fingerprint() },
+        });
+        if let (Some(index), Value::Object(map)) = (rule_index, &mut value) {
+            map.insert("ruleIndex".into(), json!(index));
+        }
+        return value;
+    }
     let mut value = json!({
         "ruleId": finding.rule,
         "level": level(finding.severity),

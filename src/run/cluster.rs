@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::Streams;
 use super::lint::{Lint, lint};
 use crate::analysis::{Analysis, ClusterStats, Options};
+use crate::catalog::KubeVersion;
 use crate::cluster::connect::{Connection, connect};
 use crate::cluster::read::{ClusterRead, Fatal, Now, Progress, Reader, Scope, read};
 use crate::cluster::render;
@@ -81,6 +82,7 @@ async fn read_and_check(
         note!(streams.stderr, "ownerlint: {message}");
         2
     };
+    let started = std::time::Instant::now();
     let connected = connect(connection).await.map_err(|m| fail(streams, &m))?;
     let reader = Reader::new(&connected);
     let mut shown = false;
@@ -108,12 +110,16 @@ async fn read_and_check(
     }
     let ClusterRead {
         mut snapshot,
+        version,
         resources_read,
         not_read,
         ..
     } = cluster_read.map_err(|Fatal(m)| fail(streams, &m))?;
     let mut options = options.clone();
     options.complete = true;
+    // Removed APIs are those of the cluster's release (its discovery decides what it serves);
+    // a release newer than ownerlint knows is checked against the newest it knows.
+    options.kube_version = version.map(|v| v.min(KubeVersion::newest_known()));
     options.not_read = not_read
         .iter()
         .map(|n| crate::rules::NotRead {
@@ -163,6 +169,8 @@ async fn read_and_check(
     if let Some(dir) = &save {
         save_snapshot(&snapshot, dir).map_err(|m| fail(streams, &m))?;
     }
+    // The whole run's time: the reading and the analysis.
+    analysis.outcome.stats.elapsed = started.elapsed();
     analysis.outcome.stats.cluster = Some(ClusterStats {
         context: connected.context.clone(),
         server: connected.server.clone(),

@@ -265,7 +265,14 @@ pub fn lint(mut args: Lint, streams: &mut Streams) -> i32 {
         note!(streams.stderr, "ownerlint: {}", nothing_to_lint(&options));
     } else {
         note!(streams.stderr, "{}", report::summary_line(&outcome));
-        if let Some(line) = report::fixable_line(&outcome, args.fix.then_some(args.unsafe_fixes)) {
+        if stats.cluster.is_some() {
+            // `--fix` edits files: a cluster's objects are fixed there, by the commands shown.
+            if let Some(line) = report::patchable_line(&outcome) {
+                note!(streams.stderr, "{line}");
+            }
+        } else if let Some(line) =
+            report::fixable_line(&outcome, args.fix.then_some(args.unsafe_fixes))
+        {
             note!(streams.stderr, "{line}");
         }
     }

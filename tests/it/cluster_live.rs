@@ -212,15 +212,44 @@ fn a_finding_in_a_cluster_names_the_object_its_field_and_shows_it_as_yaml() {
     let server = ApiServer::start(recorded());
     let dir = common::temp_dir("cluster-where");
     let kubeconfig = server.kubeconfig(dir.path(), token_user());
+    let object = "/api/v1/namespaces/lkc-lower/pods/web-5d8f7-x2k9p";
+    let location = format!("{object}#metadata.ownerReferences[0].kind");
+    // short: the object's API path and the field, where a file has line and column.
     let run = cluster(&kubeconfig, &["--format", "short"]);
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("owner-kind-lowercase"))
+        .unwrap_or_else(|| panic!("{}", run.stdout));
     assert!(
-        run.stdout
-            .contains("/api/v1/namespaces/lkc-lower/pods/web-5d8f7-x2k9p:"),
+        line.starts_with(&format!("{location}: error[owner-kind-lowercase]: Pod lkc-lower/web-5d8f7-x2k9p → replicaset lkc-lower/web-5d8f7:")),
+        "{line}"
+    );
+    // pretty: the object as `kubectl get -o yaml` writes it, with the span, and the fix as the
+    // `kubectl patch` that makes it, in this context.
+    let run = cluster(&kubeconfig, &["--format", "pretty", "--color", "never"]);
+    assert!(
+        run.stdout.contains(&format!("[{object}:14:11]")),
         "{}",
         run.stdout
     );
-    let run = cluster(&kubeconfig, &["--format", "pretty", "--color", "never"]);
-    assert!(run.stdout.contains("kind: replicaset"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("    kind: replicaset\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(r#"    kubectl patch pod web-5d8f7-x2k9p -n fxu-before --type=json -p '[{"op":"test","path":"/metadata/ownerReferences/0/apiVersion","value":"extensions/v1beta1"},{"op":"replace","path":"/metadata/ownerReferences/0/apiVersion","value":"apps/v1"}]' --context=test"#),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("ownerlint: 3 fixable in the cluster with the `kubectl patch` that --format pretty (or json) shows"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("--fix"), "{}", run.stderr);
+    // json: the path and the field apart, and the cluster in the summary.
     let run = cluster(&kubeconfig, &["--format", "json"]);
     let report: Value = serde_json::from_str(&run.stdout).expect("JSON");
     let lowercase = report["findings"]
@@ -230,9 +259,50 @@ fn a_finding_in_a_cluster_names_the_object_its_field_and_shows_it_as_yaml() {
         .find(|f| f["rule"] == "owner-kind-lowercase")
         .expect("the lower-case kind");
     assert_eq!(lowercase["field"], "metadata.ownerReferences[0].kind");
+    assert_eq!(lowercase["path"], object);
+    assert_eq!(report["summary"]["cluster"]["context"], "test");
+    // SARIF: logical locations only (no file to point at), valid SARIF, the context in the
+    // run's properties.
+    let run = cluster(&kubeconfig, &["--format", "sarif"]);
+    let sarif: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(common::sarif_schema_errors(&sarif), Vec::<String>::new());
+    let result = sarif["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .find(|r| r["ruleId"] == "owner-kind-lowercase")
+        .expect("the lower-case kind");
     assert_eq!(
-        lowercase["path"],
-        "/api/v1/namespaces/lkc-lower/pods/web-5d8f7-x2k9p"
+        result["locations"],
+        json!([{"logicalLocations": [{"name": "metadata.ownerReferences[0].kind", "fullyQualifiedName": location, "kind": "property"}]}])
+    );
+    assert_eq!(sarif["runs"][0]["properties"]["kubeconfigContext"], "test");
+    // github: an annotation of the run, not of a file.
+    let run = cluster(&kubeconfig, &["--format", "github"]);
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("owner-kind-lowercase"))
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    assert!(
+        line.starts_with(&format!(
+            "::error title=ownerlint owner-kind-lowercase::{location}: Pod lkc-lower/"
+        )),
+        "{line}"
+    );
+    // markdown: the location in the table, the context in the heading line.
+    let run = cluster(&kubeconfig, &["--format", "markdown"]);
+    assert!(
+        run.stdout.contains(&format!(
+            "| error | `{location}` | `owner-kind-lowercase` |"
+        )),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(&format!("**9 errors, 2 warnings, 1 info** in 621 objects read from context `test` (https://127.0.0.1:{}).", server.port)),
+        "{}",
+        run.stdout
     );
 }
 
