@@ -78,6 +78,8 @@ pub struct TreeArgs {
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
     #[command(flatten)]
+    pub live: LiveArgs,
+    #[command(flatten)]
     pub input: InputArgs,
 }
 
@@ -91,6 +93,8 @@ pub struct PreviewArgs {
     /// Output format
     #[arg(long, value_enum, default_value = "text")]
     pub format: PreviewFormat,
+    #[command(flatten)]
+    pub live: LiveArgs,
     #[command(flatten)]
     pub input: InputArgs,
 }
@@ -119,6 +123,32 @@ pub struct ConnectionArgs {
     /// as kubectl's: `30s`, `2m`, `1h`, a number of seconds, or 0 for no limit [default: 60s]
     #[arg(long, value_name = "DURATION", value_parser = parse_request_timeout, help_heading = "Cluster")]
     pub request_timeout: Option<std::time::Duration>,
+}
+
+/// `tree` and `delete-preview` against a live cluster instead of files; the context is
+/// `--context` and the namespace of `TYPE/NAME` is `-n`, as for files.
+#[derive(Args, Debug)]
+pub struct LiveArgs {
+    /// Read the live cluster of the kubeconfig context (GET requests only), as `ownerlint cluster` does, instead of files
+    #[arg(long, help_heading = "Cluster")]
+    pub cluster: bool,
+    /// With --cluster: the kubeconfig file [default: KUBECONFIG, else ~/.kube/config, else the Pod's service account]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath, requires = "cluster", help_heading = "Cluster")]
+    pub kubeconfig: Option<PathBuf>,
+    /// With --cluster: how long one request may take (`30s`, `2m`, 0 for no limit) [default: 60s]
+    #[arg(long, value_name = "DURATION", value_parser = parse_request_timeout, requires = "cluster", help_heading = "Cluster")]
+    pub request_timeout: Option<std::time::Duration>,
+}
+
+impl LiveArgs {
+    /// The connection to read, when `--cluster` is given.
+    fn connection(&self, input: &InputArgs) -> Option<crate::run::Live> {
+        self.cluster.then(|| crate::run::Live {
+            kubeconfig: self.kubeconfig.clone(),
+            context: input.context.clone(),
+            request_timeout: self.request_timeout,
+        })
+    }
 }
 
 /// `ownerlint cluster`'s flags: the connection, where to save, and the lint's own.
@@ -239,10 +269,10 @@ pub struct InputArgs {
     /// Objects that already exist (e.g. a dump of the target cluster): owners may resolve to them, and they are not linted (repeatable)
     #[arg(long, value_name = "PATH", value_hint = clap::ValueHint::AnyPath)]
     pub existing: Vec<PathBuf>,
-    /// Refused: `--context` is kubectl's flag for a kubeconfig context (the earlier name of
-    /// --existing)
-    #[arg(long = "context", value_name = "PATH", hide = true, value_parser = renamed_context)]
-    pub renamed_context: Vec<PathBuf>,
+    /// kubectl's flag for a kubeconfig context: with `--cluster` (tree, delete-preview), the
+    /// context to read; refused otherwise (it was the earlier name of --existing)
+    #[arg(long, value_name = "NAME", hide = true)]
+    pub context: Option<String>,
     /// The rest of the project: read so that owners defined there resolve, without reporting on
     /// it; findings are reported only for PATHS (for pre-commit, which passes changed files)
     #[arg(long, value_name = "PATH", value_hint = clap::ValueHint::AnyPath)]
@@ -315,7 +345,7 @@ impl From<&InputArgs> for Flags {
             max_alias_nodes,
             max_depth,
             no_mmap: _,
-            renamed_context: _,
+            context: _,
             no_render,
             release_name,
             values,
@@ -461,9 +491,11 @@ impl From<TreeArgs> for Tree {
             kind,
             format,
             color,
+            live,
             input,
         } = args;
         Tree {
+            live: live.connection(&input),
             input: Flags::from(&input),
             root,
             kind,
@@ -479,9 +511,11 @@ impl From<PreviewArgs> for DeletePreview {
             target,
             cascade,
             format,
+            live,
             input,
         } = args;
         DeletePreview {
+            live: live.connection(&input),
             input: Flags::from(&input),
             target,
             cascade,
@@ -583,13 +617,19 @@ fn parse_set(text: &str) -> Result<String, String> {
     }
 }
 
-/// `--context PATH`, the earlier spelling of `--existing`: always refused, with the new name.
-fn renamed_context(_: &str) -> Result<PathBuf, String> {
-    Err(
-        "`--context` is kubectl's flag for a kubeconfig context; objects that already exist \
-         (a dump of the target cluster) are passed with `--existing PATH`"
-            .to_string(),
-    )
+/// `--context` where no cluster is read (it was the earlier spelling of `--existing`):
+/// refused, with the new name and what `--context` means.
+fn refuse_context(input: &InputArgs, reads_a_cluster: bool) -> Option<i32> {
+    if input.context.is_none() || reads_a_cluster {
+        return None;
+    }
+    note!(
+        std::io::stderr(),
+        "ownerlint: `--context` is kubectl's flag for a kubeconfig context, which `ownerlint \
+         cluster` (and `tree` and `delete-preview` with --cluster) read; objects that already \
+         exist (a dump of the target cluster) are passed with `--existing PATH`"
+    );
+    Some(2)
 }
 
 fn parse_kube_version(text: &str) -> Result<KubeVersion, String> {
@@ -642,13 +682,20 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Cluster(args)) => {
             crate::run::cluster((*args).into(), &mut Streams::process())
         }
-        Some(Command::Tree(args)) => crate::run::tree((*args).into(), &mut Streams::process()),
+        Some(Command::Tree(args)) => match refuse_context(&args.input, args.live.cluster) {
+            Some(code) => code,
+            None => crate::run::tree((*args).into(), &mut Streams::process()),
+        },
         Some(Command::DeletePreview(args)) => {
-            crate::run::delete_preview((*args).into(), &mut Streams::process())
+            match refuse_context(&args.input, args.live.cluster) {
+                Some(code) => code,
+                None => crate::run::delete_preview((*args).into(), &mut Streams::process()),
+            }
         }
-        Some(Command::Config { input }) => {
-            crate::run::show_config(&Flags::from(&*input), &mut Streams::process())
-        }
+        Some(Command::Config { input }) => match refuse_context(&input, false) {
+            Some(code) => code,
+            None => crate::run::show_config(&Flags::from(&*input), &mut Streams::process()),
+        },
         Some(Command::Completions { shell }) => crate::run::print_out(
             &mut Streams::process(),
             crate::completions::script(Cli::command(), shell),
@@ -674,7 +721,10 @@ pub fn run(cli: Cli) -> i32 {
                 2
             }
         },
-        None => crate::run::lint(cli.lint.into(), &mut Streams::process()),
+        None => match refuse_context(&cli.lint.input, false) {
+            Some(code) => code,
+            None => crate::run::lint(cli.lint.into(), &mut Streams::process()),
+        },
     }
 }
 

@@ -18,22 +18,33 @@ pub(crate) fn page(mut command: clap::Command, shared: clap::Command) -> io::Res
     writeln!(page, ".SH SUBCOMMANDS")?;
     // The options that say what to read (paths, configuration, namespace, …) are described
     // above, once.
-    let shared: Vec<clap::Id> = shared
+    // An option is that one only where it says the same: `ownerlint cluster`'s `-n` and
+    // `--context` are its own.
+    let help = |arg: &clap::Arg| arg.get_help().map(|h| h.to_string());
+    let shared: Vec<(clap::Id, Option<String>)> = shared
         .get_arguments()
-        .map(|arg| arg.get_id().clone())
-        .chain([clap::Id::from("help")])
+        .map(|arg| (arg.get_id().clone(), help(arg)))
         .collect();
+    let is_shared = |arg: &clap::Arg| {
+        arg.get_id() == "help"
+            || shared
+                .iter()
+                .any(|(id, said)| id == arg.get_id() && *said == help(arg))
+    };
     for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
         let name = format!("ownerlint {}", sub.get_name());
         let mut own = sub.clone().bin_name(name.clone());
-        for id in &shared {
-            if own.get_arguments().any(|arg| arg.get_id() == id) {
-                own = own.mut_arg(id.clone(), |arg| arg.hide(true));
-            }
+        let hidden: Vec<clap::Id> = sub
+            .get_arguments()
+            .filter(|arg| is_shared(arg))
+            .map(|arg| arg.get_id().clone())
+            .collect();
+        for id in hidden {
+            own = own.mut_arg(id, |arg| arg.hide(true));
         }
         let takes_shared = sub
             .get_arguments()
-            .any(|arg| arg.get_id() != "help" && shared.contains(arg.get_id()));
+            .any(|arg| arg.get_id() != "help" && is_shared(arg));
         let man = clap_mangen::Man::new(own);
         writeln!(page, ".SS \"{name}\"")?;
         let mut part = Vec::new();

@@ -294,6 +294,42 @@ pub fn inputs_lines(outcome: &Outcome) -> Vec<String> {
 }
 
 /// The one-line summary printed on stderr.
+/// What `ownerlint cluster` read: `ownerlint: 621 objects of 60 resources read from context
+/// kind (https://…) in 65 requests`, with what could not be read and how many objects were
+/// confirmed by a GET. `None` for files.
+pub fn read_line(outcome: &Outcome) -> Option<String> {
+    let cluster = outcome.stats.cluster.as_ref()?;
+    let mut line = format!(
+        "ownerlint: {} of {} read from {}{} in {}",
+        plural(outcome.stats.objects, "object"),
+        plural(cluster.resources, "resource"),
+        match &cluster.context {
+            Some(context) => format!("context {context} ({})", cluster.server),
+            None => cluster.server.clone(),
+        },
+        cluster
+            .namespace
+            .as_ref()
+            .map_or(String::new(), |ns| format!(", namespace {ns}")),
+        plural(cluster.requests, "request")
+    );
+    if !cluster.not_read.is_empty() {
+        let named: Vec<&str> = cluster
+            .not_read
+            .iter()
+            .map(|(what, _)| what.as_str())
+            .collect();
+        line.push_str(&format!("; not read: {}", named.join(", ")));
+    }
+    if cluster.confirmed > 0 {
+        line.push_str(&format!(
+            "; {} confirmed by GET",
+            plural(cluster.confirmed, "object")
+        ));
+    }
+    Some(line)
+}
+
 pub fn summary_line(outcome: &Outcome) -> String {
     let s = &outcome.stats;
     let mut read = Vec::new();
@@ -312,35 +348,8 @@ pub fn summary_line(outcome: &Outcome) -> String {
         None => String::new(),
     };
     let mut line = format!("ownerlint: {} in {read}", plural(s.objects, "object"));
-    if let Some(cluster) = &s.cluster {
-        line = format!(
-            "ownerlint: {} of {} read from {}{} in {}",
-            plural(s.objects, "object"),
-            plural(cluster.resources, "resource"),
-            match &cluster.context {
-                Some(context) => format!("context {context} ({})", cluster.server),
-                None => cluster.server.clone(),
-            },
-            cluster
-                .namespace
-                .as_ref()
-                .map_or(String::new(), |ns| format!(", namespace {ns}")),
-            plural(cluster.requests, "request")
-        );
-        if !cluster.not_read.is_empty() {
-            let named: Vec<&str> = cluster
-                .not_read
-                .iter()
-                .map(|(what, _)| what.as_str())
-                .collect();
-            line.push_str(&format!("; not read: {}", named.join(", ")));
-        }
-        if cluster.confirmed > 0 {
-            line.push_str(&format!(
-                "; {} confirmed by GET",
-                plural(cluster.confirmed, "object")
-            ));
-        }
+    if let Some(read) = read_line(outcome) {
+        line = read;
     } else if s.discovered_groups > 0 {
         line.push_str(&format!(
             ", with a cluster's API discovery of {}",

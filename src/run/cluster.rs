@@ -47,27 +47,35 @@ pub fn cluster(args: ClusterLint, streams: &mut Streams) -> i32 {
         progress,
     } = args;
     lint_args.given = Some(Box::new(move |options: &Options, streams: &mut Streams| {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .map_err(|e| {
-                note!(
-                    streams.stderr,
-                    "ownerlint: cannot start the cluster reader: {e}"
-                );
-                2
-            })?;
-        runtime.block_on(read_and_check(
-            options,
-            &connection,
-            &scope,
-            save,
-            progress,
-            streams,
-        ))
+        read_live(options, &connection, &scope, save, progress, streams)
     }));
     lint(lint_args, streams)
+}
+
+/// Read the cluster and analyse it, on a runtime of its own that ends with the read: the
+/// rest of ownerlint is synchronous. `Err` is the exit status of a failure it has reported.
+pub(super) fn read_live(
+    options: &Options,
+    connection: &Connection,
+    scope: &Scope,
+    save: Option<PathBuf>,
+    progress: bool,
+    streams: &mut Streams,
+) -> Result<Analysis, i32> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            note!(
+                streams.stderr,
+                "ownerlint: cannot start the cluster reader: {e}"
+            );
+            2
+        })?;
+    runtime.block_on(read_and_check(
+        options, connection, scope, save, progress, streams,
+    ))
 }
 
 async fn read_and_check(

@@ -3,7 +3,7 @@
 
 use clap::ValueEnum;
 
-use super::{ChartFlags, ColorChoice, Streams, config_errors, options, print_out};
+use super::{ChartFlags, ColorChoice, Live, Streams, config_errors, options, print_out};
 use crate::analysis::Analysis;
 use crate::config::Flags;
 use crate::graph::Graph;
@@ -13,6 +13,8 @@ use crate::tree::TreeFormat;
 /// What `tree` is asked.
 pub struct Tree {
     pub input: Flags,
+    /// The live cluster to read instead of the files of `input`.
+    pub live: Option<Live>,
     /// The object to start at (`TYPE/NAME`).
     pub root: Option<String>,
     /// Only trees that hold objects of this kind.
@@ -24,6 +26,8 @@ pub struct Tree {
 /// What `delete-preview` is asked.
 pub struct DeletePreview {
     pub input: Flags,
+    /// The live cluster to read instead of the files of `input`.
+    pub live: Option<Live>,
     /// The object to delete (`TYPE/NAME`).
     pub target: String,
     pub cascade: Cascade,
@@ -38,9 +42,30 @@ pub enum PreviewFormat {
 
 /// Read and resolve the input of a graph command; report unreadable inputs on stderr. Also
 /// the namespace `KIND/NAME` is looked up in: `-n`, else the configuration's, else `default`.
-fn analyze(input: &Flags, streams: &mut Streams) -> Result<(Analysis, String), i32> {
+fn analyze(
+    input: &Flags,
+    live: Option<&Live>,
+    streams: &mut Streams,
+) -> Result<(Analysis, String), i32> {
     let chart_flags = ChartFlags::of(input);
     let options = options(input).map_err(|errors| config_errors(streams, &errors))?;
+    if let Some(live) = live {
+        if !input.paths.is_empty() {
+            let paths: Vec<String> = input
+                .paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            note!(
+                streams.stderr,
+                "ownerlint: --cluster reads the cluster, not files: leave out the paths ({})",
+                paths.join(", ")
+            );
+            return Err(2);
+        }
+        let analysis = read_cluster(&options, live, streams)?;
+        return Ok((analysis, options.namespace));
+    }
     let analysis = crate::pipeline::analyze(&options, &mut streams.stdin);
     if let Some(warning) = chart_flags.unused(&analysis.outcome.stats) {
         note!(streams.stderr, "{warning}");
@@ -56,9 +81,59 @@ fn analyze(input: &Flags, streams: &mut Streams) -> Result<(Analysis, String), i
     Ok((analysis, options.namespace))
 }
 
+/// The whole cluster, read as `ownerlint cluster` reads it (a tree or a delete's reach may
+/// cross namespaces through cluster-scoped owners), with a progress line on a terminal and
+/// what was read said on standard error.
+#[cfg(feature = "cluster")]
+fn read_cluster(
+    options: &crate::analysis::Options,
+    live: &Live,
+    streams: &mut Streams,
+) -> Result<Analysis, i32> {
+    let connection = crate::cluster::connect::Connection {
+        kubeconfig: live.kubeconfig.clone(),
+        context: live.context.clone(),
+        request_timeout: live.request_timeout,
+    };
+    let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let analysis = super::cluster::read_live(
+        options,
+        &connection,
+        &crate::cluster::read::Scope::default(),
+        None,
+        progress,
+        streams,
+    )?;
+    if let Some(line) = crate::report::read_line(&analysis.outcome) {
+        note!(streams.stderr, "{line}");
+    }
+    Ok(analysis)
+}
+
+#[cfg(not(feature = "cluster"))]
+fn read_cluster(
+    _: &crate::analysis::Options,
+    _: &Live,
+    streams: &mut Streams,
+) -> Result<Analysis, i32> {
+    note!(
+        streams.stderr,
+        "ownerlint: this build of ownerlint has no cluster reader (the feature `cluster`)"
+    );
+    Err(2)
+}
+
 /// `ownerlint tree`: the ownership forest, or the trees asked for.
-pub fn tree(args: Tree, streams: &mut Streams) -> i32 {
-    let (analysis, lookup_namespace) = match analyze(&args.input, streams) {
+pub fn tree(mut args: Tree, streams: &mut Streams) -> i32 {
+    // With --cluster there are no paths: `tree --cluster deploy/web` names its root.
+    if args.live.is_some() && args.root.is_none() && args.input.paths.len() == 1 {
+        args.root = args
+            .input
+            .paths
+            .pop()
+            .map(|p| p.to_string_lossy().into_owned());
+    }
+    let (analysis, lookup_namespace) = match analyze(&args.input, args.live.as_ref(), streams) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -100,7 +175,7 @@ pub fn tree(args: Tree, streams: &mut Streams) -> i32 {
 
 /// `ownerlint delete-preview`: what deleting the target would delete with it.
 pub fn delete_preview(args: DeletePreview, streams: &mut Streams) -> i32 {
-    let (analysis, namespace) = match analyze(&args.input, streams) {
+    let (analysis, namespace) = match analyze(&args.input, args.live.as_ref(), streams) {
         Ok(a) => a,
         Err(code) => return code,
     };

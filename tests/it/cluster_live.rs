@@ -601,3 +601,54 @@ fn no_server_wrong_credentials_and_a_missing_context_end_the_run_with_one_line()
     );
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
 }
+
+/// `tree` and `delete-preview` with `--cluster` draw what is running, read as `ownerlint
+/// cluster` reads it (GET requests only), before anything is deleted.
+#[test]
+fn tree_and_delete_preview_read_the_live_cluster() {
+    let server = ApiServer::start(recorded());
+    let dir = common::temp_dir("cluster-tree");
+    let kubeconfig = server.kubeconfig(dir.path(), token_user());
+    let live = |args: &[&str]| {
+        common::ownerlint()
+            .args(args)
+            .arg("--kubeconfig")
+            .arg(&kubeconfig)
+            .args(["--no-config", "-n", "fp-shop"])
+            .run()
+    };
+    let run = live(&["tree", "--cluster", "deploy/api"]);
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "Deployment fp-shop/api\n\
+         └── ReplicaSet fp-shop/api-58c789b784  [controller, blocks owner deletion]\n    \
+         └── Pod fp-shop/api-58c789b784-xmnlp  [controller, blocks owner deletion]\n"
+    );
+    assert!(
+        run.stderr
+            .starts_with("ownerlint: 621 objects of 60 resources read from context test"),
+        "{}",
+        run.stderr
+    );
+    let run = live(&[
+        "delete-preview",
+        "--cluster",
+        "deploy/api",
+        "--cascade",
+        "orphan",
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "Deleting Deployment fp-shop/api (cascade: orphan)\n\nDeleted (1):\n  - Deployment fp-shop/api\n\n\
+         Survive, losing a reference:\n  - ReplicaSet fp-shop/api-58c789b784 (no longer owned by Deployment fp-shop/api)\n"
+    );
+    assert_only_gets(&server.asked());
+    // `--context` names a kubeconfig context only where a cluster is read.
+    let run = common::ownerlint()
+        .args(["tree", "--context", "test", "examples/"])
+        .run();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(run.stderr.contains("objects that already exist (a dump of the target cluster) are passed with `--existing PATH`"), "{}", run.stderr);
+}

@@ -570,8 +570,9 @@ fn the_earlier_context_flag_and_key_are_refused_with_their_new_name() {
     assert_eq!(out.code(), Some(2));
     assert!(
         out.stderr.contains(
-            "`--context` is kubectl's flag for a kubeconfig context; objects that already exist \
-             (a dump of the target cluster) are passed with `--existing PATH`"
+            "ownerlint: `--context` is kubectl's flag for a kubeconfig context, which `ownerlint \
+             cluster` (and `tree` and `delete-preview` with --cluster) read; objects that already \
+             exist (a dump of the target cluster) are passed with `--existing PATH`"
         ),
         "{}",
         out.stderr
