@@ -34,6 +34,8 @@ const METADATA_ONE: &str =
 const WHOLE: &str = "application/json";
 /// Items per page: client-go's pager's default.
 pub const PAGE_SIZE: usize = 500;
+/// How often a progress line is told of objects read while no list ends.
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 /// Lists read at once.
 pub const LISTS_AT_ONCE: usize = 8;
 /// Times a request is sent when the server answers 429 or 5xx.
@@ -418,7 +420,20 @@ pub async fn read(
                 (resource, listed)
             });
         }
-        let Some(joined) = running.join_next().await else {
+        // A long list tells its progress too, page by page (`join_next` may be cancelled: it
+        // loses nothing).
+        let joined = match tokio::time::timeout(PROGRESS_EVERY, running.join_next()).await {
+            Err(_) => {
+                progress(Progress {
+                    resources_done: done,
+                    resources: total,
+                    objects: reader.objects.load(Ordering::Relaxed),
+                });
+                continue;
+            }
+            Ok(joined) => joined,
+        };
+        let Some(joined) = joined else {
             break;
         };
         let (resource, listed) = joined.map_err(|e| Fatal(format!("a list stopped: {e}")))?;

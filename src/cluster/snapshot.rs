@@ -88,6 +88,9 @@ impl Resource {
 }
 
 /// What a cluster answered, gathered response by response.
+/// What `kubectl apply` keeps of the object it applied, in an annotation.
+const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
 #[derive(Debug, Default)]
 pub struct Snapshot {
     /// The `APIGroupDiscovery` items of the discovery documents, in the order read.
@@ -307,6 +310,17 @@ impl Snapshot {
             _ => Map::new(),
         };
         metadata.remove("managedFields");
+        // A Secret applied with `kubectl apply` carries its data in this annotation, which no
+        // rule reads: it is not kept, nor saved.
+        if resource.group.is_empty()
+            && resource.kind == "Secret"
+            && let Some(Value::Object(annotations)) = metadata.get_mut("annotations")
+        {
+            annotations.remove(LAST_APPLIED);
+            if annotations.is_empty() {
+                metadata.remove("annotations");
+            }
+        }
         let namespace = match metadata.get("namespace").and_then(Value::as_str) {
             Some(namespace) if resource.namespaced => namespace.to_string(),
             _ => String::new(),
@@ -448,5 +462,36 @@ mod tests {
         // The last page has no token (or an empty one).
         let last = r#"{"kind":"PodList","metadata":{"continue":""},"items":null}"#;
         assert_eq!(snapshot.add_page(&pods(), last), Ok(None));
+    }
+
+    #[test]
+    fn a_secrets_last_applied_configuration_which_holds_its_data_is_not_kept() {
+        let secrets = Resource {
+            resource: "secrets".into(),
+            kind: "Secret".into(),
+            whole: false,
+            ..pods()
+        };
+        let mut snapshot = Snapshot::default();
+        let page = r#"{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":{},
+            "items":[
+              {"metadata":{"name":"a","namespace":"shop","uid":"u1","annotations":{
+                "kubectl.kubernetes.io/last-applied-configuration":"{\"data\":{\"password\":\"aHVudGVyMg==\"}}"}}},
+              {"metadata":{"name":"b","namespace":"shop","uid":"u2","annotations":{
+                "kubectl.kubernetes.io/last-applied-configuration":"{}","ownerlint.dev/ignore":"owner-not-found"}}}]}"#;
+        assert_eq!(snapshot.add_page(&secrets, page), Ok(None));
+        let files = snapshot.files();
+        assert!(!files[0].1.contains("aHVudGVyMg"), "{}", files[0].1);
+        let list: Value = serde_json::from_str(&files[0].1).expect("JSON");
+        assert_eq!(list["items"][0]["metadata"].get("annotations"), None);
+        assert_eq!(
+            list["items"][1]["metadata"]["annotations"],
+            json!({"ownerlint.dev/ignore": "owner-not-found"})
+        );
+        // Other kinds keep it, as the cluster has it.
+        let mut snapshot = Snapshot::default();
+        let page = page.replace("\"name\":\"a\"", "\"name\":\"c\"");
+        assert_eq!(snapshot.add_page(&pods(), &page), Ok(None));
+        assert!(snapshot.files()[0].1.contains("aHVudGVyMg"));
     }
 }

@@ -652,3 +652,35 @@ fn tree_and_delete_preview_read_the_live_cluster() {
     assert_eq!(run.status.code(), Some(2));
     assert!(run.stderr.contains("objects that already exist (a dump of the target cluster) are passed with `--existing PATH`"), "{}", run.stderr);
 }
+
+/// On a terminal, standard error shows how far the read is, on one line that is cleared before
+/// the summary; nothing of it when standard error is not a terminal.
+#[test]
+fn a_progress_line_is_shown_on_a_terminal_only() {
+    let server = ApiServer::start(recorded());
+    let dir = common::temp_dir("cluster-progress");
+    let kubeconfig = server.kubeconfig(dir.path(), token_user());
+    let run = cluster(&kubeconfig, &["--format", "short"]);
+    assert!(!run.stderr.contains("reading"), "{}", run.stderr);
+    let Some(script) = common::require_tool("script", "util-linux: apt-get install bsdutils")
+    else {
+        return;
+    };
+    let binary = env!("CARGO_BIN_EXE_ownerlint");
+    let path = kubeconfig.to_str().expect("UTF-8");
+    assert!(!binary.contains('\'') && !path.contains('\''));
+    let command = format!(
+        "'{binary}' cluster --kubeconfig '{path}' --no-config --format short 2>&1 >/dev/null"
+    );
+    let out = std::process::Command::new(script)
+        .args(["-qec", &command, "/dev/null"])
+        .env_remove("KUBECONFIG")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("script runs");
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        shown.contains("\rownerlint: reading test: 60/60 resources, 621 objects\r\u{1b}[2Kownerlint: 621 objects of 60 resources read from context test"),
+        "{shown:?}"
+    );
+}
