@@ -399,7 +399,7 @@ pub async fn read(
                 group: resource.group.clone(),
                 kind: Some(resource.kind.clone()),
                 what: resource.display(),
-                why: format!("it is cluster-scoped, and -n {namespace} reads one namespace"),
+                why: format!("cluster-scoped, and -n {namespace} reads one namespace"),
             });
         }
         resources.retain(|r| r.namespaced);

@@ -313,13 +313,19 @@ pub fn read_line(outcome: &Outcome) -> Option<String> {
             .map_or(String::new(), |ns| format!(", namespace {ns}")),
         plural(cluster.requests, "request")
     );
-    if !cluster.not_read.is_empty() {
-        let named: Vec<&str> = cluster
-            .not_read
-            .iter()
-            .map(|(what, _)| what.as_str())
-            .collect();
-        line.push_str(&format!("; not read: {}", named.join(", ")));
+    // The warnings above name them all; a long list is counted.
+    match cluster.not_read.len() {
+        0 => {}
+        n @ 1..=3 => {
+            let named: Vec<&str> = cluster
+                .not_read
+                .iter()
+                .take(n)
+                .map(|(what, _)| what.as_str())
+                .collect();
+            line.push_str(&format!("; not read: {}", named.join(", ")));
+        }
+        n => line.push_str(&format!("; not read: {n} resources")),
     }
     if cluster.confirmed > 0 {
         line.push_str(&format!(

@@ -136,13 +136,27 @@ async fn read_and_check(
             why: format!("{} was not read: {}", n.what, n.why),
         })
         .collect();
+    // One warning for each reason: `-n` leaves out every cluster-scoped resource at once.
+    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
     for n in &not_read {
-        note!(
-            streams.stderr,
-            "ownerlint: warning: {} was not read: {}; references to its objects are not checked",
-            n.what,
-            n.why
-        );
+        match reasons.iter_mut().find(|(why, _)| *why == n.why) {
+            Some((_, what)) => what.push(&n.what),
+            None => reasons.push((&n.why, vec![&n.what])),
+        }
+    }
+    for (why, what) in reasons {
+        match what[..] {
+            [one] => note!(
+                streams.stderr,
+                "ownerlint: warning: {one} was not read: {why}; references to its objects are not checked"
+            ),
+            _ => note!(
+                streams.stderr,
+                "ownerlint: warning: {} resources were not read: {why} ({}); references to their objects are not checked",
+                what.len(),
+                what.join(", ")
+            ),
+        }
     }
     let listed = snapshot.resources(crate::rules::kept());
     let mut analysis = analyze(&snapshot, &options);

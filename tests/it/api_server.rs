@@ -338,18 +338,54 @@ fn reply(
         asked.resource_path().to_string(),
         asked.query("continue").unwrap_or_default(),
     );
-    match recorded.get(&key) {
-        Some((status, body)) => Reply::Answer {
+    if let Some((status, body)) = recorded.get(&key) {
+        return Reply::Answer {
             status: *status,
             body: body.clone(),
             headers: Vec::new(),
-        },
+        };
+    }
+    match in_namespace(asked, recorded) {
+        Some(list) => Reply::json(200, &list),
         None => Reply::status(
             404,
             "NotFound",
             &format!("the page could not be found: {}", asked.path),
         ),
     }
+}
+
+/// A list of one namespace (`/api/v1/namespaces/shop/pods`): the items of the recorded list of
+/// every namespace, all its pages, that are in it, in one page.
+fn in_namespace(
+    asked: &Asked,
+    recorded: &HashMap<(String, String), (u16, String)>,
+) -> Option<Value> {
+    let path = asked.resource_path();
+    let (prefix, rest) = path.split_once("/namespaces/")?;
+    let (namespace, resource) = rest.split_once('/')?;
+    if resource.contains('/') {
+        return None;
+    }
+    let whole = format!("{prefix}/{resource}");
+    let mut token = String::new();
+    let mut items = Vec::new();
+    let mut list: Value = loop {
+        let (_, body) = recorded.get(&(whole.clone(), token.clone()))?;
+        let list: Value = serde_json::from_str(body).ok()?;
+        for item in list["items"].as_array().into_iter().flatten() {
+            if item["metadata"]["namespace"] == namespace {
+                items.push(item.clone());
+            }
+        }
+        match list["metadata"]["continue"].as_str() {
+            Some(next) if !next.is_empty() => token = next.to_string(),
+            _ => break list,
+        }
+    };
+    list["items"] = Value::Array(items);
+    list["metadata"] = serde_json::json!({"resourceVersion": "1"});
+    Some(list)
 }
 
 fn percent_decode(text: &str) -> String {

@@ -684,3 +684,43 @@ fn a_progress_line_is_shown_on_a_terminal_only() {
         "{shown:?}"
     );
 }
+
+/// `-n` reads one namespace: its findings, and one warning for the cluster-scoped resources it
+/// leaves out.
+#[test]
+fn one_namespace_is_read_with_n() {
+    let server = ApiServer::start(recorded());
+    let dir = common::temp_dir("cluster-namespace");
+    let kubeconfig = server.kubeconfig(dir.path(), token_user());
+    let run = cluster(&kubeconfig, &["--format", "json", "-n", "lkc-lower"]);
+    assert_eq!(
+        findings(&run),
+        ["error owner-kind-lowercase Pod lkc-lower/web-5d8f7-x2k9p"],
+        "{}",
+        run.stderr
+    );
+    let warnings: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("ownerlint: warning:"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{}", run.stderr);
+    assert!(
+        warnings[0].starts_with("ownerlint: warning: 29 resources were not read: cluster-scoped, and -n lkc-lower reads one namespace (componentstatuses/v1, namespaces/v1, nodes/v1,"),
+        "{}",
+        warnings[0]
+    );
+    assert!(
+        run.stderr.contains(", namespace lkc-lower in "),
+        "{}",
+        run.stderr
+    );
+    // Every list asked is that namespace's.
+    for asked in server.asked() {
+        let path = asked.resource_path();
+        assert!(
+            !path.ends_with("/pods") || path.contains("/namespaces/lkc-lower/"),
+            "{path}"
+        );
+    }
+}
