@@ -153,6 +153,43 @@ pub struct ClusterStats {
     pub confirmed: usize,
     /// What could not be read: (resource or group, why).
     pub not_read: Vec<(String, String)>,
+    /// Where the cluster serves each kind read, by (group, kind): to name an object by its API
+    /// path.
+    #[serde(skip)]
+    pub served: std::collections::HashMap<(String, String), Served>,
+}
+
+/// Where a cluster serves the objects of a kind.
+#[derive(Clone, Debug)]
+pub struct Served {
+    /// `/api/v1`, `/apis/apps/v1`.
+    pub group_version_path: String,
+    /// `replicasets`.
+    pub resource: String,
+    pub namespaced: bool,
+}
+
+impl ClusterStats {
+    /// The API path of an object read from the cluster:
+    /// `/apis/apps/v1/namespaces/shop/replicasets/web-7d9`, what `kubectl get --raw` takes.
+    pub fn object_path(&self, object: &crate::finding::ObjectIdentity) -> Option<String> {
+        let group = object
+            .api_version
+            .as_deref()?
+            .rsplit_once('/')
+            .map_or("", |(group, _)| group);
+        let served = self
+            .served
+            .get(&(group.to_string(), object.kind.clone()?))?;
+        let name = object.name.as_deref()?;
+        Some(match object.namespace.as_deref() {
+            Some(namespace) if served.namespaced => format!(
+                "{}/namespaces/{namespace}/{}/{name}",
+                served.group_version_path, served.resource
+            ),
+            _ => format!("{}/{}/{name}", served.group_version_path, served.resource),
+        })
+    }
 }
 
 /// The result of a run.

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use super::connect::{Connected, sentence};
 use super::discovery::{self, Answer};
-use super::snapshot::{Resource, Snapshot};
+use super::snapshot::{Page, Resource, Snapshot};
 use crate::catalog::KubeVersion;
 use crate::fields::Kept;
 
@@ -244,20 +244,17 @@ impl Reader {
                 if !answered.status.is_success() {
                     return Listed::NotRead(failed(&answered));
                 }
-                let page: Value = match serde_json::from_str(&answered.body) {
+                // Each page is kept compact as soon as it is read.
+                let page = match serde_json::from_str(&answered.body)
+                    .map_err(|e| format!("its list is not JSON: {e}"))
+                    .and_then(|page| Page::read(resource, page))
+                {
                     Ok(page) => page,
-                    Err(e) => return Listed::NotRead(format!("its list is not JSON: {e}")),
+                    Err(why) => return Listed::NotRead(why),
                 };
-                let items = page
-                    .get("items")
-                    .and_then(Value::as_array)
-                    .map_or(0, Vec::len);
-                self.objects.fetch_add(items, Ordering::Relaxed);
-                token = page
-                    .pointer("/metadata/continue")
-                    .and_then(Value::as_str)
-                    .filter(|t| !t.is_empty())
-                    .map(str::to_string);
+                self.objects
+                    .fetch_add(page.objects.len(), Ordering::Relaxed);
+                token = page.next.clone();
                 pages.push(page);
                 if token.is_none() {
                     return Listed::Pages(pages);
@@ -361,7 +358,7 @@ enum Failure {
 }
 
 enum Listed {
-    Pages(Vec<Value>),
+    Pages(Vec<Page>),
     NotRead(String),
     Fatal(Fatal),
 }
@@ -442,9 +439,7 @@ pub async fn read(
             Listed::Pages(pages) => {
                 resources_read += 1;
                 for page in pages {
-                    snapshot
-                        .add_page_value(&resource, page)
-                        .map_err(|e| Fatal(format!("{}: {e}", resource.display())))?;
+                    snapshot.add(&resource, page);
                 }
             }
             Listed::NotRead(why) => not_read.push(NotRead {

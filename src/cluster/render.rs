@@ -17,6 +17,8 @@ pub fn yaml(value: &Value) -> String {
             out.push('\n');
         }
     }
+    // A cluster's objects are all held at once, as texts: without what growing left spare.
+    out.shrink_to_fit();
     out
 }
 

@@ -69,7 +69,8 @@ impl Resource {
         }
     }
 
-    fn group_version_path(&self) -> String {
+    /// `/api/v1`, `/apis/apps/v1`.
+    pub fn group_version_path(&self) -> String {
         if self.group.is_empty() {
             format!("/api/{}", self.version)
         } else {
@@ -87,17 +88,17 @@ impl Resource {
     }
 }
 
-/// What a cluster answered, gathered response by response.
 /// What `kubectl apply` keeps of the object it applied, in an annotation.
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
+/// What a cluster answered, gathered response by response.
 #[derive(Debug, Default)]
 pub struct Snapshot {
     /// The `APIGroupDiscovery` items of the discovery documents, in the order read.
     discovery: Vec<Value>,
     /// Objects by namespace (`""`: cluster-scoped), in the order listed, each with the
     /// resource it was listed as (an index into `resources`).
-    objects: BTreeMap<String, Vec<(usize, Value)>>,
+    objects: BTreeMap<String, Vec<(usize, Stored)>>,
     /// The resources objects were listed as.
     resources: Vec<Resource>,
     /// The uids taken, so that an object listed twice is kept once.
@@ -197,15 +198,154 @@ impl Snapshot {
     pub fn add_page(&mut self, resource: &Resource, body: &str) -> Result<Option<String>, String> {
         let page: Value =
             serde_json::from_str(body).map_err(|e| format!("the list is not JSON: {e}"))?;
-        self.add_page_value(resource, page)
+        let page = Page::read(resource, page)?;
+        let next = page.next.clone();
+        self.add(resource, page);
+        Ok(next)
     }
 
-    /// [`Snapshot::add_page`], of a page already read as JSON.
-    pub fn add_page_value(
-        &mut self,
-        resource: &Resource,
-        mut page: Value,
-    ) -> Result<Option<String>, String> {
+    /// Take a page read by [`Page::read`]: its objects, each once.
+    pub fn add(&mut self, resource: &Resource, page: Page) {
+        let at = self.resource_index(resource);
+        for stored in page.objects {
+            if let Some(uid) = &stored.uid
+                && !self.uids.insert(uid.to_string())
+            {
+                continue;
+            }
+            self.objects
+                .entry(stored.namespace.to_string())
+                .or_default()
+                .push((at, stored));
+        }
+    }
+
+    /// Take one object as a GET answered it now: it replaces the object of the same resource,
+    /// namespace and name taken before, if any.
+    pub fn put(&mut self, resource: &Resource, item: Map<String, Value>) {
+        let stored = Stored::of(resource, item);
+        self.remove(resource, &stored.namespace, &stored.name);
+        if let Some(uid) = &stored.uid {
+            self.uids.insert(uid.to_string());
+        }
+        let at = self.resource_index(resource);
+        self.objects
+            .entry(stored.namespace.to_string())
+            .or_default()
+            .push((at, stored));
+    }
+
+    /// Drop the object of this resource, namespace (`""`: cluster-scoped) and name, which a
+    /// GET found gone.
+    pub fn remove(&mut self, resource: &Resource, namespace: &str, name: &str) {
+        let Some(at) = self.resources.iter().position(|r| r == resource) else {
+            return;
+        };
+        let Some(objects) = self.objects.get_mut(namespace) else {
+            return;
+        };
+        let uids = &mut self.uids;
+        objects.retain(|(of, stored)| {
+            let this = *of == at && &*stored.name == name;
+            if this && let Some(uid) = &stored.uid {
+                uids.remove(&**uid);
+            }
+            !this
+        });
+    }
+
+    /// Every object taken, with the resource it was listed as: cluster-scoped ones first, then
+    /// each namespace's.
+    pub fn objects(&self) -> impl Iterator<Item = (&Resource, &Stored)> {
+        self.objects
+            .values()
+            .flatten()
+            .map(|(at, stored)| (&self.resources[*at], stored))
+    }
+
+    /// The object a finding names, among those listed as `listed`'s resources.
+    pub fn find<'a>(
+        &'a self,
+        listed: &'a [Resource],
+        object: &crate::finding::ObjectIdentity,
+    ) -> Option<(&'a Resource, &'a Stored)> {
+        let group = object
+            .api_version
+            .as_deref()?
+            .rsplit_once('/')
+            .map_or("", |(group, _)| group);
+        let kind = object.kind.as_deref()?;
+        let resource = listed.iter().find(|r| r.group == group && r.kind == kind)?;
+        let at = self.resources.iter().position(|r| r == resource)?;
+        let namespace = object.namespace.as_deref().filter(|_| resource.namespaced);
+        let name = object.name.as_deref()?;
+        self.objects
+            .get(namespace.unwrap_or(""))?
+            .iter()
+            .find(|(of, stored)| *of == at && &*stored.name == name)
+            .map(|(_, stored)| (resource, stored))
+    }
+
+    fn resource_index(&mut self, resource: &Resource) -> usize {
+        match self.resources.iter().position(|r| r == resource) {
+            Some(at) => at,
+            None => {
+                self.resources.push(resource.clone());
+                self.resources.len() - 1
+            }
+        }
+    }
+
+    /// How many objects were taken.
+    pub fn object_count(&self) -> usize {
+        self.objects.values().map(Vec::len).sum()
+    }
+
+    /// The snapshot's files, as (path relative to the snapshot's folder, JSON text): the
+    /// discovery, the cluster-scoped objects, then each namespace's.
+    pub fn files(&self) -> Vec<(String, String)> {
+        let mut files = Vec::new();
+        if let Some(discovery) = self.discovery_file() {
+            files.push(("discovery.json".to_string(), discovery));
+        }
+        for (namespace, objects) in &self.objects {
+            let path = if namespace.is_empty() {
+                "cluster-scoped.json".to_string()
+            } else {
+                format!("namespaces/{}.json", file_name(namespace))
+            };
+            let objects: Vec<Value> = objects.iter().map(|(_, stored)| stored.value()).collect();
+            let list = json!({"apiVersion": "v1", "kind": "List", "items": objects});
+            files.push((path, pretty(&list)));
+        }
+        files
+    }
+
+    /// The discovery taken, as `discovery.json` holds it; `None` before any.
+    pub fn discovery_file(&self) -> Option<String> {
+        (!self.discovery.is_empty()).then(|| {
+            pretty(&json!({
+                "apiVersion": "apidiscovery.k8s.io/v2",
+                "kind": "APIGroupDiscoveryList",
+                "metadata": {},
+                "items": self.discovery,
+            }))
+        })
+    }
+}
+
+/// One page of a list, its objects as kept: what a list reads before the snapshot takes it,
+/// so that the page's JSON is dropped as soon as it is read.
+#[derive(Debug)]
+pub struct Page {
+    pub objects: Vec<Stored>,
+    /// The token of the next page, if any.
+    pub next: Option<String>,
+}
+
+impl Page {
+    /// A page of `resource`'s list (any `…List`, a `PartialObjectMetadataList` too).
+    pub fn read(resource: &Resource, mut page: Value) -> Result<Page, String> {
         let kind = page.get("kind").and_then(Value::as_str).unwrap_or_default();
         if !kind.ends_with("List") {
             return Err(format!("expected a list, got {}", describe_kind(&page)));
@@ -221,90 +361,32 @@ impl Snapshot {
             Some(Value::Null) | None => Vec::new(),
             Some(_) => return Err("the list's items are not a list".to_string()),
         };
-        for item in items {
-            let Value::Object(item) = item else {
-                continue;
-            };
-            self.add_object(resource, item);
-        }
-        Ok(next)
+        let objects = items
+            .into_iter()
+            .filter_map(|item| match item {
+                Value::Object(item) => Some(Stored::of(resource, item)),
+                _ => None,
+            })
+            .collect();
+        Ok(Page { objects, next })
     }
+}
 
-    fn add_object(&mut self, resource: &Resource, item: Map<String, Value>) {
-        let (namespace, object) = self.as_kept(resource, item);
-        if let Some(uid) = object.pointer("/metadata/uid").and_then(Value::as_str)
-            && !self.uids.insert(uid.to_string())
-        {
-            return;
-        }
-        let at = self.resource_index(resource);
-        self.objects
-            .entry(namespace)
-            .or_default()
-            .push((at, object));
-    }
+/// An object as kept: its JSON text, compact (a tenth of the memory of its parsed form), with
+/// what finds it.
+#[derive(Debug)]
+pub struct Stored {
+    /// `""` for a cluster-scoped object.
+    pub namespace: Box<str>,
+    pub name: Box<str>,
+    uid: Option<Box<str>>,
+    json: Box<str>,
+}
 
-    /// Take one object as a GET answered it now: it replaces the object of the same resource,
-    /// namespace and name taken before, if any.
-    pub fn put(&mut self, resource: &Resource, item: Map<String, Value>) {
-        let (namespace, object) = self.as_kept(resource, item);
-        let name = object.pointer("/metadata/name").cloned();
-        self.remove(
-            resource,
-            &namespace,
-            name.as_ref().and_then(Value::as_str).unwrap_or(""),
-        );
-        if let Some(uid) = object.pointer("/metadata/uid").and_then(Value::as_str) {
-            self.uids.insert(uid.to_string());
-        }
-        let at = self.resource_index(resource);
-        self.objects
-            .entry(namespace)
-            .or_default()
-            .push((at, object));
-    }
-
-    /// Drop the object of this resource, namespace (`""`: cluster-scoped) and name, which a
-    /// GET found gone.
-    pub fn remove(&mut self, resource: &Resource, namespace: &str, name: &str) {
-        let Some(at) = self.resources.iter().position(|r| r == resource) else {
-            return;
-        };
-        let Some(objects) = self.objects.get_mut(namespace) else {
-            return;
-        };
-        let uids = &mut self.uids;
-        objects.retain(|(of, object)| {
-            let this =
-                *of == at && object.pointer("/metadata/name").and_then(Value::as_str) == Some(name);
-            if this && let Some(uid) = object.pointer("/metadata/uid").and_then(Value::as_str) {
-                uids.remove(uid);
-            }
-            !this
-        });
-    }
-
-    /// Every object taken, with the resource it was listed as: cluster-scoped ones first, then
-    /// each namespace's.
-    pub fn objects(&self) -> impl Iterator<Item = (&Resource, &Value)> {
-        self.objects
-            .values()
-            .flatten()
-            .map(|(at, object)| (&self.resources[*at], object))
-    }
-
-    fn resource_index(&mut self, resource: &Resource) -> usize {
-        match self.resources.iter().position(|r| r == resource) {
-            Some(at) => at,
-            None => {
-                self.resources.push(resource.clone());
-                self.resources.len() - 1
-            }
-        }
-    }
-
-    /// The object as kept, and its namespace (`""` for a cluster-scoped one).
-    fn as_kept(&self, resource: &Resource, mut item: Map<String, Value>) -> (String, Value) {
+impl Stored {
+    /// The object as kept: with its resource's apiVersion and kind, and without
+    /// `managedFields`.
+    fn of(resource: &Resource, mut item: Map<String, Value>) -> Stored {
         let mut metadata = match item.remove("metadata") {
             Some(Value::Object(metadata)) => metadata,
             _ => Map::new(),
@@ -321,11 +403,11 @@ impl Snapshot {
                 metadata.remove("annotations");
             }
         }
-        let namespace = match metadata.get("namespace").and_then(Value::as_str) {
-            Some(namespace) if resource.namespaced => namespace.to_string(),
-            _ => String::new(),
-        };
-        // apiVersion and kind first, as kubectl writes an object.
+        let text = |key: &str| metadata.get(key).and_then(Value::as_str).map(Box::from);
+        let namespace = text("namespace")
+            .filter(|_| resource.namespaced)
+            .unwrap_or_default();
+        let (name, uid) = (text("name").unwrap_or_default(), text("uid"));
         let mut object = Map::new();
         object.insert("apiVersion".into(), Value::String(resource.api_version()));
         object.insert("kind".into(), Value::String(resource.kind.clone()));
@@ -333,38 +415,17 @@ impl Snapshot {
         item.remove("apiVersion");
         item.remove("kind");
         object.extend(item);
-        (namespace, Value::Object(object))
+        Stored {
+            namespace,
+            name,
+            uid,
+            json: Value::Object(object).to_string().into_boxed_str(),
+        }
     }
 
-    /// How many objects were taken.
-    pub fn object_count(&self) -> usize {
-        self.objects.values().map(Vec::len).sum()
-    }
-
-    /// The snapshot's files, as (path relative to the snapshot's folder, JSON text): the
-    /// discovery, the cluster-scoped objects, then each namespace's.
-    pub fn files(&self) -> Vec<(String, String)> {
-        let mut files = Vec::new();
-        if !self.discovery.is_empty() {
-            let discovery = json!({
-                "apiVersion": "apidiscovery.k8s.io/v2",
-                "kind": "APIGroupDiscoveryList",
-                "metadata": {},
-                "items": self.discovery,
-            });
-            files.push(("discovery.json".to_string(), pretty(&discovery)));
-        }
-        for (namespace, objects) in &self.objects {
-            let path = if namespace.is_empty() {
-                "cluster-scoped.json".to_string()
-            } else {
-                format!("namespaces/{}.json", file_name(namespace))
-            };
-            let objects: Vec<&Value> = objects.iter().map(|(_, object)| object).collect();
-            let list = json!({"apiVersion": "v1", "kind": "List", "items": objects});
-            files.push((path, pretty(&list)));
-        }
-        files
+    /// The object, parsed again.
+    pub fn value(&self) -> Value {
+        serde_json::from_str(&self.json).unwrap_or_default()
     }
 }
 

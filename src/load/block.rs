@@ -219,6 +219,10 @@ impl<'t> Builder<'t, '_> {
             }
             let (mut item, next) = if content.is_empty() {
                 let j = self.next_content(i + 1)?;
+                // A comment between the `-` and the item moves where the parser starts them.
+                if (i + 1..j).any(|k| self.content(k).trim_start().starts_with('#')) {
+                    return None;
+                }
                 if j < self.lines.len() && self.lines[j].indent > column {
                     self.node(j)?
                 } else {
@@ -388,6 +392,9 @@ mod tests {
             "a: long\n  line\n",
             "a: {b: c}\n",
             "a: [b]\n",
+            // A comment between an item's `-` and its content.
+            "a:\n  b:\n  -\n# c\n    d: x\n",
+            "a:\n  b:\n    -\n  # c\n      d: x\n  e: z\n",
         ] {
             assert!(parse(text, 200).is_none(), "{text}");
         }

@@ -97,6 +97,10 @@ fn finding(outcome: &Outcome, f: &Finding) -> Value {
                 .and_then(|(patch, object)| crate::finding::kubectl_patch(object, patch, super::live_context(outcome))),
         })),
     });
+    // An object read from a cluster is named by its API path.
+    if let (Some(path), Value::Object(map)) = (super::live_path(outcome, f), &mut value) {
+        map.insert("path".into(), Value::String(path));
+    }
     if let (Value::Object(map), Value::Object(extra)) = (&mut value, fields) {
         map.remove("message");
         map.extend(extra);

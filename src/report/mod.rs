@@ -164,12 +164,24 @@ pub fn place(outcome: &Outcome, finding: &Finding) -> TemplatePlace {
 /// (`kubectl get --raw` takes the path; the summary names the kubeconfig context). `None` for
 /// a finding in a file: it has a line and a column instead.
 pub fn live_location(outcome: &Outcome, finding: &Finding) -> Option<String> {
-    outcome.stats.cluster.as_ref()?;
-    let path = &outcome.source(finding.primary.source).name;
+    let path = live_path(outcome, finding)?;
     Some(match &finding.field {
         Some(field) => format!("{path}#{field}"),
-        None => path.clone(),
+        None => path,
     })
+}
+
+/// The API path of the object a finding of `ownerlint cluster` is about (else the name of the
+/// input it is in); `None` for a finding in a file.
+pub fn live_path(outcome: &Outcome, finding: &Finding) -> Option<String> {
+    let cluster = outcome.stats.cluster.as_ref()?;
+    Some(
+        finding
+            .object
+            .as_ref()
+            .and_then(|object| cluster.object_path(object))
+            .unwrap_or_else(|| outcome.source(finding.primary.source).name.clone()),
+    )
 }
 
 /// The kubeconfig context `ownerlint cluster` read, for the commands a report prints.

@@ -51,6 +51,10 @@ pub fn emit(
             .render_report(&mut text, &report)
             .map_err(|e| io::Error::other(e.to_string()))?;
         writeln!(out, "{}", text.trim_end())?;
+        // An object read from a cluster: where it is there, on a line that copies whole.
+        if let Some(location) = super::live_location(outcome, finding) {
+            writeln!(out, "  in the cluster: {}", super::escape::text(&location))?;
+        }
         // An object captured from a cluster is fixed there: the command, on a line of its own
         // and never wrapped, so that it copies whole.
         if let Some(command) = cluster_patch(outcome, finding) {

@@ -2,7 +2,7 @@
 //! it holds as a complete snapshot, confirm each dangling reference with a GET of its owner
 //! before reporting it, and report as a lint of files does. `--save DIR` keeps what was read.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -10,12 +10,12 @@ use serde_json::Value;
 
 use super::Streams;
 use super::lint::{Lint, lint};
-use crate::analysis::{Analysis, ClusterStats, Options};
+use crate::analysis::{Analysis, ClusterStats, Options, Served};
 use crate::catalog::KubeVersion;
 use crate::cluster::connect::{Connection, connect};
 use crate::cluster::read::{ClusterRead, Fatal, Now, Progress, Reader, Scope, read};
 use crate::cluster::render;
-use crate::cluster::snapshot::{Resource, Snapshot};
+use crate::cluster::snapshot::{Resource, Snapshot, Stored};
 
 /// What `ownerlint cluster` is asked.
 pub struct ClusterLint {
@@ -166,6 +166,8 @@ async fn read_and_check(
     let to_confirm = dangling(&analysis, &snapshot, &listed, &options);
     let confirmed = to_confirm.len();
     if !to_confirm.is_empty() {
+        // Analysed again below: the memory of this analysis is that one's.
+        drop(analysis);
         for (resource, namespace, name) in to_confirm.into_values() {
             let now = reader
                 .get_object(&resource, namespace.as_deref(), &name)
@@ -204,35 +206,52 @@ async fn read_and_check(
             .iter()
             .map(|n| (n.what.clone(), n.why.clone()))
             .collect(),
+        served: listed
+            .iter()
+            .map(|r| {
+                let served = Served {
+                    group_version_path: r.group_version_path(),
+                    resource: r.resource.clone(),
+                    namespaced: r.namespaced,
+                };
+                ((r.group.clone(), r.kind.clone()), served)
+            })
+            .collect(),
     });
     Ok(analysis)
 }
 
-/// Lint the snapshot: each object its own input, named by its API path and written as YAML, so
-/// that a finding shows the object as a file would; with the cluster's discovery.
+/// Lint the snapshot: each namespace's objects (and the cluster-scoped ones) one input, written
+/// as YAML as `kubectl get -o yaml` writes them, so that a finding shows its object as in a
+/// file (the reports name the object by its API path); with the cluster's discovery. One input
+/// a namespace, not one an object: a hundred thousand inputs would cost twice the memory.
 fn analyze(snapshot: &Snapshot, options: &Options) -> Analysis {
-    let mut texts: Vec<(String, String)> = Vec::with_capacity(snapshot.object_count() + 1);
-    for (path, text) in snapshot.files() {
-        if path == "discovery.json" {
-            texts.push((DISCOVERY_NAME.to_string(), text));
-            break;
-        }
+    let mut texts: BTreeMap<&str, String> = BTreeMap::new();
+    for (_, stored) in snapshot.objects() {
+        let text = texts.entry(&stored.namespace).or_default();
+        text.push_str("---\n");
+        text.push_str(&render::yaml(&stored.value()));
     }
-    for (resource, object) in snapshot.objects() {
-        texts.push((object_path(resource, object), render::yaml(object)));
+    let mut inputs: Vec<(String, String)> = Vec::with_capacity(texts.len() + 1);
+    if let Some(discovery) = snapshot.discovery_file() {
+        inputs.push((DISCOVERY_NAME.to_string(), discovery));
     }
-    crate::pipeline::analyze_texts(texts, options)
+    for (namespace, text) in texts {
+        let name = match namespace {
+            "" => "cluster-scoped objects".to_string(),
+            namespace => format!("namespace {namespace}"),
+        };
+        inputs.push((name, text));
+    }
+    crate::pipeline::analyze_texts(inputs, options)
 }
 
 /// How the cluster's discovery is named among the inputs.
 const DISCOVERY_NAME: &str = "/api+/apis (discovery)";
 
-fn object_path(resource: &Resource, object: &Value) -> String {
-    let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
-    resource.object_path(
-        text("/metadata/namespace"),
-        text("/metadata/name").unwrap_or(""),
-    )
+fn object_path(resource: &Resource, stored: &Stored) -> String {
+    let namespace = Some(&*stored.namespace).filter(|ns| !ns.is_empty());
+    resource.object_path(namespace, &stored.name)
 }
 
 /// The objects to GET again, by API path: the dependents of the references the dangling rules
@@ -243,19 +262,19 @@ fn dangling(
     listed: &[Resource],
     options: &Options,
 ) -> BTreeMap<String, (Resource, Option<String>, String)> {
-    let by_path: HashMap<String, (&Resource, &Value)> = snapshot
-        .objects()
-        .map(|(resource, object)| (object_path(resource, object), (resource, object)))
-        .collect();
     let mut gets = BTreeMap::new();
     for finding in &analysis.outcome.findings {
         if !DANGLING.contains(&finding.rule.id) {
             continue;
         }
-        let source = &analysis.outcome.sources[finding.primary.source.0 as usize];
-        let Some(&(resource, object)) = by_path.get(&source.name) else {
+        let Some((resource, stored)) = finding
+            .object
+            .as_ref()
+            .and_then(|object| snapshot.find(listed, object))
+        else {
             continue;
         };
+        let object = &stored.value();
         let Some(index) = finding
             .field
             .as_deref()
@@ -291,7 +310,7 @@ fn dangling(
         let namespace = text(object, "/metadata/namespace");
         let name = text(object, "/metadata/name").unwrap_or_default();
         gets.insert(
-            source.name.clone(),
+            object_path(resource, stored),
             (resource.clone(), namespace.clone(), name),
         );
         // A kind in lower case resolves as its canonical spelling does.

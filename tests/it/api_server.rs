@@ -4,7 +4,8 @@
 //! its continue tokens, whatever page size is asked, and each object it listed alone, as a GET
 //! of it answers; a test may answer a request otherwise
 //! (403, 410, 429, a failed group, a server that stops answering). It keeps every request it
-//! was sent, and accepts a bearer token `test-token` or a client certificate of the test CA;
+//! was sent, and accepts a bearer token `test-token`, an OIDC ID token, or a client certificate
+//! of the test CA;
 //! anything else gets 401, as a real server does.
 
 use std::collections::HashMap;
@@ -20,6 +21,8 @@ use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use serde_json::Value;
 
 pub(crate) const TOKEN: &str = "test-token";
+/// An OIDC ID token (a JWT, unsigned: the server only compares it) that expires in 2100.
+pub(crate) const OIDC_ID_TOKEN: &str = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJleHAiOjQxMDI0NDQ4MDAsInN1YiI6Im93bmVybGludC10ZXN0In0.c2lnbmF0dXJl";
 
 pub(crate) fn tls_file(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -34,7 +37,7 @@ pub(crate) struct Asked {
     /// With its query, decoded.
     pub(crate) path: String,
     pub(crate) accept: String,
-    /// `token`, `client-certificate` or `none`.
+    /// `token`, `oidc`, `client-certificate` or `none`.
     pub(crate) auth: &'static str,
 }
 
@@ -87,6 +90,10 @@ impl Reply {
     }
 }
 
+/// What the server answers: status and body, by path and continue token (`""` for a first
+/// page or anything but a list).
+pub(crate) type Answers = HashMap<(String, String), (u16, String)>;
+
 /// What a test answers instead of the recording: `None` leaves a request to it.
 pub(crate) type Override = Box<dyn Fn(&Asked, usize) -> Option<Reply> + Send + Sync>;
 
@@ -108,7 +115,7 @@ impl Drop for ApiServer {
 /// The recorded answers, by path and continue token (`""` for a first page); a page is found
 /// whatever `limit` is asked. Each object a list holds is also served alone, at its own path
 /// (`/api/v1/namespaces/shop/pods/web`), as a GET of it answers.
-fn recorded() -> HashMap<(String, String), (u16, String)> {
+fn recorded() -> Answers {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/testdata/live/cluster-exchanges.json"
@@ -138,7 +145,7 @@ fn recorded() -> HashMap<(String, String), (u16, String)> {
 
 /// The objects of a list served at `list_path`, each at its own path and as a GET answers it:
 /// with its kind (`PartialObjectMetadata` from a list of metadata).
-fn objects_of(list_path: &str, list: &Value) -> Vec<(String, Value)> {
+pub(crate) fn objects_of(list_path: &str, list: &Value) -> Vec<(String, Value)> {
     let Some(kind) = list["kind"].as_str().and_then(|k| k.strip_suffix("List")) else {
         return Vec::new();
     };
@@ -168,6 +175,12 @@ fn objects_of(list_path: &str, list: &Value) -> Vec<(String, Value)> {
 impl ApiServer {
     /// Serve the recorded cluster, with `answer` first.
     pub(crate) fn start(answer: Override) -> ApiServer {
+        ApiServer::serving(recorded(), answer)
+    }
+
+    /// Serve `answers` (by path and continue token, as [`recorded`] gives them; an answer
+    /// under `PATH#metadata` is what a list of metadata only is answered), with `answer` first.
+    pub(crate) fn serving(answers: Answers, answer: Override) -> ApiServer {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -205,7 +218,7 @@ impl ApiServer {
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .expect("a port");
         let port = listener.local_addr().expect("an address").port();
-        let recorded = Arc::new(recorded());
+        let recorded = Arc::new(answers);
         let answer = Arc::new(answer);
         let log = asked.clone();
         runtime.spawn(async move {
@@ -244,7 +257,7 @@ impl ApiServer {
                             };
                             let mut response = Response::builder()
                                 .status(status)
-                                .header("content-type", "application/json");
+                                .header("content-type", content_type(&body));
                             for (name, value) in headers {
                                 response = response.header(name, value);
                             }
@@ -289,6 +302,16 @@ impl ApiServer {
     }
 }
 
+/// The content type the API server sends with a body: aggregated discovery says what it is
+/// (client-go reads an answer of `/api` or `/apis` as aggregated discovery only then).
+fn content_type(body: &str) -> &'static str {
+    if body.contains(r#""kind":"APIGroupDiscoveryList""#) {
+        "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+    } else {
+        "application/json"
+    }
+}
+
 fn asked_of(request: &Request<Incoming>, client_certificate: bool) -> Asked {
     let header = |name: &str| {
         request
@@ -301,6 +324,8 @@ fn asked_of(request: &Request<Incoming>, client_certificate: bool) -> Asked {
     let authorization = header("authorization");
     let auth = if authorization == format!("Bearer {TOKEN}") {
         "token"
+    } else if authorization == format!("Bearer {OIDC_ID_TOKEN}") {
+        "oidc"
     } else if client_certificate {
         "client-certificate"
     } else {
@@ -319,12 +344,7 @@ fn asked_of(request: &Request<Incoming>, client_certificate: bool) -> Asked {
     }
 }
 
-fn reply(
-    asked: &Asked,
-    count: usize,
-    recorded: &HashMap<(String, String), (u16, String)>,
-    answer: &Override,
-) -> Reply {
+fn reply(asked: &Asked, count: usize, recorded: &Answers, answer: &Override) -> Reply {
     if asked.auth == "none" {
         return Reply::status(401, "Unauthorized", "Unauthorized");
     }
@@ -334,11 +354,17 @@ fn reply(
     if let Some(reply) = answer(asked, count) {
         return reply;
     }
-    let key = (
-        asked.resource_path().to_string(),
-        asked.query("continue").unwrap_or_default(),
-    );
-    if let Some((status, body)) = recorded.get(&key) {
+    let token = asked.query("continue").unwrap_or_default();
+    let metadata_only = asked
+        .accept
+        .starts_with("application/json;as=PartialObjectMetadata");
+    let of_metadata = (format!("{}#metadata", asked.resource_path()), token.clone());
+    let key = (asked.resource_path().to_string(), token);
+    let found = match metadata_only {
+        true => recorded.get(&of_metadata).or_else(|| recorded.get(&key)),
+        false => recorded.get(&key),
+    };
+    if let Some((status, body)) = found {
         return Reply::Answer {
             status: *status,
             body: body.clone(),
@@ -357,10 +383,7 @@ fn reply(
 
 /// A list of one namespace (`/api/v1/namespaces/shop/pods`): the items of the recorded list of
 /// every namespace, all its pages, that are in it, in one page.
-fn in_namespace(
-    asked: &Asked,
-    recorded: &HashMap<(String, String), (u16, String)>,
-) -> Option<Value> {
+fn in_namespace(asked: &Asked, recorded: &Answers) -> Option<Value> {
     let path = asked.resource_path();
     let (prefix, rest) = path.split_once("/namespaces/")?;
     let (namespace, resource) = rest.split_once('/')?;

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::api_server::{ApiServer, Asked, Override, Reply, TOKEN, tls_file};
+use crate::api_server::{ApiServer, Asked, OIDC_ID_TOKEN, Override, Reply, TOKEN, tls_file};
 use crate::cluster_dump::TRUE_OF_THE_CLUSTER;
 use crate::common::{self, Run};
 
@@ -118,7 +118,7 @@ fn the_recorded_cluster_gets_exactly_the_findings_true_of_it_with_a_token() {
 }
 
 #[test]
-fn a_client_certificate_and_an_exec_plugin_authenticate_too() {
+fn a_client_certificate_an_exec_plugin_and_oidc_authenticate_too() {
     let dir = common::temp_dir("cluster-auth");
     let server = ApiServer::start(recorded());
     let certificate = server.kubeconfig(
@@ -174,6 +174,26 @@ fn a_client_certificate_and_an_exec_plugin_authenticate_too() {
         run.stderr
     );
     assert!(server.asked().iter().all(|a| a.auth == "token"));
+
+    // OIDC: the kubeconfig's `auth-provider` ID token, which has not expired, as the bearer
+    // token (an expired one would be refreshed from the issuer first).
+    let server = ApiServer::start(recorded());
+    let oidc = server.kubeconfig(
+        dir.path(),
+        json!({"auth-provider": {"name": "oidc", "config": {
+            "id-token": OIDC_ID_TOKEN,
+            "idp-issuer-url": "https://127.0.0.1:9/issuer",
+            "client-id": "kubernetes",
+        }}}),
+    );
+    let run = cluster(&oidc, &["--format", "json"]);
+    assert_eq!(
+        findings(&run),
+        true_of_the_recorded_cluster(),
+        "{}",
+        run.stderr
+    );
+    assert!(server.asked().iter().all(|a| a.auth == "oidc"));
 }
 
 #[test]
@@ -225,11 +245,13 @@ fn a_finding_in_a_cluster_names_the_object_its_field_and_shows_it_as_yaml() {
         line.starts_with(&format!("{location}: error[owner-kind-lowercase]: Pod lkc-lower/web-5d8f7-x2k9p → replicaset lkc-lower/web-5d8f7:")),
         "{line}"
     );
-    // pretty: the object as `kubectl get -o yaml` writes it, with the span, and the fix as the
-    // `kubectl patch` that makes it, in this context.
+    // pretty: the object as `kubectl get -o yaml` writes it, among its namespace's, with the
+    // span; where it is in the cluster; and the fix as the `kubectl patch` that makes it, in
+    // this context.
     let run = cluster(&kubeconfig, &["--format", "pretty", "--color", "never"]);
+    assert!(run.stdout.contains("╭─[namespace lkc-lower:"), "{}", run.stdout);
     assert!(
-        run.stdout.contains(&format!("[{object}:14:11]")),
+        run.stdout.contains(&format!("\n  in the cluster: {location}\n")),
         "{}",
         run.stdout
     );
