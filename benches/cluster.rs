@@ -405,8 +405,12 @@ fn main() {
             findings(&m.stderr)
         );
     }
-    if kubectl.is_none() {
-        println!("\n(kubectl is not on PATH: the dump was not measured)");
+    match std::fs::metadata(&dump) {
+        Ok(meta) => println!(
+            "\nThe dump kubectl wrote: {:.1} MB of YAML.",
+            meta.len() as f64 / 1e6
+        ),
+        Err(_) => println!("\n(kubectl is not on PATH: the dump was not measured)"),
     }
     if std::env::var_os("OWNERLINT_BENCH_KEEP").is_some() {
         println!("\nkept in {}", dir.display());

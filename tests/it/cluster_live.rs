@@ -249,9 +249,14 @@ fn a_finding_in_a_cluster_names_the_object_its_field_and_shows_it_as_yaml() {
     // span; where it is in the cluster; and the fix as the `kubectl patch` that makes it, in
     // this context.
     let run = cluster(&kubeconfig, &["--format", "pretty", "--color", "never"]);
-    assert!(run.stdout.contains("╭─[namespace lkc-lower:"), "{}", run.stdout);
     assert!(
-        run.stdout.contains(&format!("\n  in the cluster: {location}\n")),
+        run.stdout.contains("╭─[namespace lkc-lower:"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains(&format!("\n  in the cluster: {location}\n")),
         "{}",
         run.stdout
     );
