@@ -144,12 +144,16 @@ pub struct ClusterStats {
     /// `-n`: the one namespace read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
-    /// Resources listed whole.
+    /// The kubeconfig context's namespace, where `tree --cluster` looks up what it is named.
+    #[serde(skip)]
+    pub default_namespace: String,
+    /// Resources whose lists were read to their end.
     pub resources: usize,
     /// Requests sent, every one a GET.
     pub requests: usize,
-    /// References found dangling that a GET of the owner confirmed (the garbage collector's own
-    /// check before it deletes).
+    /// Objects read again, one GET each, to confirm what the lists showed of the references
+    /// found dangling: the dependents and their owners (the garbage collector looks again too
+    /// before it deletes).
     pub confirmed: usize,
     /// What could not be read: (resource or group, why).
     pub not_read: Vec<(String, String)>,

@@ -129,7 +129,7 @@ pub struct ConnectionArgs {
 /// `--context` and the namespace of `TYPE/NAME` is `-n`, as for files.
 #[derive(Args, Debug)]
 pub struct LiveArgs {
-    /// Read the live cluster of the kubeconfig context (GET requests only), as `ownerlint cluster` does, instead of files
+    /// Read the live cluster of the kubeconfig context (--context NAME; GET requests only), as `ownerlint cluster` does, instead of files
     #[arg(long, help_heading = "Cluster")]
     pub cluster: bool,
     /// With --cluster: the kubeconfig file [default: KUBECONFIG, else ~/.kube/config, else the Pod's service account]
@@ -157,8 +157,9 @@ impl LiveArgs {
 pub struct ClusterArgs {
     #[command(flatten)]
     pub connection: ConnectionArgs,
-    /// Also write what was read into DIR (discovery.json, cluster-scoped.json,
-    /// namespaces/NAMESPACE.json), which `ownerlint DIR` reads later with the same findings
+    /// Also write what was read into DIR, a new or empty folder (discovery.json,
+    /// cluster-scoped.json, namespaces/NAMESPACE.json), which `ownerlint --complete DIR` reads
+    /// later with the same findings
     #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
     pub save: Option<PathBuf>,
     /// Configuration file [default: the nearest .ownerlint.yaml upwards, up to the repository root]
@@ -201,16 +202,13 @@ pub struct OutputArgs {
     pub report: Vec<(Format, PathBuf)>,
 }
 
-/// kubectl's `--request-timeout`: a number of seconds, or a Go duration (`1m30s`); 0 means no
-/// limit.
+/// kubectl's `--request-timeout`: a number of seconds, or a Go duration (`1m30s`); 0 (no
+/// limit) is `Duration::ZERO`.
 fn parse_request_timeout(text: &str) -> Result<std::time::Duration, String> {
     let bad = || format!("expected a duration like 30s, 2m or 1h, got \"{text}\"");
     if let Ok(seconds) = text.parse::<u64>() {
-        return Ok(if seconds == 0 {
-            std::time::Duration::MAX
-        } else {
-            std::time::Duration::from_secs(seconds)
-        });
+        // 0, no limit, is `Duration::ZERO`.
+        return Ok(std::time::Duration::from_secs(seconds));
     }
     let mut total = 0f64;
     let mut rest = text;
@@ -232,9 +230,6 @@ fn parse_request_timeout(text: &str) -> Result<std::time::Duration, String> {
         };
         total += number * scale;
         rest = &rest[unit_len..];
-    }
-    if total == 0.0 {
-        return Ok(std::time::Duration::MAX);
     }
     std::time::Duration::try_from_secs_f64(total).map_err(|_| bad())
 }

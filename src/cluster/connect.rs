@@ -15,7 +15,8 @@ pub struct Connection {
     pub kubeconfig: Option<PathBuf>,
     /// `--context`: this kubeconfig context instead of the current one.
     pub context: Option<String>,
-    /// `--request-timeout`: how long one request may take (`None`: the default).
+    /// `--request-timeout`: how long one request may take (`None`: the default; zero: no
+    /// limit, as kubectl's `0`).
     pub request_timeout: Option<Duration>,
 }
 
@@ -30,20 +31,10 @@ pub struct Connected {
     pub context: Option<String>,
     /// The API server's address.
     pub server: String,
-    pub request_timeout: Duration,
-}
-
-impl Connected {
-    /// The cluster as messages name it: `context kind-prod (https://127.0.0.1:6443)`.
-    pub fn describe(&self) -> String {
-        match &self.context {
-            Some(context) => format!("context {context} ({})", self.server),
-            None => format!(
-                "the in-cluster service account's API server ({})",
-                self.server
-            ),
-        }
-    }
+    /// `None`: no limit.
+    pub request_timeout: Option<Duration>,
+    /// The context's namespace (`default` where it names none), as kubectl takes it for `-n`.
+    pub default_namespace: String,
 }
 
 /// The client of the context the flags name. Errors are one line, naming the kubeconfig or
@@ -97,7 +88,7 @@ pub async fn connect(connection: &Connection) -> Result<Connected, String> {
                 }
                 let config = kube::Config::incluster().map_err(|_| {
                     format!(
-                        "no kubeconfig ({}) and not running in a Pod: set KUBECONFIG, pass --kubeconfig, or run `kubectl config use-context NAME`",
+                        "no kubeconfig ({}) and not running in a Pod: set KUBECONFIG or pass --kubeconfig FILE",
                         sentence(&err)
                     )
                 })?;
@@ -105,18 +96,24 @@ pub async fn connect(connection: &Connection) -> Result<Connected, String> {
             }
         },
     };
-    let request_timeout = connection
-        .request_timeout
-        .unwrap_or(DEFAULT_REQUEST_TIMEOUT);
+    let request_timeout = match connection.request_timeout {
+        None => Some(DEFAULT_REQUEST_TIMEOUT),
+        Some(Duration::ZERO) => None,
+        Some(timeout) => Some(timeout),
+    };
     let mut config = config;
-    config.connect_timeout = Some(request_timeout);
-    config.read_timeout = Some(request_timeout);
-    config.write_timeout = Some(request_timeout);
+    config.connect_timeout = request_timeout;
+    config.read_timeout = request_timeout;
+    config.write_timeout = request_timeout;
+    // The reader retries 429 and 5xx itself, a few times, as it says (`read.rs`); kube's own
+    // retries (fifteen, with waits growing to minutes) would hide a group that is down.
+    config.default_retry = false;
     let server = config
         .cluster_url
         .to_string()
         .trim_end_matches('/')
         .to_string();
+    let default_namespace = config.default_namespace.clone();
     let client = kube::Client::try_from(config).map_err(|e| {
         format!(
             "cannot make a client for context {} ({server}): {}",
@@ -129,6 +126,7 @@ pub async fn connect(connection: &Connection) -> Result<Connected, String> {
         context,
         server,
         request_timeout,
+        default_namespace,
     })
 }
 
@@ -140,6 +138,9 @@ fn check_context(kubeconfig: &Kubeconfig, context: Option<&str>, file: &str) -> 
         .map(|c| c.name.as_str())
         .collect();
     match context {
+        _ if names.is_empty() => Err(format!(
+            "{file} has no context: add one with `kubectl config set-context NAME --cluster … --user …`"
+        )),
         None => Err(format!(
             "{file} sets no current context: pass --context NAME (it has {})",
             or_none(&names)

@@ -134,6 +134,18 @@ pub fn stale_versions(document: &Value) -> Vec<String> {
     stale
 }
 
+/// The groups with at least one version whose discovery answered.
+pub fn groups_served(document: &Value) -> Vec<String> {
+    list(document, "items")
+        .filter(|group| {
+            list(group, "versions")
+                .any(|v| v.get("freshness").and_then(Value::as_str) != Some("Stale"))
+        })
+        .filter_map(|group| group.pointer("/metadata/name").and_then(Value::as_str))
+        .map(str::to_string)
+        .collect()
+}
+
 fn list<'a>(value: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
     value
         .get(key)

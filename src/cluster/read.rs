@@ -40,6 +40,10 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 pub const LISTS_AT_ONCE: usize = 8;
 /// Times a request is sent when the server answers 429 or 5xx.
 const ATTEMPTS: u32 = 5;
+/// Times a legacy discovery document is asked for when the server answers 429 or 5xx.
+const DISCOVERY_ATTEMPTS: u32 = 2;
+/// The most pages one list is followed for: 50 million objects.
+const MOST_PAGES: usize = 100_000;
 /// Times a list starts again after 410 Expired.
 const RESTARTS: u32 = 3;
 /// The longest `Retry-After` waited for.
@@ -72,7 +76,7 @@ pub struct ClusterRead {
     pub snapshot: Snapshot,
     /// The server's Kubernetes release, if it said.
     pub version: Option<KubeVersion>,
-    /// The resources listed whole.
+    /// The resources whose lists were read to their end.
     pub resources_read: usize,
     /// The resources (and groups) that were not.
     pub not_read: Vec<NotRead>,
@@ -92,7 +96,8 @@ pub struct Progress {
 #[derive(Clone)]
 pub struct Reader {
     client: kube::Client,
-    timeout: Duration,
+    /// `None`: no limit.
+    timeout: Option<Duration>,
     server: String,
     requests: Arc<AtomicUsize>,
     objects: Arc<AtomicUsize>,
@@ -143,7 +148,11 @@ impl Reader {
             let body = response.into_body().collect_bytes().await?;
             Ok::<_, kube::Error>((status, retry_after, body))
         };
-        match tokio::time::timeout(self.timeout, exchange).await {
+        let answered = match self.timeout {
+            Some(timeout) => tokio::time::timeout(timeout, exchange).await,
+            None => Ok(exchange.await),
+        };
+        match answered {
             Err(_) => Err(Failure::TimedOut),
             Ok(Err(err)) => Err(self.transport_failure(&err)),
             Ok(Ok((status, retry_after, body))) => {
@@ -175,6 +184,11 @@ impl Reader {
     /// Send a GET; on 429 and 5xx, again after the wait the server asks for, a few times;
     /// a request that times out is sent once more before the run ends. 401 ends the run.
     pub async fn get(&self, path: &str, accept: &str) -> Result<Answered, Fatal> {
+        self.get_trying(path, accept, ATTEMPTS).await
+    }
+
+    /// [`Reader::get`], sent at most `attempts` times when the server answers 429 or 5xx.
+    async fn get_trying(&self, path: &str, accept: &str, attempts: u32) -> Result<Answered, Fatal> {
         let mut attempt = 0;
         let mut timeouts = 0;
         loop {
@@ -190,7 +204,7 @@ impl Reader {
                     return Err(Fatal(format!(
                         "the API server at {} stopped answering: no answer to GET {path} within {} s (--request-timeout)",
                         self.server,
-                        self.timeout.as_secs_f64()
+                        self.timeout.unwrap_or_default().as_secs_f64()
                     )));
                 }
             };
@@ -204,7 +218,7 @@ impl Reader {
             }
             let retried = status == StatusCode::TOO_MANY_REQUESTS
                 || matches!(status.as_u16(), 500 | 502 | 503 | 504);
-            if !retried || attempt >= ATTEMPTS {
+            if !retried || attempt >= attempts {
                 return Ok(answered);
             }
             let wait = retry_after
@@ -217,7 +231,7 @@ impl Reader {
     /// A resource's list, every page, in `namespace` or across all; its pages as read.
     async fn list(&self, resource: &Resource, namespace: Option<&str>) -> Listed {
         let base = match namespace {
-            Some(namespace) => resource.list_path_in(namespace),
+            Some(namespace) => resource.list_path_in(&percent_encode(namespace)),
             None => resource.list_path(),
         };
         let accept = if resource.whole { WHOLE } else { METADATA_LIST };
@@ -225,11 +239,22 @@ impl Reader {
         'list: loop {
             let mut pages = Vec::new();
             let mut token: Option<String> = None;
+            let mut listed = 0;
             loop {
+                // A server that never ends a list (the same token again, or pages without end)
+                // is not followed for ever.
+                if pages.len() >= MOST_PAGES {
+                    return Listed::NotRead(format!(
+                        "its list had not ended after {MOST_PAGES} pages of {PAGE_SIZE}"
+                    ));
+                }
                 let path = match &token {
                     None => format!("{base}?limit={PAGE_SIZE}"),
                     Some(token) => {
-                        format!("{base}?limit={PAGE_SIZE}&continue={}", encode_query(token))
+                        format!(
+                            "{base}?limit={PAGE_SIZE}&continue={}",
+                            percent_encode(token)
+                        )
                     }
                 };
                 let answered = match self.get(&path, accept).await {
@@ -237,8 +262,9 @@ impl Reader {
                     Err(fatal) => return Listed::Fatal(fatal),
                 };
                 if answered.status == StatusCode::GONE && token.is_some() && restarts < RESTARTS {
-                    // The token expired: start the list again.
+                    // The token expired: start the list again (its objects are counted again).
                     restarts += 1;
+                    self.objects.fetch_sub(listed, Ordering::Relaxed);
                     continue 'list;
                 }
                 if !answered.status.is_success() {
@@ -254,6 +280,13 @@ impl Reader {
                 };
                 self.objects
                     .fetch_add(page.objects.len(), Ordering::Relaxed);
+                listed += page.objects.len();
+                if page.next.is_some() && page.next == token {
+                    return Listed::NotRead(
+                        "the server answered a page with the continue token that asked for it"
+                            .to_string(),
+                    );
+                }
                 token = page.next.clone();
                 pages.push(page);
                 if token.is_none() {
@@ -303,7 +336,9 @@ impl Reader {
                         } else {
                             format!("/apis/{group}/{version}")
                         };
-                        let answered = self.get(&path, WHOLE).await?;
+                        // A group version whose aggregated API is down answers 503 for as
+                        // long as it is down: tried twice, not for half a minute.
+                        let answered = self.get_trying(&path, WHOLE, DISCOVERY_ATTEMPTS).await?;
                         let body = answered.status.is_success().then_some(answered.body);
                         read.push((group, version, body));
                     }
@@ -328,7 +363,15 @@ impl Reader {
         namespace: Option<&str>,
         name: &str,
     ) -> Result<Now, Fatal> {
-        let path = resource.object_path(namespace, name);
+        // A name comes from an owner reference, which may hold anything: each part of the path
+        // escaped, and no name that a path would read as a step.
+        if matches!(name, "" | "." | "..")
+            || namespace.is_some_and(|ns| matches!(ns, "" | "." | ".."))
+        {
+            return Ok(Now::Unknown(format!("no object can be named `{name}`")));
+        }
+        let namespace = namespace.map(percent_encode);
+        let path = resource.object_path(namespace.as_deref(), &percent_encode(name));
         let accept = if resource.whole { WHOLE } else { METADATA_ONE };
         let answered = self.get(&path, accept).await?;
         Ok(match answered.status {
@@ -375,13 +418,17 @@ pub async fn read(
     let mut not_read = Vec::new();
     let version = reader.version().await?;
     for document in reader.discover().await? {
+        let served = discovery::groups_served(&document);
         for stale in discovery::stale_versions(&document) {
             let group = stale.rsplit_once('/').map_or("", |(g, _)| g).to_string();
+            // A group that another version of serves is checked by that version's kinds: none
+            // of its kinds is taken as not read (`Some("")` names no kind).
+            let kind = served.contains(&group).then(String::new);
             not_read.push(NotRead {
                 group,
-                kind: None,
+                kind,
                 what: stale,
-                why: "its discovery failed (the aggregated API's server did not answer)".into(),
+                why: "its discovery failed (its API server did not say what it serves)".into(),
             });
         }
         snapshot
@@ -390,6 +437,15 @@ pub async fn read(
     }
     let mut resources = snapshot.resources(kept);
     if let Some(namespace) = &scope.namespace {
+        // A namespace that does not exist lists nothing, as an empty one does: said instead.
+        // (Who may not read namespaces gets 403, and the lists are tried.)
+        let path = format!("/api/v1/namespaces/{}", percent_encode(namespace));
+        if reader.get(&path, METADATA_ONE).await?.status == StatusCode::NOT_FOUND {
+            return Err(Fatal(format!(
+                "the API server at {} has no namespace `{namespace}` (-n): `kubectl get namespaces` lists them",
+                reader.server
+            )));
+        }
         // Cluster-scoped objects are not in a namespace: a reference to one is not checked.
         for resource in resources.iter().filter(|r| !r.namespaced) {
             not_read.push(NotRead {
@@ -433,7 +489,7 @@ pub async fn read(
         let Some(joined) = joined else {
             break;
         };
-        let (resource, listed) = joined.map_err(|e| Fatal(format!("a list stopped: {e}")))?;
+        let (resource, listed) = joined.map_err(|e| Fatal(format!("a list stopped inside ownerlint ({e}): this is a bug of ownerlint, please report it")))?;
         done += 1;
         match listed {
             Listed::Pages(pages) => {
@@ -486,8 +542,9 @@ fn status_message(body: &str) -> String {
         .unwrap_or_default()
 }
 
-/// A continue token in a query: it is base64, whose `+`, `/` and `=` are escaped.
-fn encode_query(token: &str) -> String {
+/// A part of a path, or a continue token in a query (base64, whose `+`, `/` and `=` are
+/// escaped): every byte but letters, digits and `-._~` as `%XX`.
+fn percent_encode(token: &str) -> String {
     let mut out = String::with_capacity(token.len());
     for byte in token.bytes() {
         if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b'~') {

@@ -308,7 +308,7 @@ pub fn inputs_lines(outcome: &Outcome) -> Vec<String> {
 /// The one-line summary printed on stderr.
 /// What `ownerlint cluster` read: `ownerlint: 621 objects of 60 resources read from context
 /// kind (https://…) in 65 requests`, with what could not be read and how many objects were
-/// confirmed by a GET. `None` for files.
+/// read again to confirm dangling references. `None` for files.
 pub fn read_line(outcome: &Outcome) -> Option<String> {
     let cluster = outcome.stats.cluster.as_ref()?;
     let mut line = format!(
@@ -341,7 +341,7 @@ pub fn read_line(outcome: &Outcome) -> Option<String> {
     }
     if cluster.confirmed > 0 {
         line.push_str(&format!(
-            "; {} confirmed by GET",
+            "; {} read again to confirm",
             plural(cluster.confirmed, "object")
         ));
     }

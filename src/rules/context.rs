@@ -30,7 +30,8 @@ pub struct NotRead {
     pub group: String,
     /// `None`: every kind of the group.
     pub kind: Option<String>,
-    /// Why, in words that follow "not read: ": `listing replicasets.apps/v1 was forbidden …`.
+    /// What was not read and why, as a clause: `replicasets.apps/v1 was not read: 403
+    /// Forbidden: …`.
     pub why: String,
 }
 

@@ -91,6 +91,19 @@ async fn read_and_check(
         2
     };
     let started = std::time::Instant::now();
+    // Said before the cluster is read: a snapshot goes into a folder of its own, so that no
+    // file of an earlier one (a namespace since deleted) is read back with it.
+    if let Some(dir) = &save
+        && std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some())
+    {
+        return Err(fail(
+            streams,
+            &format!(
+                "--save {}: the folder is not empty; a snapshot is saved into a new or empty folder, so that no file of an earlier one is read back with it",
+                dir.display()
+            ),
+        ));
+    }
     let connected = connect(connection).await.map_err(|m| fail(streams, &m))?;
     let reader = Reader::new(&connected);
     let mut shown = false;
@@ -127,7 +140,10 @@ async fn read_and_check(
     options.complete = true;
     // Removed APIs are those of the cluster's release (its discovery decides what it serves);
     // a release newer than ownerlint knows is checked against the newest it knows.
-    options.kube_version = version.map(|v| v.min(KubeVersion::newest_known()));
+    // A server that does not say leaves the release asked for (`.ownerlint.yaml`) or the newest.
+    if let Some(version) = version {
+        options.kube_version = Some(version.min(KubeVersion::newest_known()));
+    }
     options.not_read = not_read
         .iter()
         .map(|n| crate::rules::NotRead {
@@ -199,6 +215,7 @@ async fn read_and_check(
         context: connected.context.clone(),
         server: connected.server.clone(),
         namespace: scope.namespace.clone(),
+        default_namespace: connected.default_namespace.clone(),
         resources: resources_read,
         requests: reader.requests(),
         confirmed,

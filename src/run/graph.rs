@@ -64,7 +64,12 @@ fn analyze(
             return Err(2);
         }
         let analysis = read_cluster(&options, live, streams)?;
-        return Ok((analysis, options.namespace));
+        // `TYPE/NAME` is looked up as kubectl looks it up: in `-n`, else the context's namespace.
+        let namespace = match (&input.namespace, &analysis.outcome.stats.cluster) {
+            (None, Some(cluster)) => cluster.default_namespace.clone(),
+            _ => options.namespace.clone(),
+        };
+        return Ok((analysis, namespace));
     }
     let analysis = crate::pipeline::analyze(&options, &mut streams.stdin);
     if let Some(warning) = chart_flags.unused(&analysis.outcome.stats) {

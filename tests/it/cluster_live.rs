@@ -751,3 +751,288 @@ fn one_namespace_is_read_with_n() {
         );
     }
 }
+
+/// What files get, a cluster gets: an `ownerlint.dev/ignore` annotation on the object
+/// suppresses its finding, and a baseline hides what it recorded.
+#[test]
+fn annotations_suppress_and_a_baseline_hides_as_for_files() {
+    // The Pod with the lower-case kind, annotated to ignore that rule.
+    let server = ApiServer::start(Box::new(|asked, _| {
+        if asked.resource_path() != "/api/v1/pods" {
+            return None;
+        }
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/testdata/live/cluster-exchanges.json"
+        );
+        let exchanges: Vec<Value> =
+            serde_json::from_str(&std::fs::read_to_string(path).expect("recorded")).expect("JSON");
+        let mut page = exchanges
+            .into_iter()
+            .find(|e| e["request"]["path"] == "/api/v1/pods?limit=100")
+            .expect("recorded")["response"]["body"]
+            .clone();
+        for pod in page["items"].as_array_mut().expect("items") {
+            if pod["metadata"]["namespace"] == "lkc-lower"
+                && pod["metadata"]["name"] == "web-5d8f7-x2k9p"
+            {
+                pod["metadata"]["annotations"] =
+                    json!({"ownerlint.dev/ignore": "owner-kind-lowercase"});
+            }
+        }
+        Some(Reply::json(200, &page))
+    }));
+    let dir = common::temp_dir("cluster-suppress");
+    let kubeconfig = server.kubeconfig(dir.path(), token_user());
+    let run = cluster(&kubeconfig, &["--format", "json"]);
+    let expected: Vec<String> = true_of_the_recorded_cluster()
+        .into_iter()
+        .filter(|f| !f.contains("owner-kind-lowercase"))
+        .collect();
+    assert_eq!(findings(&run), expected, "{}", run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(report["summary"]["suppressed"], 1);
+
+    // A baseline written from the cluster hides its findings the next time.
+    let server = ApiServer::start(recorded());
+    let kubeconfig = server.kubeconfig(dir.path(), token_user());
+    let baseline = dir.path().join("baseline.json");
+    let baseline = baseline.to_str().expect("UTF-8");
+    let run = cluster(&kubeconfig, &["--write-baseline", baseline]);
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr);
+    let run = cluster(&kubeconfig, &["--format", "json", "--baseline", baseline]);
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr);
+    assert_eq!(findings(&run), Vec::<String>::new(), "{}", run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(report["summary"]["baselined"], 12);
+}
+
+/// A server without aggregated discovery (before Kubernetes 1.26, or with it turned off) is
+/// discovered from the legacy documents, one group version at a time; a group version whose
+/// document does not come (its aggregated API is down) is named, and its kinds are not checked.
+#[test]
+fn legacy_discovery_is_read_where_aggregated_discovery_is_not_served() {
+    let read = |path: &str| -> Value {
+        let path = format!("{}/testdata/{path}", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(path).expect("recorded")).expect("JSON")
+    };
+    let (api, apis) = (
+        read("live/discovery/legacy-api.json"),
+        read("live/discovery/legacy-apis.json"),
+    );
+    let mut documents: std::collections::HashMap<String, Value> = [
+        (
+            "/api/v1".to_string(),
+            read("live/discovery/legacy-api-v1.json"),
+        ),
+        (
+            "/apis/apps/v1".to_string(),
+            read("live/discovery/legacy-apis-apps-v1.json"),
+        ),
+    ]
+    .into();
+    // The other groups' `APIResourceList`s, as the same server's aggregated discovery lists
+    // their resources.
+    for group in read("discovery/apis.json")["items"]
+        .as_array()
+        .expect("items")
+    {
+        let name = group["metadata"]["name"].as_str().expect("a name");
+        for version in group["versions"].as_array().expect("versions") {
+            let group_version =
+                format!("{name}/{}", version["version"].as_str().expect("a version"));
+            let resources: Vec<Value> = version["resources"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|r| {
+                    json!({"name": r["resource"], "singularName": r["singularResource"],
+                           "namespaced": r["scope"] == "Namespaced", "kind": r["responseKind"]["kind"],
+                           "verbs": r["verbs"]})
+                })
+                .collect();
+            documents
+                .entry(format!("/apis/{group_version}"))
+                .or_insert_with(|| {
+                    json!({"kind": "APIResourceList", "apiVersion": "v1",
+                       "groupVersion": group_version, "resources": resources})
+                });
+        }
+    }
+    let server = ApiServer::start(Box::new(move |asked, _| match asked.path.as_str() {
+        "/api" => Some(Reply::json(200, &api)),
+        "/apis" => Some(Reply::json(200, &apis)),
+        // The aggregated API behind this group is down.
+        "/apis/storage.k8s.io/v1" => Some(Reply::status(
+            503,
+            "ServiceUnavailable",
+            "the server is currently unable to handle the request",
+        )),
+        path => documents
+            .get(path)
+            .map(|document| Reply::json(200, document)),
+    }));
+    let dir = common::temp_dir("cluster-legacy");
+    let kubeconfig = server.kubeconfig(dir.path(), token_user());
+    let run = cluster(&kubeconfig, &["--format", "json"]);
+    let asked = server.asked();
+    assert!(
+        asked.iter().any(|a| a.path == "/apis/apps/v1"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        asked
+            .iter()
+            .any(|a| a.resource_path() == "/apis/apps/v1/replicasets"),
+        "{}\n{:?}",
+        run.stderr,
+        asked.iter().map(|a| &a.path).collect::<Vec<_>>()
+    );
+    assert!(
+        run.stderr
+            .contains("ownerlint: warning: storage.k8s.io/v1 was not read: its discovery failed"),
+        "{}",
+        run.stderr
+    );
+    // Nothing of the cluster's findings is in storage.k8s.io: they are all found.
+    assert_eq!(
+        findings(&run),
+        true_of_the_recorded_cluster(),
+        "{}",
+        run.stderr
+    );
+    assert_only_gets(&asked);
+}
+
+/// `--request-timeout 0` is no limit, as kubectl's; `-n` naming no namespace, and `--save`
+/// into a folder that holds files, end the run before anything is listed.
+#[test]
+fn no_limit_a_namespace_that_is_not_there_and_a_used_folder() {
+    let server = ApiServer::start(recorded());
+    let dir = common::temp_dir("cluster-flags");
+    let kubeconfig = server.kubeconfig(dir.path(), token_user());
+    let run = cluster(&kubeconfig, &["--format", "json", "--request-timeout", "0"]);
+    assert_eq!(
+        findings(&run),
+        true_of_the_recorded_cluster(),
+        "{}",
+        run.stderr
+    );
+
+    let run = cluster(&kubeconfig, &["-n", "shpo"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(
+        run.stderr,
+        format!(
+            "ownerlint: the API server at https://127.0.0.1:{} has no namespace `shpo` (-n): `kubectl get namespaces` lists them\n",
+            server.port
+        )
+    );
+
+    let used = dir.path().join("used");
+    std::fs::create_dir_all(&used).expect("mkdir");
+    std::fs::write(used.join("cluster-scoped.json"), "{}").expect("write");
+    let before = server.asked().len();
+    let run = cluster(&kubeconfig, &["--save", used.to_str().expect("UTF-8")]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        run.stderr.contains("the folder is not empty"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(server.asked().len(), before, "nothing was asked");
+}
+
+/// An owner reference may name anything: its name is one escaped part of the confirming GET's
+/// path, never a path of its own, and the reference is reported.
+#[test]
+fn an_owner_name_that_is_no_name_is_escaped_in_the_confirming_get() {
+    let orphan = json!({
+        "metadata": {
+            "name": "odd", "namespace": "default", "uid": "00000000-0000-4000-8000-00000000000c",
+            "resourceVersion": "1", "creationTimestamp": "2026-01-01T00:00:00Z",
+            "ownerReferences": [{"apiVersion": "v1", "kind": "ConfigMap", "name": "../../secrets/x y",
+                                 "uid": "00000000-0000-4000-8000-00000000000d"}]
+        }
+    });
+    let server = ApiServer::start(Box::new(move |asked, _| {
+        if asked.path == "/api/v1/namespaces/default/configmaps/odd" {
+            let mut alone = orphan.clone();
+            alone["apiVersion"] = json!("meta.k8s.io/v1");
+            alone["kind"] = json!("PartialObjectMetadata");
+            return Some(Reply::json(200, &alone));
+        }
+        if asked.resource_path() != "/api/v1/configmaps" || asked.query("continue").is_some() {
+            return None;
+        }
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/testdata/live/cluster-exchanges.json"
+        );
+        let exchanges: Vec<Value> =
+            serde_json::from_str(&std::fs::read_to_string(path).expect("recorded")).expect("JSON");
+        let mut page = exchanges
+            .into_iter()
+            .find(|e| e["request"]["path"] == "/api/v1/configmaps?limit=100")
+            .expect("recorded")["response"]["body"]
+            .clone();
+        page["items"]
+            .as_array_mut()
+            .expect("items")
+            .push(orphan.clone());
+        Some(Reply::json(200, &page))
+    }));
+    let dir = common::temp_dir("cluster-odd-name");
+    let kubeconfig = server.kubeconfig(dir.path(), token_user());
+    let run = cluster(&kubeconfig, &["--format", "json"]);
+    assert_eq!(run.status.code(), Some(1), "{}", run.stderr);
+    assert!(
+        findings(&run).contains(&"error owner-not-found ConfigMap default/odd".to_string()),
+        "{}",
+        run.stderr
+    );
+    let gets: Vec<String> = server
+        .asked()
+        .iter()
+        .filter(|a| a.path.starts_with("/api/v1/namespaces/default/configmaps/"))
+        .map(|a| a.path.clone())
+        .collect();
+    // The test server decodes only queries: the path is as sent.
+    assert_eq!(
+        gets,
+        [
+            "/api/v1/namespaces/default/configmaps/..%2F..%2Fsecrets%2Fx%20y",
+            "/api/v1/namespaces/default/configmaps/odd"
+        ]
+    );
+}
+
+/// `tree --cluster TYPE/NAME` looks the object up as kubectl does: in `-n`, else in the
+/// kubeconfig context's namespace.
+#[test]
+fn tree_cluster_looks_in_the_contexts_namespace() {
+    let server = ApiServer::start(recorded());
+    let dir = common::temp_dir("cluster-context-namespace");
+    let kubeconfig = server.kubeconfig(dir.path(), token_user());
+    let mut config: Value =
+        serde_json::from_str(&std::fs::read_to_string(&kubeconfig).expect("read")).expect("JSON");
+    config["contexts"][0]["context"]["namespace"] = json!("fp-shop");
+    std::fs::write(&kubeconfig, config.to_string()).expect("write");
+    let run = common::ownerlint()
+        .args([
+            "tree",
+            "--cluster",
+            "deploy/api",
+            "--no-config",
+            "--kubeconfig",
+        ])
+        .arg(&kubeconfig)
+        .run();
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("Deployment fp-shop/api\n"),
+        "{}",
+        run.stdout
+    );
+}
