@@ -157,20 +157,9 @@ pub struct ClusterStats {
     pub confirmed: usize,
     /// What could not be read: (resource or group, why).
     pub not_read: Vec<(String, String)>,
-    /// Where the cluster serves each kind read, by (group, kind): to name an object by its API
-    /// path.
+    /// The resources read, by (group, kind): to name an object by its API path.
     #[serde(skip)]
-    pub served: std::collections::HashMap<(String, String), Served>,
-}
-
-/// Where a cluster serves the objects of a kind.
-#[derive(Clone, Debug)]
-pub struct Served {
-    /// `/api/v1`, `/apis/apps/v1`.
-    pub group_version_path: String,
-    /// `replicasets`.
-    pub resource: String,
-    pub namespaced: bool,
+    pub served: std::collections::HashMap<(String, String), crate::cluster::snapshot::Resource>,
 }
 
 impl ClusterStats {
@@ -182,17 +171,10 @@ impl ClusterStats {
             .as_deref()?
             .rsplit_once('/')
             .map_or("", |(group, _)| group);
-        let served = self
+        let resource = self
             .served
             .get(&(group.to_string(), object.kind.clone()?))?;
-        let name = object.name.as_deref()?;
-        Some(match object.namespace.as_deref() {
-            Some(namespace) if served.namespaced => format!(
-                "{}/namespaces/{namespace}/{}/{name}",
-                served.group_version_path, served.resource
-            ),
-            _ => format!("{}/{}/{name}", served.group_version_path, served.resource),
-        })
+        Some(resource.object_path(object.namespace.as_deref(), object.name.as_deref()?))
     }
 }
 

@@ -142,8 +142,8 @@ pub struct LiveArgs {
 
 impl LiveArgs {
     /// The connection to read, when `--cluster` is given.
-    fn connection(&self, input: &InputArgs) -> Option<crate::run::Live> {
-        self.cluster.then(|| crate::run::Live {
+    fn connection(&self, input: &InputArgs) -> Option<crate::cluster::Connection> {
+        self.cluster.then(|| crate::cluster::Connection {
             kubeconfig: self.kubeconfig.clone(),
             context: input.context.clone(),
             request_timeout: self.request_timeout,
@@ -380,17 +380,7 @@ impl From<LintArgs> for Lint {
     fn from(args: LintArgs) -> Self {
         let LintArgs {
             input,
-            output:
-                OutputArgs {
-                    format,
-                    fail_on,
-                    no_suppress,
-                    baseline,
-                    write_baseline,
-                    quiet,
-                    color,
-                    report,
-                },
+            output,
             fix,
             unsafe_fixes,
             diff,
@@ -398,7 +388,20 @@ impl From<LintArgs> for Lint {
             show_inputs,
         } = args;
         Lint {
-            input: Flags::from(&input),
+            fix,
+            unsafe_fixes,
+            diff,
+            show_fixes,
+            show_inputs,
+            ..output.lint(Flags::from(&input))
+        }
+    }
+}
+
+impl OutputArgs {
+    /// A lint run of `input` reported as these flags say, fixing nothing.
+    fn lint(self, input: Flags) -> Lint {
+        let OutputArgs {
             format,
             fail_on,
             no_suppress,
@@ -407,11 +410,22 @@ impl From<LintArgs> for Lint {
             quiet,
             color,
             report,
-            fix,
-            unsafe_fixes,
-            diff,
-            show_fixes,
-            show_inputs,
+        } = self;
+        Lint {
+            input,
+            format,
+            fail_on,
+            no_suppress,
+            baseline,
+            write_baseline,
+            quiet,
+            color,
+            report,
+            fix: false,
+            unsafe_fixes: false,
+            diff: false,
+            show_fixes: false,
+            show_inputs: false,
             given: None,
         }
     }
@@ -432,42 +446,16 @@ impl From<ClusterArgs> for crate::run::ClusterLint {
             save,
             config,
             no_config,
-            output:
-                OutputArgs {
-                    format,
-                    fail_on,
-                    no_suppress,
-                    baseline,
-                    write_baseline,
-                    quiet,
-                    color,
-                    report,
-                },
+            output,
         } = args;
         use std::io::IsTerminal;
         crate::run::ClusterLint {
-            lint: Lint {
-                input: Flags {
-                    config,
-                    no_config,
-                    ..Flags::default()
-                },
-                format,
-                fail_on,
-                no_suppress,
-                baseline,
-                write_baseline,
-                quiet,
-                color,
-                report,
-                fix: false,
-                unsafe_fixes: false,
-                diff: false,
-                show_fixes: false,
-                show_inputs: false,
-                given: None,
-            },
-            connection: crate::cluster::connect::Connection {
+            lint: output.lint(Flags {
+                config,
+                no_config,
+                ..Flags::default()
+            }),
+            connection: crate::cluster::Connection {
                 kubeconfig,
                 context,
                 request_timeout,

@@ -3,22 +3,11 @@
 //! in-cluster service account) and authenticates with tokens, client certificates, exec
 //! credential plugins and OIDC. Nothing here sends a request.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use kube::config::{KubeConfigOptions, Kubeconfig};
 
-/// The connection flags, as kubectl takes them.
-#[derive(Clone, Debug, Default)]
-pub struct Connection {
-    /// `--kubeconfig`: this file instead of `KUBECONFIG` or `~/.kube/config`.
-    pub kubeconfig: Option<PathBuf>,
-    /// `--context`: this kubeconfig context instead of the current one.
-    pub context: Option<String>,
-    /// `--request-timeout`: how long one request may take (`None`: the default; zero: no
-    /// limit, as kubectl's `0`).
-    pub request_timeout: Option<Duration>,
-}
+pub use super::Connection;
 
 /// How long one request may take unless `--request-timeout` says otherwise: a server that
 /// stops answering ends the run instead of hanging it.
@@ -45,63 +34,61 @@ pub async fn connect(connection: &Connection) -> Result<Connected, String> {
         cluster: None,
         user: None,
     };
-    let (config, context) = match &connection.kubeconfig {
-        Some(path) => {
-            let kubeconfig = Kubeconfig::read_from(path).map_err(|e| {
+    // `--kubeconfig FILE` must be read; without it, no kubeconfig means the Pod's service
+    // account, else what to set.
+    let kubeconfig = match &connection.kubeconfig {
+        Some(path) => Kubeconfig::read_from(path)
+            .map(|kubeconfig| (kubeconfig, path.display().to_string()))
+            .map_err(|e| {
                 format!(
                     "cannot read the kubeconfig {}: {}",
                     path.display(),
                     sentence(&e)
                 )
-            })?;
-            let context = connection
-                .context
-                .clone()
-                .or_else(|| kubeconfig.current_context.clone());
-            check_context(&kubeconfig, context.as_deref(), &path.display().to_string())?;
-            let config = kube::Config::from_custom_kubeconfig(kubeconfig, &options)
-                .await
-                .map_err(|e| format!("cannot use context {}: {}", show(&context), sentence(&e)))?;
-            (config, context)
-        }
+            })?,
         None => match Kubeconfig::read() {
-            Ok(kubeconfig) => {
-                let context = connection
-                    .context
-                    .clone()
-                    .or_else(|| kubeconfig.current_context.clone());
-                check_context(&kubeconfig, context.as_deref(), "the kubeconfig")?;
-                let config = kube::Config::from_kubeconfig(&options).await.map_err(|e| {
-                    format!("cannot use context {}: {}", show(&context), sentence(&e))
-                })?;
-                (config, context)
+            Ok(kubeconfig) => (kubeconfig, "the kubeconfig".to_string()),
+            Err(err) if connection.context.is_some() => {
+                return Err(format!(
+                    "cannot read a kubeconfig ({}), so there is no context {}: set KUBECONFIG or pass --kubeconfig",
+                    sentence(&err),
+                    show(&connection.context)
+                ));
             }
-            // No kubeconfig: inside a Pod, its service account; anywhere else, say where a
-            // kubeconfig is looked for.
             Err(err) => {
-                if connection.context.is_some() {
-                    return Err(format!(
-                        "cannot read a kubeconfig ({}), so there is no context {}: set KUBECONFIG or pass --kubeconfig",
-                        sentence(&err),
-                        show(&connection.context)
-                    ));
-                }
                 let config = kube::Config::incluster().map_err(|_| {
                     format!(
                         "no kubeconfig ({}) and not running in a Pod: set KUBECONFIG or pass --kubeconfig FILE",
                         sentence(&err)
                     )
                 })?;
-                (config, None)
+                return client(config, None, connection);
             }
         },
     };
+    let (kubeconfig, file) = kubeconfig;
+    let context = connection
+        .context
+        .clone()
+        .or_else(|| kubeconfig.current_context.clone());
+    check_context(&kubeconfig, context.as_deref(), &file)?;
+    let config = kube::Config::from_custom_kubeconfig(kubeconfig, &options)
+        .await
+        .map_err(|e| format!("cannot use context {}: {}", show(&context), sentence(&e)))?;
+    client(config, context, connection)
+}
+
+/// The client of `config`, with the request timeout and retries of `connection`.
+fn client(
+    mut config: kube::Config,
+    context: Option<String>,
+    connection: &Connection,
+) -> Result<Connected, String> {
     let request_timeout = match connection.request_timeout {
         None => Some(DEFAULT_REQUEST_TIMEOUT),
         Some(Duration::ZERO) => None,
         Some(timeout) => Some(timeout),
     };
-    let mut config = config;
     config.connect_timeout = request_timeout;
     config.read_timeout = request_timeout;
     config.write_timeout = request_timeout;

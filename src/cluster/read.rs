@@ -24,6 +24,7 @@ use super::discovery::{self, Answer};
 use super::snapshot::{Page, Resource, Snapshot};
 use crate::catalog::KubeVersion;
 use crate::fields::Kept;
+use crate::rules::NotRead;
 
 /// A list of metadata only, for the resources whose other fields no rule reads.
 const METADATA_LIST: &str =
@@ -60,17 +61,6 @@ pub struct Scope {
     pub namespace: Option<String>,
 }
 
-/// A resource that was not read, and why, in words that follow "not read: ".
-#[derive(Clone, Debug)]
-pub struct NotRead {
-    pub group: String,
-    /// `None`: every kind of the group (its discovery failed).
-    pub kind: Option<String>,
-    /// `replicasets.apps/v1`, or `metrics.k8s.io/v1beta1` for a group.
-    pub what: String,
-    pub why: String,
-}
-
 /// What a read of the cluster gave.
 pub struct ClusterRead {
     pub snapshot: Snapshot,
@@ -80,8 +70,6 @@ pub struct ClusterRead {
     pub resources_read: usize,
     /// The resources (and groups) that were not.
     pub not_read: Vec<NotRead>,
-    /// Requests sent, every one a GET.
-    pub requests: usize,
 }
 
 /// How far a read is, for a progress line.
@@ -520,7 +508,6 @@ pub async fn read(
         version,
         resources_read,
         not_read,
-        requests: reader.requests(),
     })
 }
 

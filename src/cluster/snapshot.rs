@@ -70,7 +70,7 @@ impl Resource {
     }
 
     /// `/api/v1`, `/apis/apps/v1`.
-    pub fn group_version_path(&self) -> String {
+    fn group_version_path(&self) -> String {
         if self.group.is_empty() {
             format!("/api/{}", self.version)
         } else {

@@ -24,14 +24,16 @@ pub struct CheckOptions {
     pub not_read: Vec<NotRead>,
 }
 
-/// Kinds whose objects could not be read, and why.
+/// Kinds whose objects could not be read (a live cluster's resource whose list failed), and
+/// why.
 #[derive(Clone, Debug, Default)]
 pub struct NotRead {
     pub group: String,
-    /// `None`: every kind of the group.
+    /// `None`: every kind of the group (its discovery failed).
     pub kind: Option<String>,
-    /// What was not read and why, as a clause: `replicasets.apps/v1 was not read: 403
-    /// Forbidden: …`.
+    /// `replicasets.apps/v1`, or `metrics.k8s.io/v1beta1` for a group.
+    pub what: String,
+    /// In words that follow "… was not read: ": `403 Forbidden: …`.
     pub why: String,
 }
 

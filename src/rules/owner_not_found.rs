@@ -82,8 +82,9 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             (
                 Severity::Info,
                 format!(
-                    "{}: {owner} could not be checked: {}; if it is gone, {consequence}",
+                    "{}: {owner} could not be checked: {} was not read: {}; if it is gone, {consequence}",
                     cx.arrow(id, reference, resolution),
+                    not_read.what,
                     not_read.why
                 ),
             )

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::Streams;
 use super::lint::{Lint, lint};
-use crate::analysis::{Analysis, ClusterStats, Options, Served};
+use crate::analysis::{Analysis, ClusterStats, Options};
 use crate::catalog::KubeVersion;
 use crate::cluster::connect::{Connection, connect};
 use crate::cluster::read::{ClusterRead, Fatal, Now, Progress, Reader, Scope, read};
@@ -144,14 +144,7 @@ async fn read_and_check(
     if let Some(version) = version {
         options.kube_version = Some(version.min(KubeVersion::newest_known()));
     }
-    options.not_read = not_read
-        .iter()
-        .map(|n| crate::rules::NotRead {
-            group: n.group.clone(),
-            kind: n.kind.clone(),
-            why: format!("{} was not read: {}", n.what, n.why),
-        })
-        .collect();
+    options.not_read = not_read.clone();
     // One warning for each reason: `-n` leaves out every cluster-scoped resource at once.
     let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
     for n in &not_read {
@@ -225,14 +218,7 @@ async fn read_and_check(
             .collect(),
         served: listed
             .iter()
-            .map(|r| {
-                let served = Served {
-                    group_version_path: r.group_version_path(),
-                    resource: r.resource.clone(),
-                    namespaced: r.namespaced,
-                };
-                ((r.group.clone(), r.kind.clone()), served)
-            })
+            .map(|r| ((r.group.clone(), r.kind.clone()), r.clone()))
             .collect(),
     });
     Ok(analysis)
@@ -315,13 +301,14 @@ fn dangling(
         else {
             continue;
         };
+        // The owner's resource, where discovery names it; a kind in lower case resolves as its
+        // canonical spelling does.
+        let owner_resource = listed
+            .iter()
+            .find(|r| r.group == group && (r.kind == kind || r.kind.to_ascii_lowercase() == kind));
+        let kind = owner_resource.map_or(kind, |r| r.kind.clone());
         // An owner of a kind that could not be listed is already reported as not checked.
-        if options.not_read.iter().any(|n| {
-            n.covers(&group, &kind)
-                || n.kind
-                    .as_ref()
-                    .is_some_and(|k| k.to_ascii_lowercase() == kind)
-        }) {
+        if options.not_read.iter().any(|n| n.covers(&group, &kind)) {
             continue;
         }
         let namespace = text(object, "/metadata/namespace");
@@ -330,11 +317,7 @@ fn dangling(
             object_path(resource, stored),
             (resource.clone(), namespace.clone(), name),
         );
-        // A kind in lower case resolves as its canonical spelling does.
-        let Some(owner_resource) = listed
-            .iter()
-            .find(|r| r.group == group && (r.kind == kind || r.kind.to_ascii_lowercase() == kind))
-        else {
+        let Some(owner_resource) = owner_resource else {
             continue;
         };
         let owner_namespace = namespace.filter(|_| owner_resource.namespaced);

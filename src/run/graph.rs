@@ -3,8 +3,9 @@
 
 use clap::ValueEnum;
 
-use super::{ChartFlags, ColorChoice, Live, Streams, config_errors, options, print_out};
+use super::{ChartFlags, ColorChoice, Streams, config_errors, options, print_out};
 use crate::analysis::Analysis;
+use crate::cluster::Connection;
 use crate::config::Flags;
 use crate::graph::Graph;
 use crate::preview::Cascade;
@@ -14,7 +15,7 @@ use crate::tree::TreeFormat;
 pub struct Tree {
     pub input: Flags,
     /// The live cluster to read instead of the files of `input`.
-    pub live: Option<Live>,
+    pub live: Option<Connection>,
     /// The object to start at (`TYPE/NAME`).
     pub root: Option<String>,
     /// Only trees that hold objects of this kind.
@@ -27,7 +28,7 @@ pub struct Tree {
 pub struct DeletePreview {
     pub input: Flags,
     /// The live cluster to read instead of the files of `input`.
-    pub live: Option<Live>,
+    pub live: Option<Connection>,
     /// The object to delete (`TYPE/NAME`).
     pub target: String,
     pub cascade: Cascade,
@@ -44,7 +45,7 @@ pub enum PreviewFormat {
 /// the namespace `KIND/NAME` is looked up in: `-n`, else the configuration's, else `default`.
 fn analyze(
     input: &Flags,
-    live: Option<&Live>,
+    live: Option<&Connection>,
     streams: &mut Streams,
 ) -> Result<(Analysis, String), i32> {
     let chart_flags = ChartFlags::of(input);
@@ -92,18 +93,13 @@ fn analyze(
 #[cfg(feature = "cluster")]
 fn read_cluster(
     options: &crate::analysis::Options,
-    live: &Live,
+    live: &Connection,
     streams: &mut Streams,
 ) -> Result<Analysis, i32> {
-    let connection = crate::cluster::connect::Connection {
-        kubeconfig: live.kubeconfig.clone(),
-        context: live.context.clone(),
-        request_timeout: live.request_timeout,
-    };
     let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let analysis = super::cluster::read_live(
         options,
-        &connection,
+        live,
         &crate::cluster::read::Scope::default(),
         None,
         progress,
@@ -118,7 +114,7 @@ fn read_cluster(
 #[cfg(not(feature = "cluster"))]
 fn read_cluster(
     _: &crate::analysis::Options,
-    _: &Live,
+    _: &Connection,
     streams: &mut Streams,
 ) -> Result<Analysis, i32> {
     note!(

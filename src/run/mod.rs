@@ -38,13 +38,6 @@ mod lint;
 pub use cluster::{ClusterLint, cluster};
 pub use graph::{DeletePreview, PreviewFormat, Tree, delete_preview, tree};
 
-/// A live cluster that `tree` and `delete-preview` read instead of files (`--cluster`).
-#[derive(Clone, Debug, Default)]
-pub struct Live {
-    pub kubeconfig: Option<std::path::PathBuf>,
-    pub context: Option<String>,
-    pub request_timeout: Option<std::time::Duration>,
-}
 pub use lint::{FailOn, Given, Lint, lint};
 
 /// The streams a command reads and writes, and what it needs to know of the terminal.

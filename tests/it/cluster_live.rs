@@ -7,20 +7,48 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::api_server::{ApiServer, Asked, OIDC_ID_TOKEN, Override, Reply, TOKEN, tls_file};
-use crate::cluster_dump::TRUE_OF_THE_CLUSTER;
+use crate::cluster_snapshot::true_of_the_recorded_cluster;
 use crate::common::{self, Run};
 
-/// The findings true of the cluster when it was recorded: the dump's, less one ConfigMap
-/// deleted before (see `cluster_snapshot.rs`).
-fn true_of_the_recorded_cluster() -> Vec<String> {
-    let gone = "info deletion-timestamp-in-manifest ConfigMap dts-ssa/settings";
-    let mut expected: Vec<String> = TRUE_OF_THE_CLUSTER
-        .iter()
-        .filter(|s| **s != gone)
-        .map(|s| s.to_string())
-        .collect();
-    expected.sort();
-    expected
+/// The body of the recorded answer to `path`.
+fn recorded_page(path: &str) -> Value {
+    let recording = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/testdata/live/cluster-exchanges.json"
+    );
+    let exchanges: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(recording).expect("recorded")).expect("JSON");
+    exchanges
+        .into_iter()
+        .find(|e| e["request"]["path"] == path)
+        .unwrap_or_else(|| panic!("{path} is recorded"))["response"]["body"]
+        .clone()
+}
+
+/// The recorded cluster with one more ConfigMap, `object` (its metadata): in the first page of
+/// ConfigMaps, and answered by a GET of it.
+fn with_configmap(
+    object: Value,
+) -> impl Fn(&Asked) -> Option<Reply> + Clone + Send + Sync + 'static {
+    move |asked: &Asked| {
+        let name = object["metadata"]["name"].as_str().unwrap_or("");
+        let namespace = object["metadata"]["namespace"].as_str().unwrap_or("");
+        if asked.path == format!("/api/v1/namespaces/{namespace}/configmaps/{name}") {
+            let mut alone = object.clone();
+            alone["apiVersion"] = json!("meta.k8s.io/v1");
+            alone["kind"] = json!("PartialObjectMetadata");
+            return Some(Reply::json(200, &alone));
+        }
+        if asked.resource_path() != "/api/v1/configmaps" || asked.query("continue").is_some() {
+            return None;
+        }
+        let mut page = recorded_page("/api/v1/configmaps?limit=100");
+        page["items"]
+            .as_array_mut()
+            .expect("items")
+            .push(object.clone());
+        Some(Reply::json(200, &page))
+    }
 }
 
 fn token_user() -> Value {
@@ -476,33 +504,7 @@ fn a_dangling_reference_is_confirmed_by_a_get_before_it_is_reported() {
                  "template": {"metadata": {"labels": {"app": "late"}}}}
     });
     // The first page of ConfigMaps holds the orphan too, and a GET of it answers it.
-    let with_orphan = move |asked: &Asked| -> Option<Reply> {
-        if asked.path == "/api/v1/namespaces/default/configmaps/orphan" {
-            let mut alone = orphan.clone();
-            alone["apiVersion"] = json!("meta.k8s.io/v1");
-            alone["kind"] = json!("PartialObjectMetadata");
-            return Some(Reply::json(200, &alone));
-        }
-        if asked.resource_path() != "/api/v1/configmaps" || asked.query("continue").is_some() {
-            return None;
-        }
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/testdata/live/cluster-exchanges.json"
-        );
-        let exchanges: Vec<Value> =
-            serde_json::from_str(&std::fs::read_to_string(path).expect("recorded")).expect("JSON");
-        let mut page = exchanges
-            .into_iter()
-            .find(|e| e["request"]["path"] == "/api/v1/configmaps?limit=100")
-            .expect("recorded")["response"]["body"]
-            .clone();
-        page["items"]
-            .as_array_mut()
-            .expect("items")
-            .push(orphan.clone());
-        Some(Reply::json(200, &page))
-    };
+    let with_orphan = with_configmap(orphan);
     let dir = common::temp_dir("cluster-confirm");
     let not_found = |run: &Run| -> Vec<String> {
         findings(run)
@@ -761,17 +763,7 @@ fn annotations_suppress_and_a_baseline_hides_as_for_files() {
         if asked.resource_path() != "/api/v1/pods" {
             return None;
         }
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/testdata/live/cluster-exchanges.json"
-        );
-        let exchanges: Vec<Value> =
-            serde_json::from_str(&std::fs::read_to_string(path).expect("recorded")).expect("JSON");
-        let mut page = exchanges
-            .into_iter()
-            .find(|e| e["request"]["path"] == "/api/v1/pods?limit=100")
-            .expect("recorded")["response"]["body"]
-            .clone();
+        let mut page = recorded_page("/api/v1/pods?limit=100");
         for pod in page["items"].as_array_mut().expect("items") {
             if pod["metadata"]["namespace"] == "lkc-lower"
                 && pod["metadata"]["name"] == "web-5d8f7-x2k9p"
@@ -956,33 +948,8 @@ fn an_owner_name_that_is_no_name_is_escaped_in_the_confirming_get() {
                                  "uid": "00000000-0000-4000-8000-00000000000d"}]
         }
     });
-    let server = ApiServer::start(Box::new(move |asked, _| {
-        if asked.path == "/api/v1/namespaces/default/configmaps/odd" {
-            let mut alone = orphan.clone();
-            alone["apiVersion"] = json!("meta.k8s.io/v1");
-            alone["kind"] = json!("PartialObjectMetadata");
-            return Some(Reply::json(200, &alone));
-        }
-        if asked.resource_path() != "/api/v1/configmaps" || asked.query("continue").is_some() {
-            return None;
-        }
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/testdata/live/cluster-exchanges.json"
-        );
-        let exchanges: Vec<Value> =
-            serde_json::from_str(&std::fs::read_to_string(path).expect("recorded")).expect("JSON");
-        let mut page = exchanges
-            .into_iter()
-            .find(|e| e["request"]["path"] == "/api/v1/configmaps?limit=100")
-            .expect("recorded")["response"]["body"]
-            .clone();
-        page["items"]
-            .as_array_mut()
-            .expect("items")
-            .push(orphan.clone());
-        Some(Reply::json(200, &page))
-    }));
+    let with_odd = with_configmap(orphan);
+    let server = ApiServer::start(Box::new(move |asked, _| with_odd(asked)));
     let dir = common::temp_dir("cluster-odd-name");
     let kubeconfig = server.kubeconfig(dir.path(), token_user());
     let run = cluster(&kubeconfig, &["--format", "json"]);

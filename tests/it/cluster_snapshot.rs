@@ -14,6 +14,20 @@ use crate::cluster_dump::{TRUE_OF_THE_CLUSTER, findings_of};
 use crate::common;
 
 /// The recorded answers, by request path (with its query).
+/// The ConfigMap deleted before the recording, and its finding in the dump.
+const GONE: &str = "info deletion-timestamp-in-manifest ConfigMap dts-ssa/settings";
+
+/// The findings true of the cluster when it was recorded: the dump's, less [`GONE`]'s.
+pub(crate) fn true_of_the_recorded_cluster() -> Vec<String> {
+    let mut expected: Vec<String> = TRUE_OF_THE_CLUSTER
+        .iter()
+        .filter(|s| **s != GONE)
+        .map(|s| s.to_string())
+        .collect();
+    expected.sort();
+    expected
+}
+
 fn recorded() -> HashMap<String, String> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -130,7 +144,6 @@ fn the_snapshot_of_a_real_cluster_gets_exactly_the_findings_true_of_it() {
     // The cluster was read after ConfigMap dts-ssa/settings, Terminating without a finalizer,
     // had been deleted by hand (the recording holds no such object): what is true of it then
     // is the dump's findings without that one.
-    let gone = "info deletion-timestamp-in-manifest ConfigMap dts-ssa/settings";
     let configmaps = &recorded()["/api/v1/configmaps?limit=100"];
     assert!(configmaps.contains("\"namespace\":\"dts-ssa-fin\""));
     let listed = recorded()
@@ -144,12 +157,7 @@ fn the_snapshot_of_a_real_cluster_gets_exactly_the_findings_true_of_it() {
         .map(|item| item["metadata"]["name"].to_string())
         .collect::<Vec<_>>();
     assert!(!listed.contains(&"\"settings\"".to_string()), "{listed:?}");
-    let mut expected: Vec<String> = TRUE_OF_THE_CLUSTER
-        .iter()
-        .filter(|s| **s != gone)
-        .map(|s| s.to_string())
-        .collect();
-    expected.sort();
+    let expected = true_of_the_recorded_cluster();
     for (mode, complete, how) in [
         (ModeChoice::Auto, false, "default"),
         (ModeChoice::Snapshot, false, "--mode snapshot"),
