@@ -146,6 +146,108 @@ pub fn groups_served(document: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Whether discovery's name of a group, a version or a resource may be one part of a
+/// request's path as it is: lower-case letters, digits, `-` and `.`, beginning and ending with
+/// a letter or digit, at most 253 bytes. Kubernetes names every one so (groups are DNS
+/// subdomains; versions and resources' plural names DNS labels); what is not is never
+/// requested (`pods?watch=true` would be another request than a list of pods).
+pub fn is_path_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    let end = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+    !bytes.is_empty()
+        && bytes.len() <= 253
+        && bytes.first().is_some_and(end)
+        && bytes.last().is_some_and(end)
+        && bytes.iter().all(|b| end(b) || matches!(b, b'-' | b'.'))
+}
+
+/// A group version or a resource that discovery names but that cannot be requested: its name
+/// is no name Kubernetes gives (see [`is_path_name`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unrequestable {
+    /// As discovery names it (for matching the objects it would have served, never shown).
+    pub group: String,
+    /// The kind of a resource; `None` for a whole group version.
+    pub kind: Option<String>,
+    /// How it is named in messages, escaped: `"pods?watch=true" (v1)`.
+    pub what: String,
+}
+
+/// Leave out of an aggregated discovery document (`APIGroupDiscoveryList`) every group,
+/// version and resource whose name cannot be one part of a path; returns what was left out.
+pub fn drop_unrequestable(document: &mut Value) -> Vec<Unrequestable> {
+    let mut dropped = Vec::new();
+    let Some(groups) = document.get_mut("items").and_then(Value::as_array_mut) else {
+        return dropped;
+    };
+    groups.retain_mut(|group| {
+        let name = group
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        // The core group has no name.
+        if !name.is_empty() && !is_path_name(&name) {
+            dropped.push(Unrequestable {
+                what: format!("the group {:?}", name),
+                group: name,
+                kind: None,
+            });
+            return false;
+        }
+        let Some(versions) = group.get_mut("versions").and_then(Value::as_array_mut) else {
+            return true;
+        };
+        versions.retain_mut(|version| {
+            let version_name = version.get("version").and_then(Value::as_str).unwrap_or("");
+            if !is_path_name(version_name) {
+                dropped.push(Unrequestable {
+                    group: name.clone(),
+                    kind: None,
+                    what: format!("the version {version_name:?} of {}", group_name(&name)),
+                });
+                return false;
+            }
+            let group_version = match name.as_str() {
+                "" => version_name.to_string(),
+                group => format!("{group}/{version_name}"),
+            };
+            if let Some(resources) = version.get_mut("resources").and_then(Value::as_array_mut) {
+                resources.retain(|resource| {
+                    let plural = resource
+                        .get("resource")
+                        .and_then(Value::as_str)
+                        .unwrap_or("");
+                    if is_path_name(plural) {
+                        return true;
+                    }
+                    let kind = resource
+                        .pointer("/responseKind/kind")
+                        .and_then(Value::as_str)
+                        .unwrap_or("");
+                    dropped.push(Unrequestable {
+                        group: name.clone(),
+                        kind: Some(kind.to_string()),
+                        what: format!("{plural:?} ({group_version})"),
+                    });
+                    false
+                });
+            }
+            true
+        });
+        true
+    });
+    dropped
+}
+
+/// A group (whose name was checked) as messages name it: `the core group`, `apps`.
+fn group_name(group: &str) -> String {
+    match group {
+        "" => "the core group".to_string(),
+        group => group.to_string(),
+    }
+}
+
 fn list<'a>(value: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
     value
         .get(key)
@@ -228,5 +330,52 @@ mod tests {
             read_answer(r#"{"kind":"Status","code":404}"#).err(),
             Some("discovery answered a document of kind Status".to_string())
         );
+    }
+
+    #[test]
+    fn a_name_that_is_not_one_part_of_a_path_is_left_out_of_discovery_and_said_escaped() {
+        for name in ["pods", "v1beta1", "apps", "example.com", "x-1"] {
+            assert!(is_path_name(name), "{name}");
+        }
+        for name in [
+            "",
+            ".",
+            "..",
+            "pods?watch=true&x=",
+            "a/b",
+            "Pods",
+            "pods\r\nX: y",
+            "-a",
+            "a%2F",
+        ] {
+            assert!(!is_path_name(name), "{name:?}");
+        }
+        let mut document = json!({"kind": "APIGroupDiscoveryList", "items": [
+            {"metadata": {}, "versions": [{"version": "v1", "resources": [
+                {"resource": "pods", "responseKind": {"kind": "Pod"}},
+                {"resource": "pods?watch=true&x=", "responseKind": {"kind": "Pod"}},
+                {"resource": "a\r\nb", "responseKind": {"kind": "Odd"}}]}]},
+            {"metadata": {"name": "apps"}, "versions": [{"version": "v1?x"}, {"version": "v1"}]},
+            {"metadata": {"name": "bad/group"}, "versions": [{"version": "v1"}]}]});
+        let dropped = drop_unrequestable(&mut document);
+        let what: Vec<&str> = dropped.iter().map(|d| d.what.as_str()).collect();
+        assert_eq!(
+            what,
+            [
+                "\"pods?watch=true&x=\" (v1)",
+                "\"a\\r\\nb\" (v1)",
+                "the version \"v1?x\" of apps",
+                "the group \"bad/group\""
+            ]
+        );
+        assert_eq!(dropped[0].kind.as_deref(), Some("Pod"));
+        assert_eq!(
+            document["items"][0]["versions"][0]["resources"]
+                .as_array()
+                .map(Vec::len),
+            Some(1)
+        );
+        assert_eq!(document["items"][1]["versions"], json!([{"version": "v1"}]));
+        assert_eq!(document["items"].as_array().map(Vec::len), Some(2));
     }
 }

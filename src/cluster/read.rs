@@ -11,16 +11,20 @@
 //!   the run says, and references to its kind are reported as not checked.
 //! - 401 `Unauthorized`, a server that cannot be reached or that stops answering: the run ends.
 
+use std::collections::HashSet;
+use std::hash::{BuildHasher, RandomState};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use http::{Request, StatusCode, header};
+use hyper::body::Body as _;
 use kube::client::Body;
 use serde_json::Value;
 
 use super::connect::{Connected, sentence};
-use super::discovery::{self, Answer};
+use super::discovery::{self, Answer, Unrequestable, is_path_name};
 use super::snapshot::{Page, Resource, Snapshot};
 use crate::catalog::KubeVersion;
 use crate::fields::Kept;
@@ -49,6 +53,14 @@ const MOST_PAGES: usize = 100_000;
 const RESTARTS: u32 = 3;
 /// The longest `Retry-After` waited for.
 const LONGEST_WAIT: Duration = Duration::from_secs(30);
+/// The most bytes of one answer read: a page of [`PAGE_SIZE`] objects of a third of a MiB
+/// each on average, far more than any cluster's (etcd keeps objects of at most 1.5 MiB, and a
+/// page of big CustomResourceDefinitions is tens of MiB). A page larger than this ends its
+/// list, which is not read; the bytes are counted as they come, never held beyond it.
+pub const MOST_ANSWER_BYTES: usize = 512 << 20;
+/// The longest continue token followed: the API server's are base64 of a resource version and
+/// a key, well under a KiB.
+const LONGEST_TOKEN: usize = 64 << 10;
 
 /// What ends the run: the cluster could not be read at all (exit 2).
 #[derive(Debug, PartialEq, Eq)]
@@ -95,6 +107,8 @@ pub struct Reader {
 pub struct Answered {
     pub status: StatusCode,
     pub body: String,
+    /// The body was larger than [`MOST_ANSWER_BYTES`]: it was not read (`body` is empty).
+    pub too_large: bool,
 }
 
 impl Reader {
@@ -133,7 +147,7 @@ impl Reader {
                 .and_then(|v| v.to_str().ok())
                 .and_then(|v| v.trim().parse::<u64>().ok())
                 .map(Duration::from_secs);
-            let body = response.into_body().collect_bytes().await?;
+            let body = read_body(response.into_body()).await?;
             Ok::<_, kube::Error>((status, retry_after, body))
         };
         let answered = match self.timeout {
@@ -144,8 +158,15 @@ impl Reader {
             Err(_) => Err(Failure::TimedOut),
             Ok(Err(err)) => Err(self.transport_failure(&err)),
             Ok(Ok((status, retry_after, body))) => {
-                let body = String::from_utf8_lossy(&body).into_owned();
-                Ok((Answered { status, body }, retry_after))
+                let too_large = body.is_none();
+                let body = String::from_utf8(body.unwrap_or_default())
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                let answered = Answered {
+                    status,
+                    body,
+                    too_large,
+                };
+                Ok((answered, retry_after))
             }
         }
     }
@@ -227,10 +248,13 @@ impl Reader {
         'list: loop {
             let mut pages = Vec::new();
             let mut token: Option<String> = None;
+            // The tokens of this list so far, hashed (a server may send big ones): a token seen
+            // before goes round in a circle (A, B, A, B …), which is not followed.
+            let mut tokens_seen = HashSet::new();
+            let hasher = RandomState::new();
             let mut listed = 0;
             loop {
-                // A server that never ends a list (the same token again, or pages without end)
-                // is not followed for ever.
+                // A server that never ends a list (pages without end) is not followed for ever.
                 if pages.len() >= MOST_PAGES {
                     return Listed::NotRead(format!(
                         "its list had not ended after {MOST_PAGES} pages of {PAGE_SIZE}"
@@ -258,22 +282,34 @@ impl Reader {
                 if !answered.status.is_success() {
                     return Listed::NotRead(failed(&answered));
                 }
+                if answered.too_large {
+                    return Listed::NotRead(format!(
+                        "a page of its list was larger than {} MiB, the most ownerlint reads of one answer",
+                        MOST_ANSWER_BYTES >> 20
+                    ));
+                }
                 // Each page is kept compact as soon as it is read.
-                let page = match serde_json::from_str(&answered.body)
-                    .map_err(|e| format!("its list is not JSON: {e}"))
-                    .and_then(|page| Page::read(resource, page))
-                {
+                let page = match Page::decode(resource, answered.body.as_bytes()) {
                     Ok(page) => page,
                     Err(why) => return Listed::NotRead(why),
                 };
+                drop(answered);
                 self.objects
                     .fetch_add(page.objects.len(), Ordering::Relaxed);
                 listed += page.objects.len();
-                if page.next.is_some() && page.next == token {
-                    return Listed::NotRead(
-                        "the server answered a page with the continue token that asked for it"
-                            .to_string(),
-                    );
+                if let Some(next) = &page.next {
+                    if next.len() > LONGEST_TOKEN {
+                        return Listed::NotRead(format!(
+                            "the server answered a continue token of {} bytes, longer than any API server's",
+                            next.len()
+                        ));
+                    }
+                    if !tokens_seen.insert(hasher.hash_one(next)) {
+                        return Listed::NotRead(
+                            "the server answered a continue token it had answered before in the same list, which would go round for ever"
+                                .to_string(),
+                        );
+                    }
                 }
                 token = page.next.clone();
                 pages.push(page);
@@ -302,11 +338,20 @@ impl Reader {
     }
 
     /// Discovery: aggregated where served, else the legacy documents one group version at a
-    /// time. Returns the aggregated documents (the core group's, then the others').
-    pub async fn discover(&self) -> Result<Vec<Value>, Fatal> {
+    /// time. Returns the aggregated documents (the core group's, then the others'), and the
+    /// legacy group versions not asked for, whose names cannot be part of a path.
+    pub async fn discover(&self) -> Result<(Vec<Value>, Vec<Unrequestable>), Fatal> {
         let mut documents = Vec::new();
+        let mut unrequestable = Vec::new();
         for path in ["/api", "/apis"] {
             let answered = self.get(path, discovery::ACCEPT).await?;
+            if answered.too_large {
+                return Err(Fatal(format!(
+                    "the API server at {} answered GET {path} with more than {} MiB, which no discovery document is",
+                    self.server,
+                    MOST_ANSWER_BYTES >> 20
+                )));
+            }
             if !answered.status.is_success() {
                 return Err(Fatal(format!(
                     "the API server at {} did not answer discovery (GET {path}: {})",
@@ -319,6 +364,17 @@ impl Reader {
                 Ok(Answer::Legacy(versions)) => {
                     let mut read = Vec::new();
                     for (group, version) in versions {
+                        if !(group.is_empty() || is_path_name(&group)) || !is_path_name(&version) {
+                            unrequestable.push(Unrequestable {
+                                what: format!(
+                                    "the group version {:?}",
+                                    format!("{group}/{version}")
+                                ),
+                                group,
+                                kind: None,
+                            });
+                            continue;
+                        }
                         let path = if group.is_empty() {
                             format!("/api/{version}")
                         } else {
@@ -327,7 +383,8 @@ impl Reader {
                         // A group version whose aggregated API is down answers 503 for as
                         // long as it is down: tried twice, not for half a minute.
                         let answered = self.get_trying(&path, WHOLE, DISCOVERY_ATTEMPTS).await?;
-                        let body = answered.status.is_success().then_some(answered.body);
+                        let body = (answered.status.is_success() && !answered.too_large)
+                            .then_some(answered.body);
                         read.push((group, version, body));
                     }
                     documents.push(discovery::from_legacy(&read));
@@ -340,7 +397,7 @@ impl Reader {
                 }
             }
         }
-        Ok(documents)
+        Ok((documents, unrequestable))
     }
 
     /// One object's current state, for confirming what a list showed: `Gone` when the server
@@ -363,6 +420,10 @@ impl Reader {
         let accept = if resource.whole { WHOLE } else { METADATA_ONE };
         let answered = self.get(&path, accept).await?;
         Ok(match answered.status {
+            _ if answered.too_large => Now::Unknown(format!(
+                "GET {path} answered more than {} MiB",
+                MOST_ANSWER_BYTES >> 20
+            )),
             StatusCode::NOT_FOUND => Now::Gone,
             status if status.is_success() => match serde_json::from_str(&answered.body) {
                 Ok(Value::Object(object)) => Now::Is(object),
@@ -405,7 +466,9 @@ pub async fn read(
     let mut snapshot = Snapshot::default();
     let mut not_read = Vec::new();
     let version = reader.version().await?;
-    for document in reader.discover().await? {
+    let (documents, mut unrequestable) = reader.discover().await?;
+    for mut document in documents {
+        unrequestable.extend(discovery::drop_unrequestable(&mut document));
         let served = discovery::groups_served(&document);
         for stale in discovery::stale_versions(&document) {
             let group = stale.rsplit_once('/').map_or("", |(g, _)| g).to_string();
@@ -424,6 +487,23 @@ pub async fn read(
             .map_err(Fatal)?;
     }
     let mut resources = snapshot.resources(kept);
+    for skipped in unrequestable {
+        // What another resource (or version) of its group serves is read there: references
+        // to it are checked (`Some("")` names no kind).
+        let served_elsewhere = resources.iter().any(|r| {
+            r.group == skipped.group && skipped.kind.as_ref().is_none_or(|kind| r.kind == *kind)
+        });
+        not_read.push(NotRead {
+            kind: if served_elsewhere {
+                Some(String::new())
+            } else {
+                skipped.kind
+            },
+            group: skipped.group,
+            what: skipped.what,
+            why: "discovery names it so, and that is no name Kubernetes gives (lower-case letters, digits, `-` and `.`): it was not requested".into(),
+        });
+    }
     if let Some(namespace) = &scope.namespace {
         // A namespace that does not exist lists nothing, as an empty one does: said instead.
         // (Who may not read namespaces gets 403, and the lists are tried.)
@@ -509,6 +589,28 @@ pub async fn read(
         resources_read,
         not_read,
     })
+}
+
+/// An answer's body, read as it comes, up to [`MOST_ANSWER_BYTES`]: `None` when it is longer
+/// (what was read of it is dropped at once), whatever size the server said or did not say.
+async fn read_body(mut body: Body) -> Result<Option<Vec<u8>>, kube::Error> {
+    let mut chunks = Vec::new();
+    let mut total = 0;
+    while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
+        let Ok(data) = frame?.into_data() else {
+            continue;
+        };
+        total += data.len();
+        if total > MOST_ANSWER_BYTES {
+            return Ok(None);
+        }
+        chunks.push(data);
+    }
+    let mut bytes = Vec::with_capacity(total);
+    for chunk in chunks {
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(Some(bytes))
 }
 
 /// A failed answer in words: its status and the `Status` object's message.

@@ -14,8 +14,10 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value, json};
 
+use super::discovery::is_path_name;
 use crate::catalog::canonical_group;
 use crate::fields::{Kept, ObjectKind};
 
@@ -78,6 +80,11 @@ impl Resource {
         }
     }
 
+    /// Core v1 Secrets, whose data is never kept.
+    pub fn is_secret(&self) -> bool {
+        self.group.is_empty() && (self.resource == "secrets" || self.kind == "Secret")
+    }
+
     /// How it is named in messages: `replicasets.apps/v1`, `pods/v1`.
     pub fn display(&self) -> String {
         if self.group.is_empty() {
@@ -90,6 +97,8 @@ impl Resource {
 
 /// What `kubectl apply` keeps of the object it applied, in an annotation.
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+/// A Secret's fields that hold its data: never kept, whatever the server answers.
+const SECRET_DATA: &[&str] = &["data", "stringData"];
 
 /// What a cluster answered, gathered response by response.
 #[derive(Debug, Default)]
@@ -161,8 +170,14 @@ impl Snapshot {
                         .get("verbs")
                         .and_then(Value::as_array)
                         .is_some_and(|verbs| verbs.iter().any(|v| v.as_str() == Some("list")));
+                    // A name that is not one part of a path is never requested (the reader
+                    // leaves it out of discovery first, and says so).
+                    let requestable = (name.is_empty() || is_path_name(name))
+                        && is_path_name(version_name)
+                        && is_path_name(plural);
                     // The first version that serves it is the one the server prefers.
                     if !listable
+                        || !requestable
                         || listed
                             .iter()
                             .any(|r| r.group == name && r.resource == plural)
@@ -196,15 +211,13 @@ impl Snapshot {
 
     /// Take one page of a resource's list; returns the token of the next page, if any.
     pub fn add_page(&mut self, resource: &Resource, body: &str) -> Result<Option<String>, String> {
-        let page: Value =
-            serde_json::from_str(body).map_err(|e| format!("the list is not JSON: {e}"))?;
-        let page = Page::read(resource, page)?;
+        let page = Page::decode(resource, body.as_bytes())?;
         let next = page.next.clone();
         self.add(resource, page);
         Ok(next)
     }
 
-    /// Take a page read by [`Page::read`]: its objects, each once.
+    /// Take a page read by [`Page::decode`]: its objects, each once.
     pub fn add(&mut self, resource: &Resource, page: Page) {
         let at = self.resource_index(resource);
         for stored in page.objects {
@@ -344,31 +357,116 @@ pub struct Page {
 }
 
 impl Page {
-    /// A page of `resource`'s list (any `…List`, a `PartialObjectMetadataList` too).
-    pub fn read(resource: &Resource, mut page: Value) -> Result<Page, String> {
-        let kind = page.get("kind").and_then(Value::as_str).unwrap_or_default();
+    /// A page of `resource`'s list (any `…List`, a `PartialObjectMetadataList` too), as the
+    /// server sent it. Its items are taken one at a time as they are parsed: the page is never
+    /// held parsed whole, only the objects as kept.
+    pub fn decode(resource: &Resource, body: &[u8]) -> Result<Page, String> {
+        let mut deserializer = serde_json::Deserializer::from_slice(body);
+        let read = PageSeed(resource)
+            .deserialize(&mut deserializer)
+            .and_then(|page| deserializer.end().map(|()| page))
+            .map_err(|e| match e.classify() {
+                serde_json::error::Category::Data => format!("its page is not a list: {e}"),
+                _ => format!("its page is not JSON: {e}"),
+            })?;
+        let kind = read.kind.unwrap_or_default();
         if !kind.ends_with("List") {
-            return Err(format!("expected a list, got {}", describe_kind(&page)));
+            let what = match kind.as_str() {
+                "" => "a document with no kind".to_string(),
+                kind => format!("a document of kind {}", kind.escape_debug()),
+            };
+            return Err(format!("expected a list, got {what}"));
         }
-        let next = page
-            .pointer("/metadata/continue")
-            .and_then(Value::as_str)
-            .filter(|token| !token.is_empty())
-            .map(str::to_string);
-        let items = match page.get_mut("items").map(Value::take) {
-            Some(Value::Array(items)) => items,
-            // `items: null` is an empty list.
-            Some(Value::Null) | None => Vec::new(),
-            Some(_) => return Err("the list's items are not a list".to_string()),
+        Ok(Page {
+            objects: read.objects,
+            next: read.next.filter(|token| !token.is_empty()),
+        })
+    }
+}
+
+/// What [`PageSeed`] read of a page, before its kind is checked (it may come last).
+struct PageRead {
+    kind: Option<String>,
+    next: Option<String>,
+    objects: Vec<Stored>,
+}
+
+/// Reads a page's `kind`, `metadata.continue` and `items`, each item kept as soon as it is
+/// parsed; anything else is skipped unparsed.
+struct PageSeed<'r>(&'r Resource);
+
+impl<'de> DeserializeSeed<'de> for PageSeed<'_> {
+    type Value = PageRead;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<PageRead, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PageSeed<'_> {
+    type Value = PageRead;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PageRead, A::Error> {
+        let mut read = PageRead {
+            kind: None,
+            next: None,
+            objects: Vec::new(),
         };
-        let objects = items
-            .into_iter()
-            .filter_map(|item| match item {
-                Value::Object(item) => Some(Stored::of(resource, item)),
-                _ => None,
-            })
-            .collect();
-        Ok(Page { objects, next })
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match &*key {
+                "kind" => read.kind = map.next_value::<Value>()?.as_str().map(str::to_string),
+                "metadata" => {
+                    read.next = map
+                        .next_value::<Value>()?
+                        .get("continue")
+                        .and_then(Value::as_str)
+                        .map(str::to_string);
+                }
+                "items" => read.objects = map.next_value_seed(ItemsSeed(self.0))?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(read)
+    }
+}
+
+/// A page's `items`: each object kept as it is parsed (what is not an object is skipped);
+/// `null` is an empty list.
+struct ItemsSeed<'r>(&'r Resource);
+
+impl<'de> DeserializeSeed<'de> for ItemsSeed<'_> {
+    type Value = Vec<Stored>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<Stored>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ItemsSeed<'_> {
+    type Value = Vec<Stored>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list of objects")
+    }
+
+    fn visit_unit<E>(self) -> Result<Vec<Stored>, E> {
+        Ok(Vec::new())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Stored>, A::Error> {
+        let mut objects = Vec::new();
+        while let Some(item) = seq.next_element::<Value>()? {
+            if let Value::Object(item) = item {
+                objects.push(Stored::of(self.0, item));
+            }
+        }
+        Ok(objects)
     }
 }
 
@@ -385,19 +483,19 @@ pub struct Stored {
 
 impl Stored {
     /// The object as kept: with its resource's apiVersion and kind, and without
-    /// `managedFields`.
+    /// `managedFields`. Of a resource listed as metadata only, only its metadata is kept: some
+    /// servers (aggregated APIs among them) answer whole objects where metadata was asked, and
+    /// what no rule reads is not held, nor saved. A Secret's data is never kept.
     fn of(resource: &Resource, mut item: Map<String, Value>) -> Stored {
         let mut metadata = match item.remove("metadata") {
             Some(Value::Object(metadata)) => metadata,
             _ => Map::new(),
         };
         metadata.remove("managedFields");
+        let secret = resource.is_secret();
         // A Secret applied with `kubectl apply` carries its data in this annotation, which no
         // rule reads: it is not kept, nor saved.
-        if resource.group.is_empty()
-            && resource.kind == "Secret"
-            && let Some(Value::Object(annotations)) = metadata.get_mut("annotations")
-        {
+        if secret && let Some(Value::Object(annotations)) = metadata.get_mut("annotations") {
             annotations.remove(LAST_APPLIED);
             if annotations.is_empty() {
                 metadata.remove("annotations");
@@ -412,9 +510,16 @@ impl Stored {
         object.insert("apiVersion".into(), Value::String(resource.api_version()));
         object.insert("kind".into(), Value::String(resource.kind.clone()));
         object.insert("metadata".into(), Value::Object(metadata));
-        item.remove("apiVersion");
-        item.remove("kind");
-        object.extend(item);
+        if resource.whole {
+            item.remove("apiVersion");
+            item.remove("kind");
+            if secret {
+                for field in SECRET_DATA {
+                    item.remove(*field);
+                }
+            }
+            object.extend(item);
+        }
         Stored {
             namespace,
             name,
@@ -455,7 +560,7 @@ fn file_name(namespace: &str) -> String {
 
 fn describe_kind(document: &Value) -> String {
     match document.get("kind").and_then(Value::as_str) {
-        Some(kind) => format!("a document of kind {kind}"),
+        Some(kind) => format!("a document of kind {}", kind.escape_debug()),
         None => "a document with no kind".to_string(),
     }
 }
@@ -554,5 +659,82 @@ mod tests {
         let page = page.replace("\"name\":\"a\"", "\"name\":\"c\"");
         assert_eq!(snapshot.add_page(&pods(), &page), Ok(None));
         assert!(snapshot.files()[0].1.contains("aHVudGVyMg"));
+    }
+
+    #[test]
+    fn whole_objects_answered_for_metadata_are_cut_to_it_and_a_secrets_data_is_never_kept() {
+        let secrets = Resource {
+            resource: "secrets".into(),
+            kind: "Secret".into(),
+            whole: false,
+            ..pods()
+        };
+        // No rule reads beyond a Secret's metadata: its list asks for metadata only.
+        let kept = crate::rules::kept();
+        assert!(!kept.reads_beyond_metadata(ObjectKind::of(Some(""), "Secret")));
+        let page = r#"{"kind":"SecretList","apiVersion":"v1","metadata":{},"items":[
+            {"metadata":{"name":"a","namespace":"shop","uid":"u1"},"type":"Opaque",
+             "data":{"password":"aHVudGVyMg=="},"stringData":{"token":"hunter2"}}]}"#;
+        let mut snapshot = Snapshot::default();
+        assert_eq!(snapshot.add_page(&secrets, page), Ok(None));
+        let list: Value = serde_json::from_str(&snapshot.files()[0].1).expect("JSON");
+        assert_eq!(
+            list["items"][0],
+            json!({"apiVersion": "v1", "kind": "Secret",
+                   "metadata": {"name": "a", "namespace": "shop", "uid": "u1"}})
+        );
+        // Were Secrets ever read whole, their data would still not be kept.
+        let whole = Resource {
+            whole: true,
+            ..secrets
+        };
+        let mut snapshot = Snapshot::default();
+        assert_eq!(snapshot.add_page(&whole, page), Ok(None));
+        let text = &snapshot.files()[0].1;
+        assert!(
+            !text.contains("aHVudGVyMg") && !text.contains("hunter2"),
+            "{text}"
+        );
+        assert!(text.contains("Opaque"), "{text}");
+        // Any kind listed as metadata keeps its metadata only.
+        let configmaps = Resource {
+            resource: "configmaps".into(),
+            kind: "ConfigMap".into(),
+            whole: false,
+            ..pods()
+        };
+        let page = r#"{"kind":"ConfigMapList","items":[
+            {"metadata":{"name":"c","namespace":"shop"},"data":{"k":"hunter2"}}]}"#;
+        let mut snapshot = Snapshot::default();
+        assert_eq!(snapshot.add_page(&configmaps, page), Ok(None));
+        assert!(!snapshot.files()[0].1.contains("hunter2"));
+    }
+
+    #[test]
+    fn a_page_is_read_item_by_item_whatever_the_order_of_its_keys() {
+        let page = br#"{"items":[{"metadata":{"name":"a","namespace":"shop"}},7,"x",null],
+            "metadata":{"continue":"t1"},"kind":"PodList","other":{"deep":[[[]]]}}"#;
+        let read = Page::decode(&pods(), page).expect("a page");
+        assert_eq!(read.objects.len(), 1);
+        assert_eq!(read.next.as_deref(), Some("t1"));
+        for (body, why) in [
+            (
+                &br#"{"kind":"PodList","items":{"a":1}}"#[..],
+                "its page is not a list",
+            ),
+            (br#"[1]"#, "its page is not a list"),
+            (
+                br#"{"kind":"PodList","items":[]} x"#,
+                "its page is not JSON",
+            ),
+            (br#"{"kind":"PodList","items":["#, "its page is not JSON"),
+            (
+                b"{\"kind\":\"Bad\\r\\nKind\",\"items\":[]}",
+                "expected a list, got a document of kind Bad\\r\\nKind",
+            ),
+        ] {
+            let said = Page::decode(&pods(), body).err().unwrap_or_default();
+            assert!(said.starts_with(why), "{said}");
+        }
     }
 }

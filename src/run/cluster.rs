@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -93,17 +93,10 @@ async fn read_and_check(
     let started = std::time::Instant::now();
     // Said before the cluster is read: a snapshot goes into a folder of its own, so that no
     // file of an earlier one (a namespace since deleted) is read back with it.
-    if let Some(dir) = &save
-        && std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some())
-    {
-        return Err(fail(
-            streams,
-            &format!(
-                "--save {}: the folder is not empty; a snapshot is saved into a new or empty folder, so that no file of an earlier one is read back with it",
-                dir.display()
-            ),
-        ));
-    }
+    let save = match &save {
+        Some(dir) => Some(SaveFolder::prepare(dir).map_err(|m| fail(streams, &m))?),
+        None => None,
+    };
     let connected = connect(connection).await.map_err(|m| fail(streams, &m))?;
     let reader = Reader::new(&connected);
     let mut shown = false;
@@ -199,8 +192,8 @@ async fn read_and_check(
         }
         analysis = analyze(&snapshot, &options);
     }
-    if let Some(dir) = &save {
-        save_snapshot(&snapshot, dir).map_err(|m| fail(streams, &m))?;
+    if let Some(folder) = &save {
+        folder.save(&snapshot).map_err(|m| fail(streams, &m))?;
     }
     // The whole run's time: the reading and the analysis.
     analysis.outcome.stats.elapsed = started.elapsed();
@@ -327,21 +320,127 @@ fn dangling(
     gets
 }
 
-/// Write the snapshot's files into `dir` (created if need be): each through a temporary file
-/// renamed over the old one.
-fn save_snapshot(snapshot: &Snapshot, dir: &std::path::Path) -> Result<(), String> {
-    for (path, text) in snapshot.files() {
-        let path = dir.join(path);
-        let parent = path.parent().unwrap_or(dir);
-        std::fs::create_dir_all(parent)
-            .map_err(|e| format!("cannot make the folder {}: {e}", parent.display()))?;
-        let mut file = tempfile::NamedTempFile::new_in(parent)
-            .map_err(|e| format!("cannot write in {}: {e}", parent.display()))?;
-        file.write_all(text.as_bytes())
-            .and_then(|()| file.flush())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        file.persist(&path)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+/// The folder `--save` writes a snapshot into, checked (and made) before the cluster is read:
+/// a new or empty folder, named as itself (a symbolic link there is refused; the folders above
+/// it are the user's to choose, links or not: `/tmp` is one on macOS). Its files are private
+/// (0600, in folders of 0700), each made new, inside the folder as it was checked: a link
+/// planted meanwhile is never followed.
+struct SaveFolder {
+    path: PathBuf,
+    #[cfg(unix)]
+    dir: std::os::fd::OwnedFd,
+}
+
+impl SaveFolder {
+    fn prepare(path: &Path) -> Result<SaveFolder, String> {
+        let named = |what: String| format!("--save {}: {what}", path.display());
+        let not_empty = || {
+            named("the folder is not empty; a snapshot is saved into a new or empty folder, so that no file of an earlier one is read back with it".to_string())
+        };
+        let link = || {
+            named(
+                "is a symbolic link; name a new or empty folder itself, not a link to one"
+                    .to_string(),
+            )
+        };
+        match std::fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => return Err(link()),
+            Ok(meta) if !meta.is_dir() => {
+                return Err(named(
+                    "is not a folder; a snapshot is saved into a new or empty folder".to_string(),
+                ));
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let mut builder = std::fs::DirBuilder::new();
+                builder.recursive(true);
+                #[cfg(unix)]
+                std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+                builder
+                    .create(path)
+                    .map_err(|e| named(format!("cannot make the folder: {e}")))?;
+            }
+            Err(e) => return Err(named(format!("cannot read it: {e}"))),
+        }
+        #[cfg(unix)]
+        {
+            use rustix::fs::{Dir, Mode, OFlags};
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+            let dir = match rustix::fs::open(path, flags, Mode::empty()) {
+                Ok(dir) => dir,
+                Err(rustix::io::Errno::LOOP) => return Err(link()),
+                Err(e) => return Err(named(format!("cannot open the folder: {e}"))),
+            };
+            let entries =
+                Dir::read_from(&dir).map_err(|e| named(format!("cannot read the folder: {e}")))?;
+            for entry in entries {
+                let entry = entry.map_err(|e| named(format!("cannot read the folder: {e}")))?;
+                if !matches!(entry.file_name().to_bytes(), b"." | b"..") {
+                    return Err(not_empty());
+                }
+            }
+            Ok(SaveFolder {
+                path: path.to_path_buf(),
+                dir,
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let mut entries = std::fs::read_dir(path)
+                .map_err(|e| named(format!("cannot read the folder: {e}")))?;
+            if entries.next().is_some() {
+                return Err(not_empty());
+            }
+            Ok(SaveFolder {
+                path: path.to_path_buf(),
+            })
+        }
     }
-    Ok(())
+
+    /// Write the snapshot's files.
+    fn save(&self, snapshot: &Snapshot) -> Result<(), String> {
+        for (relative, text) in snapshot.files() {
+            self.write(&relative, text.as_bytes()).map_err(|e| {
+                format!("cannot write {}: {e}", self.path.join(&relative).display())
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Write one new file at `relative` (`namespaces/shop.json`), making its folders.
+    #[cfg(unix)]
+    fn write(&self, relative: &str, text: &[u8]) -> std::io::Result<()> {
+        use rustix::fs::{Mode, OFlags, mkdirat, openat};
+        use std::os::fd::AsFd;
+        let mut parts: Vec<&str> = relative.split('/').collect();
+        let name = parts.pop().unwrap_or_default();
+        let mut inner: Option<std::os::fd::OwnedFd> = None;
+        for part in parts {
+            let at = inner.as_ref().map_or(self.dir.as_fd(), |d| d.as_fd());
+            match mkdirat(at, part, Mode::RWXU) {
+                Ok(()) | Err(rustix::io::Errno::EXIST) => {}
+                Err(e) => return Err(e.into()),
+            }
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+            inner = Some(openat(at, part, flags, Mode::empty())?);
+        }
+        let at = inner.as_ref().map_or(self.dir.as_fd(), |d| d.as_fd());
+        let flags =
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let file = openat(at, name, flags, Mode::RUSR | Mode::WUSR)?;
+        std::fs::File::from(file).write_all(text)
+    }
+
+    #[cfg(not(unix))]
+    fn write(&self, relative: &str, text: &[u8]) -> std::io::Result<()> {
+        let path = self.path.join(relative);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)?
+            .write_all(text)
+    }
 }

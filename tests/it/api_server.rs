@@ -12,9 +12,12 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
 use bytes::Bytes;
-use http_body_util::Full;
-use hyper::body::Incoming;
+use hyper::body::{Frame, Incoming};
 use hyper::{Request, Response};
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
@@ -67,6 +70,14 @@ pub(crate) enum Reply {
     },
     /// No answer, ever.
     Hang,
+    /// A 200 whose body is `head`, then `chunk` again and again until `length` bytes of it
+    /// were sent (`u64::MAX`: without end), as it is made: a page of gigabytes costs the server
+    /// one chunk of memory.
+    Stream {
+        head: String,
+        chunk: Bytes,
+        length: u64,
+    },
 }
 
 impl Reply {
@@ -247,21 +258,26 @@ impl ApiServer {
                             let (status, body, headers) = match reply {
                                 Reply::Hang => {
                                     tokio::time::sleep(Duration::from_secs(3600)).await;
-                                    (503, String::new(), Vec::new())
+                                    (503, Streamed::whole(String::new()), Vec::new())
                                 }
                                 Reply::Answer {
                                     status,
                                     body,
                                     headers,
-                                } => (status, body, headers),
+                                } => (status, Streamed::whole(body), headers),
+                                Reply::Stream {
+                                    head,
+                                    chunk,
+                                    length,
+                                } => (200, Streamed::repeated(head, chunk, length), Vec::new()),
                             };
                             let mut response = Response::builder()
                                 .status(status)
-                                .header("content-type", content_type(&body));
+                                .header("content-type", content_type(&body.head));
                             for (name, value) in headers {
                                 response = response.header(name, value);
                             }
-                            response.body(Full::new(Bytes::from(body)))
+                            response.body(body)
                         }
                     });
                     let _ = hyper::server::conn::http1::Builder::new()
@@ -302,10 +318,73 @@ impl ApiServer {
     }
 }
 
+/// A body as the server sends it: its head, then a chunk repeated for as long as asked.
+struct Streamed {
+    head: Bytes,
+    head_sent: bool,
+    chunk: Bytes,
+    left: u64,
+}
+
+impl Streamed {
+    fn whole(body: String) -> Streamed {
+        Streamed::repeated(body, Bytes::new(), 0)
+    }
+
+    fn repeated(head: String, chunk: Bytes, length: u64) -> Streamed {
+        let left = if chunk.is_empty() { 0 } else { length };
+        Streamed {
+            head: Bytes::from(head),
+            head_sent: false,
+            chunk,
+            left,
+        }
+    }
+}
+
+impl hyper::body::Body for Streamed {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        if !self.head_sent {
+            self.head_sent = true;
+            if !self.head.is_empty() {
+                return Poll::Ready(Some(Ok(Frame::data(self.head.clone()))));
+            }
+        }
+        if self.left == 0 {
+            return Poll::Ready(None);
+        }
+        let size = self
+            .chunk
+            .len()
+            .min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        self.left -= size as u64;
+        Poll::Ready(Some(Ok(Frame::data(self.chunk.slice(..size)))))
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        // A body of one piece says its length; a streamed one is sent chunked.
+        match self.left {
+            0 if !self.head_sent => hyper::body::SizeHint::with_exact(self.head.len() as u64),
+            _ => hyper::body::SizeHint::default(),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.head_sent && self.left == 0
+    }
+}
+
 /// The content type the API server sends with a body: aggregated discovery says what it is
 /// (client-go reads an answer of `/api` or `/apis` as aggregated discovery only then).
-fn content_type(body: &str) -> &'static str {
-    if body.contains(r#""kind":"APIGroupDiscoveryList""#) {
+fn content_type(body: &[u8]) -> &'static str {
+    let aggregated = br#""kind":"APIGroupDiscoveryList""#;
+    if body.windows(aggregated.len()).any(|w| w == aggregated) {
         "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
     } else {
         "application/json"

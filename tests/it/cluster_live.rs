@@ -11,7 +11,7 @@ use crate::cluster_snapshot::true_of_the_recorded_cluster;
 use crate::common::{self, Run};
 
 /// The body of the recorded answer to `path`.
-fn recorded_page(path: &str) -> Value {
+pub(crate) fn recorded_page(path: &str) -> Value {
     let recording = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/testdata/live/cluster-exchanges.json"
@@ -51,7 +51,7 @@ fn with_configmap(
     }
 }
 
-fn token_user() -> Value {
+pub(crate) fn token_user() -> Value {
     json!({ "token": TOKEN })
 }
 
@@ -60,7 +60,7 @@ fn recorded() -> Override {
 }
 
 /// `ownerlint cluster` with this kubeconfig and these flags.
-fn cluster(kubeconfig: &Path, args: &[&str]) -> Run {
+pub(crate) fn cluster(kubeconfig: &Path, args: &[&str]) -> Run {
     common::ownerlint()
         .arg("cluster")
         .arg("--kubeconfig")
@@ -71,7 +71,7 @@ fn cluster(kubeconfig: &Path, args: &[&str]) -> Run {
 }
 
 /// Severity, rule and object of each finding of a JSON report, sorted.
-fn findings(run: &Run) -> Vec<String> {
+pub(crate) fn findings(run: &Run) -> Vec<String> {
     let report: Value = serde_json::from_str(&run.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}\n{}", run.stdout, run.stderr));
     let mut found: Vec<String> = report["findings"]

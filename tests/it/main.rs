@@ -14,6 +14,8 @@ mod broken_pipe;
 mod cli;
 mod cluster_dump;
 #[cfg(feature = "cluster")]
+mod cluster_hostile;
+#[cfg(feature = "cluster")]
 mod cluster_live;
 mod cluster_snapshot;
 mod config;
