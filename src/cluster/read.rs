@@ -10,6 +10,15 @@
 //! - 403 `Forbidden`, or a failure that outlasts the retries: the resource is not read, which
 //!   the run says, and references to its kind are reported as not checked.
 //! - 401 `Unauthorized`, a server that cannot be reached or that stops answering: the run ends.
+//!
+//! And what a server may answer to do harm (client-go trusts its server in each):
+//! - A page larger than [`MOST_ANSWER_BYTES`], or without end: its list is not read, as after
+//!   a 403. A page is read as it comes, and its items are kept one at a time as they are
+//!   parsed; the page is never held parsed whole.
+//! - A continue token answered before in the same list (A, B, A, B …), or longer than any
+//!   server's: the list is not read.
+//! - A group, version or resource name in discovery that is not one part of a path
+//!   (`pods?watch=true`, a line break): it is never requested, and it is named escaped.
 
 use std::collections::HashSet;
 use std::hash::{BuildHasher, RandomState};
@@ -53,10 +62,10 @@ const MOST_PAGES: usize = 100_000;
 const RESTARTS: u32 = 3;
 /// The longest `Retry-After` waited for.
 const LONGEST_WAIT: Duration = Duration::from_secs(30);
-/// The most bytes of one answer read: a page of [`PAGE_SIZE`] objects of a third of a MiB
-/// each on average, far more than any cluster's (etcd keeps objects of at most 1.5 MiB, and a
-/// page of big CustomResourceDefinitions is tens of MiB). A page larger than this ends its
-/// list, which is not read; the bytes are counted as they come, never held beyond it.
+/// The most bytes of one answer read: a page of [`PAGE_SIZE`] objects of a MiB each on
+/// average (etcd refuses objects of more than 1.5 MiB, and most are a few KiB). A page larger
+/// than this ends its list, which is not read; the bytes are counted as they come, never held
+/// beyond it.
 pub const MOST_ANSWER_BYTES: usize = 512 << 20;
 /// The longest continue token followed: the API server's are base64 of a resource version and
 /// a key, well under a KiB.
@@ -501,7 +510,7 @@ pub async fn read(
             },
             group: skipped.group,
             what: skipped.what,
-            why: "discovery names it so, and that is no name Kubernetes gives (lower-case letters, digits, `-` and `.`): it was not requested".into(),
+            why: "named in discovery with what is not a Kubernetes name (lower-case letters, digits, `-` and `.`), so never requested".into(),
         });
     }
     if let Some(namespace) = &scope.namespace {

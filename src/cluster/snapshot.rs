@@ -11,6 +11,9 @@
 //! the field declarations say (`fields::Kept::reads_beyond_metadata`). Each listed item gets
 //! the apiVersion and kind of its resource (a metadata-only item says `PartialObjectMetadata`)
 //! and loses `managedFields`, which nothing reads and which are most of a big cluster's bytes.
+//! An item of a list of metadata keeps its metadata only, whatever the server answered (some
+//! answer whole objects); a Secret never keeps its data, nor the last applied configuration
+//! that repeats it.
 
 use std::collections::{BTreeMap, HashSet};
 

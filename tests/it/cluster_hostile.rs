@@ -383,3 +383,59 @@ fn discovery_names_that_are_no_names_are_never_requested() {
     );
     assert!(!run.stderr.contains('\r') && !run.stdout.contains('\r'));
 }
+
+/// The same in legacy discovery: a group or a version of `/apis` that is not one part of a
+/// path is never asked for, and is named escaped.
+#[test]
+fn legacy_discovery_names_that_are_no_names_are_never_requested() {
+    let read = |name: &str| -> Value {
+        let path = format!(
+            "{}/testdata/live/discovery/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        serde_json::from_str(&std::fs::read_to_string(path).expect("recorded")).expect("JSON")
+    };
+    let (api, core, apps) = (
+        read("legacy-api.json"),
+        read("legacy-api-v1.json"),
+        read("legacy-apis-apps-v1.json"),
+    );
+    let apis = json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": [
+        {"name": "apps", "versions": [{"groupVersion": "apps/v1", "version": "v1"},
+                                      {"groupVersion": "apps/v1\r\nX", "version": "v1\r\nX-Injected: yes"}]},
+        {"name": "evil?watch=true", "versions": [{"groupVersion": "evil?watch=true/v1", "version": "v1"}]}]});
+    let server = ApiServer::start(Box::new(move |asked: &Asked, _| {
+        match asked.path.as_str() {
+            "/api" => Some(Reply::json(200, &api)),
+            "/apis" => Some(Reply::json(200, &apis)),
+            "/api/v1" => Some(Reply::json(200, &core)),
+            "/apis/apps/v1" => Some(Reply::json(200, &apps)),
+            _ => None,
+        }
+    }));
+    let dir = common::temp_dir("cluster-legacy-names");
+    let kubeconfig = server.kubeconfig(dir.path(), token_user());
+    let run = cluster(&kubeconfig, &["--format", "json"]);
+    let asked = server.asked();
+    assert!(
+        asked
+            .iter()
+            .any(|a| a.resource_path() == "/apis/apps/v1/replicasets"),
+        "{}",
+        run.stderr
+    );
+    for asked in &asked {
+        assert!(
+            !asked.path.contains("watch") && !asked.path.contains("Injected"),
+            "{asked:?}"
+        );
+    }
+    assert!(
+        run.stderr.contains(
+            r#"the group version "apps/v1\r\nX-Injected: yes", the group version "evil?watch=true/v1""#
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains('\r') && !run.stdout.contains('\r'));
+}
