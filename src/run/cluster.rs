@@ -411,23 +411,32 @@ impl SaveFolder {
     #[cfg(unix)]
     fn write(&self, relative: &str, text: &[u8]) -> std::io::Result<()> {
         use rustix::fs::{Mode, OFlags, mkdirat, openat};
+        use rustix::io::Errno;
         use std::os::fd::AsFd;
+        // What was put where a folder or a file is made (a link planted while the cluster was
+        // read) is neither followed nor written over.
+        let planted = |e: Errno| match e {
+            Errno::LOOP | Errno::EXIST | Errno::NOTDIR => std::io::Error::other(
+                "something else is there already (a link is not followed, nor a file written over); save into a folder no one else writes in",
+            ),
+            e => e.into(),
+        };
         let mut parts: Vec<&str> = relative.split('/').collect();
         let name = parts.pop().unwrap_or_default();
         let mut inner: Option<std::os::fd::OwnedFd> = None;
         for part in parts {
             let at = inner.as_ref().map_or(self.dir.as_fd(), |d| d.as_fd());
             match mkdirat(at, part, Mode::RWXU) {
-                Ok(()) | Err(rustix::io::Errno::EXIST) => {}
+                Ok(()) | Err(Errno::EXIST) => {}
                 Err(e) => return Err(e.into()),
             }
             let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-            inner = Some(openat(at, part, flags, Mode::empty())?);
+            inner = Some(openat(at, part, flags, Mode::empty()).map_err(planted)?);
         }
         let at = inner.as_ref().map_or(self.dir.as_fd(), |d| d.as_fd());
         let flags =
             OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        let file = openat(at, name, flags, Mode::RUSR | Mode::WUSR)?;
+        let file = openat(at, name, flags, Mode::RUSR | Mode::WUSR).map_err(planted)?;
         std::fs::File::from(file).write_all(text)
     }
 

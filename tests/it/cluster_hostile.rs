@@ -439,3 +439,47 @@ fn legacy_discovery_names_that_are_no_names_are_never_requested() {
     );
     assert!(!run.stderr.contains('\r') && !run.stdout.contains('\r'));
 }
+
+/// A link planted in the folder while the cluster is read (`DIR/namespaces`, pointing
+/// elsewhere) is not followed: the snapshot's files are written inside the folder checked, each
+/// made new, and the run ends saying it could not write there.
+#[cfg(unix)]
+#[test]
+fn a_link_planted_in_the_folder_while_the_cluster_is_read_is_not_followed() {
+    let dir = common::temp_dir("cluster-save-planted-meanwhile");
+    let saved = dir.path().join("snapshot");
+    let target = dir.path().join("elsewhere");
+    std::fs::create_dir(&target).expect("mkdir");
+    let (link, to) = (saved.join("namespaces"), target.clone());
+    let server = ApiServer::start(Box::new(move |asked: &Asked, _| {
+        // The folder was made before the first list was asked for.
+        if asked.resource_path() == "/api/v1/configmaps" && !link.exists() {
+            std::os::unix::fs::symlink(&to, &link).expect("a link");
+        }
+        None
+    }));
+    let kubeconfig = server.kubeconfig(dir.path(), token_user());
+    let run = cluster(&kubeconfig, &["--save", saved.to_str().expect("UTF-8")]);
+    assert!(
+        std::fs::symlink_metadata(saved.join("namespaces"))
+            .expect("planted")
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(run.status.code(), Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "ownerlint: cannot write {}/namespaces/",
+            saved.display()
+        )) && run
+            .stderr
+            .contains("something else is there already (a link is not followed"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        files_under(&target).is_empty(),
+        "nothing written through the link"
+    );
+    assert!(saved.join("discovery.json").is_file());
+}
