@@ -111,6 +111,9 @@ pub fn serve(connection: &Connection) -> Result<Ending, String> {
         .sender
         .send(Response::new_ok(id, result).into())
         .map_err(|e| e.to_string())?;
+    if let Err(problem) = render_timeout(&raw) {
+        log(connection, lsp_types::MessageType::WARNING, &problem);
+    }
     let (jobs, worker_jobs) = crossbeam_channel::unbounded::<(u64, Job)>();
     let (worker_results, results) = crossbeam_channel::unbounded::<(u64, Snapshot)>();
     std::thread::Builder::new()
@@ -388,7 +391,7 @@ impl Session {
             complete: Arc::new(Snapshot::empty()),
             dirty: false,
             running: false,
-            render_timeout: render_timeout(raw),
+            render_timeout: render_timeout(raw).unwrap_or(EDITOR_RENDER_TIMEOUT),
             began: None,
             began_next: None,
             generation: 0,
@@ -837,11 +840,18 @@ fn is_held(snapshot: &Snapshot, uri: &Uri) -> bool {
 }
 
 /// How long the editor lets one build (`helm template`, `kustomize build`) take: the client's
-/// `renderTimeout` initialization option, in seconds, else [`EDITOR_RENDER_TIMEOUT`].
-fn render_timeout(raw: &serde_json::Value) -> Duration {
-    match raw["initializationOptions"]["renderTimeout"].as_u64() {
-        Some(seconds) if seconds > 0 => Duration::from_secs(seconds),
-        _ => EDITOR_RENDER_TIMEOUT,
+/// `renderTimeout` initialization option, in seconds, else [`EDITOR_RENDER_TIMEOUT`]; `Err`
+/// says what is wrong with an option that is not a number of seconds.
+fn render_timeout(raw: &serde_json::Value) -> Result<Duration, String> {
+    match &raw["initializationOptions"]["renderTimeout"] {
+        serde_json::Value::Null => Ok(EDITOR_RENDER_TIMEOUT),
+        value => match value.as_u64() {
+            Some(seconds) if seconds > 0 => Ok(Duration::from_secs(seconds)),
+            _ => Err(format!(
+                "ownerlint: the initialization option renderTimeout is {value}, not a number of seconds above 0, so builds stop after {} seconds; set it to a whole number such as 120",
+                EDITOR_RENDER_TIMEOUT.as_secs()
+            )),
+        },
     }
 }
 
@@ -886,4 +896,38 @@ fn log(connection: &Connection, typ: lsp_types::MessageType, message: &str) {
         },
     );
     let _ = connection.sender.send(notification.into());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_editors_build_timeout_is_30_seconds_unless_the_client_says_otherwise() {
+        let options = |value: serde_json::Value| {
+            render_timeout(&serde_json::json!({"initializationOptions": value}))
+        };
+        assert_eq!(
+            render_timeout(&serde_json::json!({})),
+            Ok(Duration::from_secs(30))
+        );
+        assert_eq!(options(serde_json::json!({})), Ok(Duration::from_secs(30)));
+        assert_eq!(
+            options(serde_json::json!({"renderTimeout": 120})),
+            Ok(Duration::from_secs(120))
+        );
+        for wrong in [
+            serde_json::json!(0),
+            serde_json::json!(-1),
+            serde_json::json!("2m"),
+        ] {
+            let problem = options(serde_json::json!({ "renderTimeout": wrong }));
+            assert!(
+                problem
+                    .as_ref()
+                    .is_err_and(|p| p.contains("renderTimeout") && p.contains("30 seconds")),
+                "{problem:?}"
+            );
+        }
+    }
 }

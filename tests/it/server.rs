@@ -170,7 +170,7 @@ pub(crate) fn push_client() -> Value {
     json!({"textDocument": {"publishDiagnostics": {"relatedInformation": true}}})
 }
 
-fn pull_client() -> Value {
+pub(crate) fn pull_client() -> Value {
     json!({
         "general": {"positionEncodings": ["utf-8", "utf-16"]},
         "textDocument": {"diagnostic": {"dynamicRegistration": false}},

@@ -5,7 +5,7 @@
 //! process, no temporary copy).
 
 use crate::common;
-use crate::server::{DANGLING, Process, WAIT, codes, push_client, uri};
+use crate::server::{DANGLING, Process, WAIT, codes, pull_client, push_client, uri};
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -73,15 +73,20 @@ impl Workspace {
     }
 
     /// The server, with the stand-in helm first on `PATH` and its temporary folder private,
-    /// initialized.
+    /// initialized, for a client that is pushed diagnostics.
     fn server(&self, initialization_options: Value) -> Process {
+        self.server_for(push_client(), initialization_options)
+    }
+
+    /// [`Workspace::server`], for a client of these capabilities.
+    fn server_for(&self, capabilities: Value, initialization_options: Value) -> Process {
         let path = std::env::join_paths(std::iter::once(self.bin.clone()).chain(
             std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
         ))
         .expect("PATH");
         let mut server = Process::start_with(
             &self.root,
-            push_client(),
+            capabilities,
             initialization_options,
             |command| {
                 command
@@ -400,4 +405,111 @@ fn the_editors_build_timeout_is_its_render_timeout_option() {
     assert!(!alive(helm), "helm {helm} runs on after its timeout");
     server.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
     assert_eq!(server.status(WAIT), Some(1));
+}
+
+#[test]
+fn a_client_that_pulls_gets_what_no_slow_build_reads_at_once() {
+    let workspace = hanging_chart("server-builds-pull");
+    let start = Instant::now();
+    let mut server = workspace.server_for(pull_client(), Value::Null);
+    server.send(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "workspace/diagnostic",
+        "params": {"previousResultIds": []}}),
+    );
+    let (answer, _) = server.answer(1);
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "the pull waited {:?} for the chart's build",
+        start.elapsed()
+    );
+    let items = answer["result"]["items"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let plain = uri(&workspace.root.join("plain.yaml"));
+    let found: Vec<(String, Vec<String>)> = items
+        .iter()
+        .map(|item| {
+            let diagnostics = item["items"].as_array().cloned().unwrap_or_default();
+            (
+                item["uri"].as_str().unwrap_or("?").to_string(),
+                codes(&diagnostics),
+            )
+        })
+        .filter(|(_, codes)| !codes.is_empty())
+        .collect();
+    assert_eq!(
+        found,
+        [(plain, vec!["owner-not-found".to_string()])],
+        "{answer}"
+    );
+    server.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(server.status(WAIT), Some(1));
+}
+
+#[test]
+fn a_file_a_template_reads_is_in_the_copy_an_edited_chart_is_built_from() {
+    if common::helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("server-builds-files-get");
+    let root = dir.path().canonicalize().expect("root");
+    common::write_files(
+        &root,
+        &[
+            ("chart/Chart.yaml", CHART),
+            ("chart/owner.txt", "first\n"),
+            (
+                "chart/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: {{ .Files.Get \"owner.txt\" | trim }}\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n",
+            ),
+        ],
+    );
+    let options = ownerlint::Options {
+        paths: vec![root.clone()],
+        build: Some(Default::default()),
+        ..Default::default()
+    };
+    let mut cache = ownerlint::pipeline::LoadCache::default();
+    let mut analyze = |open: &[(&str, &str)]| {
+        let inputs = ownerlint::pipeline::Inputs {
+            texts: open
+                .iter()
+                .map(|(path, text)| (root.join(path), text.to_string()))
+                .collect(),
+            stdin: &mut std::io::empty(),
+            cache: Some(&mut cache),
+        };
+        let analysis = ownerlint::pipeline::analyze_inputs(&options, inputs);
+        let messages: Vec<String> = (analysis.outcome.findings.iter())
+            .map(|f| format!("{}: {}", f.rule.id, f.message))
+            .collect();
+        (cache.built_last(), messages)
+    };
+    let (built, messages) = analyze(&[]);
+    assert_eq!(built, 1);
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("Deployment") && m.contains("first")),
+        "{messages:?}"
+    );
+    // The file the template reads, edited in the editor: built again, from a copy that holds it.
+    let (built, messages) = analyze(&[("chart/owner.txt", "second\n")]);
+    assert_eq!(built, 1);
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("Deployment") && m.contains("second")),
+        "{messages:?}"
+    );
+    // Any other file below the chart edited: built again too (`.Files` may read any).
+    let (built, _) = analyze(&[
+        ("chart/owner.txt", "second\n"),
+        ("chart/notes.yaml", "a: 1\n"),
+    ]);
+    assert_eq!(
+        built, 1,
+        "a template names .Files: every file below the chart is read"
+    );
 }
