@@ -326,9 +326,9 @@ impl LoadCache {
         self.builds.ran_last()
     }
 
-    /// The builds the last analysis left running (see [`LoadCache::build_in_background`]),
-    /// each with the files it reads: what is in those files is not known yet.
-    pub fn pending_builds(&self) -> &[(crate::build::Target, Vec<PathBuf>)] {
+    /// The builds the last analysis left running (see [`LoadCache::build_in_background`]):
+    /// what is in the files they read is not known yet.
+    pub fn pending_builds(&self) -> &[crate::build::Pending] {
         self.builds.pending()
     }
 

@@ -244,8 +244,21 @@ pub struct BuildCache {
     /// Builds run on threads of their own, past the run that started them (the language
     /// server's): a run takes the builds that ended and does not wait for the others.
     background: Option<Background>,
-    /// The builds the last run left running, each with the files it reads.
-    pending: Vec<(Target, Vec<PathBuf>)>,
+    /// The builds the last run left running.
+    pending: Vec<Pending>,
+}
+
+/// A build left running: what a run found without it is not known in the files it reads,
+/// nor, when it may define kinds, anywhere.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    pub target: Target,
+    /// The files it reads (lexical).
+    pub files: Vec<PathBuf>,
+    /// It may define kinds (a CustomResourceDefinition among its files, or a packed subchart
+    /// that may hold one): the kinds, scopes and API versions every other file is checked
+    /// against may change when it ends.
+    pub may_define_kinds: bool,
 }
 
 /// The builds under way in the background, by target, and whom to tell when one ends.
@@ -283,9 +296,8 @@ impl BuildCache {
         });
     }
 
-    /// The builds the last run left running, each with the files it reads (lexical): what
-    /// the run found in those files is not known yet.
-    pub fn pending(&self) -> &[(Target, Vec<PathBuf>)] {
+    /// The builds the last run left running.
+    pub fn pending(&self) -> &[Pending] {
         &self.pending
     }
 }
@@ -497,12 +509,29 @@ fn build_in_background(
                     .insert(target.clone(), (fingerprint, built.clone()));
                 results.push(built);
             }
-            None => cache
-                .pending
-                .push((target.clone(), read_files(target, files))),
+            None => {
+                let read = read_files(target, files);
+                cache.pending.push(Pending {
+                    target: target.clone(),
+                    may_define_kinds: may_define_kinds(&read, files),
+                    files: read,
+                });
+            }
         }
     }
     results
+}
+
+/// Whether a build that reads `read` may define kinds: one of them holds a
+/// `CustomResourceDefinition`, or is a packed chart (whose text is not searched).
+fn may_define_kinds(read: &[PathBuf], files: &Files) -> bool {
+    read.iter().any(|path| {
+        path.extension().is_some_and(|ext| ext == "tgz")
+            || files.bytes(path).is_some_and(|bytes| {
+                let kind = b"CustomResourceDefinition";
+                bytes.windows(kind.len()).any(|w| w == kind)
+            })
+    })
 }
 
 /// Start building `target` on a thread of its own: its result comes on the receiver, and

@@ -9,7 +9,8 @@
 //! Charts and overlays are built in the background, each on its own: an analysis takes the
 //! builds that ended and does not wait for one that takes long. What it finds is shown at
 //! once, except in the files such a build reads, which keep what was shown for them until
-//! it ends (the job is then analysed again). A newer text of a file a build reads stops that
+//! it ends (the job is then analysed again); a build that may define kinds (CRDs), which
+//! every file is checked against, holds every file. A newer text of a file a build reads stops that
 //! build (its tool's process group is ended) and starts another; other edits leave it
 //! running. Builds are stopped after `renderTimeout` seconds ([`EDITOR_RENDER_TIMEOUT`]
 //! unless the client's initialization options say otherwise), and end with the server.
@@ -180,7 +181,7 @@ fn work(jobs: &Receiver<(u64, Job)>, results: &Sender<(u64, Snapshot)>) {
                     ..Snapshot::empty()
                 }
             });
-        let building = !snapshot.held.is_empty();
+        let building = snapshot.building();
         if results.send((generation, snapshot)).is_err() {
             return;
         }
@@ -288,7 +289,7 @@ fn main_loop(
                 let snapshot = Arc::new(snapshot);
                 // The analysis it replaces is let go once what changed is out.
                 let replaced = std::mem::replace(&mut session.snapshot, Arc::clone(&snapshot));
-                if snapshot.held.is_empty() {
+                if !snapshot.building() {
                     session.complete = snapshot;
                 }
                 if !shut_down {
@@ -835,8 +836,10 @@ fn options_for(
 /// Whether the file at `uri` is read by a build still under way when `snapshot` was taken:
 /// what it finds there is not known yet.
 fn is_held(snapshot: &Snapshot, uri: &Uri) -> bool {
-    !snapshot.held.is_empty()
-        && path_of(uri).is_some_and(|path| snapshot.held.contains(&crate::read::lexical(&path)))
+    snapshot.holds_all
+        || (!snapshot.held.is_empty()
+            && path_of(uri)
+                .is_some_and(|path| snapshot.held.contains(&crate::read::lexical(&path))))
 }
 
 /// How long the editor lets one build (`helm template`, `kustomize build`) take: the client's

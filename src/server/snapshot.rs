@@ -159,6 +159,9 @@ pub(super) struct Snapshot {
     /// The files read by builds still under way (lexical): what was shown for them stands
     /// until those builds end.
     pub held: HashSet<PathBuf>,
+    /// A build still under way may define kinds, which every file is checked against: what
+    /// was shown for every file stands until it ends.
+    pub holds_all: bool,
 }
 
 impl Snapshot {
@@ -169,7 +172,14 @@ impl Snapshot {
             versions: HashMap::new(),
             configs: Vec::new(),
             held: HashSet::new(),
+            holds_all: false,
         }
+    }
+
+    /// Builds were still under way: what it holds of the files they may change is not to be
+    /// shown.
+    pub(super) fn building(&self) -> bool {
+        self.holds_all || !self.held.is_empty()
     }
 
     /// The analysis that lints `path`, and its source there.
@@ -207,6 +217,7 @@ impl Job {
         let mut used = Caches::new();
         let mut parts = Vec::new();
         let mut held = HashSet::new();
+        let mut holds_all = false;
         for options in self.folders.iter().chain(&self.loose) {
             let mut cache = caches.remove(&options.paths).unwrap_or_else(|| {
                 let mut cache = LoadCache::default();
@@ -219,8 +230,9 @@ impl Job {
                 cache: Some(&mut cache),
             };
             let analysis = crate::pipeline::analyze_inputs(options, inputs);
-            for (_, files) in cache.pending_builds() {
-                held.extend(files.iter().cloned());
+            for pending in cache.pending_builds() {
+                held.extend(pending.files.iter().cloned());
+                holds_all |= pending.may_define_kinds;
             }
             parts.push(Part::new(analysis));
             used.insert(options.paths.clone(), cache);
@@ -252,6 +264,7 @@ impl Job {
             versions: self.versions.clone(),
             configs,
             held,
+            holds_all,
         }
     }
 }

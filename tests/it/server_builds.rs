@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 
 /// helm as the tests stand it in: it notes the chart's name, its process id and the mode of
 /// the temporary copy it builds (`none` for a chart built where it is) in `$LOG/runs`; then
-/// never ends when `$LOG/hang-NAME` exists, else prints the chart's `templates/cm.yaml` as
-/// `helm template` would.
+/// never ends when `$LOG/hang-NAME` exists, else (after 4 seconds when `$LOG/slow-NAME`
+/// exists) prints the chart's CRDs and templates as `helm template` would.
 const FAKE_HELM: &str = r#"#!/bin/sh
 for arg in "$@"; do chart="$arg"; done
 name=$(sed -n 's/^name: //p' "$chart/Chart.yaml")
@@ -27,8 +27,12 @@ while [ "$dir" != / ] && [ "$dir" != . ]; do
 done
 echo "$name $$ $copy" >> "$LOG/runs"
 if [ -e "$LOG/hang-$name" ]; then exec sleep 600; fi
-printf -- '---\n# Source: %s/templates/cm.yaml\n' "$name"
-cat "$chart/templates/cm.yaml"
+if [ -e "$LOG/slow-$name" ]; then sleep 4; fi
+for file in "$chart"/crds/*.yaml "$chart"/templates/*.yaml; do
+  [ -e "$file" ] || continue
+  printf -- '---\n# Source: %s/%s\n' "$name" "${file#"$chart"/}"
+  cat "$file"
+done
 "#;
 
 /// A workspace with charts and plain files, the stand-in helm, and a private temporary folder
@@ -70,6 +74,11 @@ impl Workspace {
     /// Builds of the chart named `name` never end.
     fn hang(&self, name: &str) {
         std::fs::write(self.log.join(format!("hang-{name}")), "").expect("mark");
+    }
+
+    /// Builds of the chart named `name` take 4 seconds.
+    fn slow(&self, name: &str) {
+        std::fs::write(self.log.join(format!("slow-{name}")), "").expect("mark");
     }
 
     /// The server, with the stand-in helm first on `PATH` and its temporary folder private,
@@ -512,4 +521,31 @@ fn a_file_a_template_reads_is_in_the_copy_an_edited_chart_is_built_from() {
         built, 1,
         "a template names .Files: every file below the chart is read"
     );
+}
+
+const WIDGET_CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema: {openAPIV3Schema: {type: object}}\n";
+
+/// A ConfigMap whose owner, a Widget (a kind the chart's CRD defines), is in no input.
+const WIDGET_DEPENDENT: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: default\n  ownerReferences:\n  - apiVersion: example.com/v1\n    kind: Widget\n    name: gizmo\n    uid: 0a1b2c3d-0000-4000-8000-000000000007\n";
+
+#[test]
+fn a_slow_build_that_defines_kinds_holds_every_file_until_it_ends() {
+    let workspace = Workspace::new(
+        "server-builds-crds",
+        &[
+            ("chart/Chart.yaml", CHART),
+            ("chart/crds/widget.yaml", WIDGET_CRD),
+            ("chart/templates/cm.yaml", TEMPLATE),
+            ("plain.yaml", WIDGET_DEPENDENT),
+        ],
+    );
+    workspace.slow("shop");
+    let mut server = workspace.server(Value::Null);
+    // Shown once the chart is built, with the kind its CRD defines known: never first
+    // without it (`owner-kind-unknown`).
+    let diagnostics = published(&mut server, &workspace.root.join("plain.yaml"), WAIT);
+    assert_eq!(codes(&diagnostics), ["owner-not-found"], "{diagnostics:?}");
+    assert_eq!(workspace.runs().len(), 1);
+    server.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(server.status(WAIT), Some(1));
 }
