@@ -622,16 +622,22 @@ const CHART_FILES_OF_V1: [&str; 2] = ["requirements.yaml", "requirements.lock"];
 /// The files below a chart's folder that its output depends on: its templates, CRDs,
 /// subcharts, values and own files. helm loads every file of the chart, but another file (a
 /// README, a plain manifest kept beside the chart) changes the output only through `.Files`
-/// in a template: when a template names `Files`, every file below the chart is read.
+/// in a template: when a template names `Files` (its own, or a subchart's, whose definitions
+/// the chart's templates may include), or a packed subchart that cannot be searched is
+/// there, every file below the chart is read.
 fn chart_files(target: &Target, files: &Files) -> Vec<PathBuf> {
     let dir = lexical(&target.dir);
     let mut below = Vec::new();
     files_below(&dir, files, &mut below, 0);
-    let templates = dir.join("templates");
-    let reads_any_file = below.iter().filter(|p| p.starts_with(&templates)).any(|p| {
-        files
-            .bytes(p)
-            .is_some_and(|bytes| bytes.windows(5).any(|w| w == b"Files"))
+    let (templates, subcharts) = (dir.join("templates"), dir.join("charts"));
+    let reads_any_file = below.iter().any(|p| {
+        if p.starts_with(&subcharts) && p.extension().is_some_and(|ext| ext == "tgz") {
+            return true;
+        }
+        (p.starts_with(&templates) || p.starts_with(&subcharts))
+            && files
+                .bytes(p)
+                .is_some_and(|bytes| bytes.windows(5).any(|w| w == b"Files"))
     });
     if reads_any_file {
         return below;

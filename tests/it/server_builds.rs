@@ -357,6 +357,18 @@ fn a_file_helm_does_not_read_builds_nothing_and_a_file_a_template_reads_builds_a
                 &format!("{TEMPLATE}# {{{{ .Files.Get \"plain.txt\" }}}}\n"),
             ),
             ("files/plain.txt", "one\n"),
+            // A subchart's definition that reads the including chart's files.
+            ("library/Chart.yaml", &CHART.replace("shop", "library")),
+            ("library/templates/cm.yaml", TEMPLATE),
+            (
+                "library/charts/common/Chart.yaml",
+                "apiVersion: v2\nname: common\nversion: 0.1.0\ntype: library\n",
+            ),
+            (
+                "library/charts/common/templates/_helpers.tpl",
+                "{{- define \"common.text\" -}}{{ $.Files.Get \"plain.txt\" }}{{- end -}}\n",
+            ),
+            ("library/plain.txt", "one\n"),
         ],
     );
     let mut server = workspace.server(Value::Null);
@@ -366,12 +378,12 @@ fn a_file_helm_does_not_read_builds_nothing_and_a_file_a_template_reads_builds_a
         ["owner-not-found"]
     );
     let mut names: Vec<String> = workspace
-        .wait_for_runs(2)
+        .wait_for_runs(3)
         .into_iter()
         .map(|r| r.0)
         .collect();
     names.sort();
-    assert_eq!(names, ["files", "shop"]);
+    assert_eq!(names, ["files", "library", "shop"]);
     // The plain file edited: linted again, and neither chart built again.
     open(
         &mut server,
@@ -386,12 +398,18 @@ fn a_file_helm_does_not_read_builds_nothing_and_a_file_a_template_reads_builds_a
             .is_some_and(|m| m.contains("elsewhere")),
         "{diagnostics:?}"
     );
-    assert_eq!(workspace.runs().len(), 2, "{:?}", workspace.runs());
+    assert_eq!(workspace.runs().len(), 3, "{:?}", workspace.runs());
     // The file a template reads through `.Files` edited: that chart is built again.
     let text = workspace.root.join("files/plain.txt");
     open(&mut server, &text, 1, "two\n");
-    let runs = workspace.wait_for_runs(3);
-    assert_eq!(runs[2].0, "files", "{runs:?}");
+    let runs = workspace.wait_for_runs(4);
+    assert_eq!(runs[3].0, "files", "{runs:?}");
+    // The file a subchart's definition may read edited: that chart is built again.
+    let text = workspace.root.join("library/plain.txt");
+    open(&mut server, &text, 1, "two\n");
+    let runs = workspace.wait_for_runs(5);
+    assert_eq!(runs[4].0, "library", "{runs:?}");
+    assert_eq!(runs.len(), 5, "{runs:?}");
     server.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
     assert_eq!(server.status(WAIT), Some(1));
 }
