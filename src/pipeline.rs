@@ -267,12 +267,9 @@ fn run_builds(
             .kube_version
             .map(|v| format!("v{}.{}.0", v.major, v.minor)),
     };
-    let (cached, stop) = match cache {
-        Some(cache) => (Some(&mut cache.builds), cache.stop.as_deref()),
-        None => (None, None),
-    };
+    let cached = cache.map(|cache| &mut cache.builds);
     let (builds, streams) =
-        crate::build::build_all(&targets, &settings, files, cached, stop, skipped);
+        crate::build::build_all(&targets, &settings, files, cached, None, skipped);
     inputs.extend(
         streams
             .into_iter()
@@ -307,8 +304,6 @@ pub struct LoadCache {
     builds: crate::build::BuildCache,
     /// What the last read of each file saw: unchanged files are not read again.
     stamps: read::Stamps,
-    /// Set when the analysis under way is no longer wanted: the builds it runs stop.
-    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl LoadCache {
@@ -331,9 +326,10 @@ impl LoadCache {
         self.builds.ran_last()
     }
 
-    /// Whether the last analysis stopped builds half-way (what it gave is not to be shown).
-    pub fn builds_stopped(&self) -> bool {
-        self.builds.stopped_last()
+    /// The builds the last analysis left running (see [`LoadCache::build_in_background`]):
+    /// what is in the files they read is not known yet.
+    pub fn pending_builds(&self) -> &[crate::build::Pending] {
+        self.builds.pending()
     }
 
     /// Make, for each input it holds, the copy that the next analysis takes (so that it does
@@ -345,9 +341,11 @@ impl LoadCache {
             .for_each(|(_, entry)| entry.spare = entry.prepared.try_clone());
     }
 
-    /// Stop the builds of the analyses that use this cache when `stop` is set.
-    pub fn stop_when(&mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) {
-        self.stop = Some(stop);
+    /// Build charts and overlays in the background: an analysis does not wait for a build
+    /// that takes long, and leaves it running for the next analysis to take; `ended` is told
+    /// when one ends. A build whose files changed is stopped when the next analysis begins.
+    pub fn build_in_background(&mut self, ended: crossbeam_channel::Sender<()>) {
+        self.builds.build_in_background(ended);
     }
 }
 

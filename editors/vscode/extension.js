@@ -5,12 +5,16 @@ const { LanguageClient } = require('vscode-languageclient/node');
 let client;
 
 exports.activate = function activate() {
-  const command = vscode.workspace.getConfiguration('ownerlint').get('path') || 'ownerlint';
+  const config = vscode.workspace.getConfiguration('ownerlint');
+  const command = config.get('path') || 'ownerlint';
   client = new LanguageClient(
     'ownerlint',
     'ownerlint',
     { command, args: ['server'] },
-    { documentSelector: [{ language: 'yaml' }, { language: 'json' }] },
+    {
+      documentSelector: [{ language: 'yaml' }, { language: 'json' }],
+      initializationOptions: { renderTimeout: config.get('renderTimeout') },
+    },
   );
   return client.start();
 };

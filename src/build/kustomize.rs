@@ -53,9 +53,7 @@ pub(super) fn build(
     };
     let io = |what: &str, e: std::io::Error| fail(format!("{what}: {e}"), false);
     let dir = std::fs::canonicalize(&target.dir).map_err(|e| io("cannot read the folder", e))?;
-    let wrapper = tempfile::Builder::new()
-        .prefix("ownerlint-kustomize-")
-        .tempdir()
+    let wrapper = super::running::private_folder("ownerlint-kustomize-")
         .map_err(|e| io("cannot make a temporary folder to build it from", e))?;
     // kustomize resolves the wrapper's symbolic links (a temporary folder may be behind one).
     let wrapper_dir = std::fs::canonicalize(wrapper.path())

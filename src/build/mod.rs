@@ -7,11 +7,14 @@ mod consumed;
 mod helm;
 mod kustomize;
 pub mod map;
+mod running;
 
 pub use consumed::Consumed;
+pub use running::end_every_build;
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use crate::analysis::BuildOptions;
@@ -238,9 +241,42 @@ pub struct BuildCache {
     builds: HashMap<Target, (u64, BuildResult)>,
     /// How many builds the last run ran (rather than took from the cache).
     ran: usize,
-    /// The last run's builds were stopped.
-    stopped: bool,
+    /// Builds run on threads of their own, past the run that started them (the language
+    /// server's): a run takes the builds that ended and does not wait for the others.
+    background: Option<Background>,
+    /// The builds the last run left running.
+    pending: Vec<Pending>,
 }
+
+/// A build left running: what a run found without it is not known in the files it reads,
+/// nor, when it may define kinds, anywhere.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    pub target: Target,
+    /// The files it reads (lexical).
+    pub files: Vec<PathBuf>,
+    /// It may define kinds (a CustomResourceDefinition among its files, or a packed subchart
+    /// that may hold one): the kinds, scopes and API versions every other file is checked
+    /// against may change when it ends.
+    pub may_define_kinds: bool,
+}
+
+/// The builds under way in the background, by target, and whom to tell when one ends.
+struct Background {
+    running: HashMap<Target, Running>,
+    ended: crossbeam_channel::Sender<()>,
+}
+
+/// A build under way: of what fingerprint, how to stop it, and where its result comes.
+struct Running {
+    fingerprint: u64,
+    stop: Arc<AtomicBool>,
+    result: crossbeam_channel::Receiver<BuildResult>,
+}
+
+/// How long a run waits for the builds it starts before it goes on without them: most builds
+/// take less, and are then in its first result.
+const BACKGROUND_GRACE: std::time::Duration = std::time::Duration::from_millis(1500);
 
 impl BuildCache {
     /// How many builds the last run ran rather than took from the cache.
@@ -248,17 +284,41 @@ impl BuildCache {
         self.ran
     }
 
-    /// Whether the last run's builds were stopped (some may not have finished).
-    pub fn stopped_last(&self) -> bool {
-        self.stopped
+    /// Build in the background from now on: a run starts the builds it needs, takes those that
+    /// end within a moment, and leaves the others running (see [`BuildCache::pending`]);
+    /// `ended` is told each time one ends, for the next run to take it. A build whose files
+    /// change is stopped (its tool's process group ended) when the next run starts its new
+    /// build.
+    pub fn build_in_background(&mut self, ended: crossbeam_channel::Sender<()>) {
+        self.background = Some(Background {
+            running: HashMap::new(),
+            ended,
+        });
+    }
+
+    /// The builds the last run left running.
+    pub fn pending(&self) -> &[Pending] {
+        &self.pending
+    }
+}
+
+impl Drop for BuildCache {
+    /// Builds no run will take are stopped.
+    fn drop(&mut self) {
+        if let Some(background) = &self.background {
+            for running in background.running.values() {
+                running.stop.store(true, Ordering::Relaxed);
+            }
+        }
     }
 }
 
 /// The build stage: build each of `targets` (in parallel: each is a process of its own) from
 /// its files as `files` has them, stopping as soon as `stop` is set. With a `cache`, a build
 /// whose files and options are those of a build there is taken from it, and the cache then
-/// holds these builds and no others. Gives the builds, each built stream's text under the
-/// name it is read under, and `skipped`.
+/// holds these builds and no others; a cache that builds in the background may leave some
+/// builds running, which are then neither built nor failed here. Gives the builds, each built
+/// stream's text under the name it is read under, and `skipped`.
 pub fn build_all(
     targets: &[Target],
     options: &BuildSettings,
@@ -306,7 +366,8 @@ pub fn build_all(
     (builds, streams)
 }
 
-/// [`build`] each of `targets`, or take it from `cache` when what it reads is as it was.
+/// [`build`] each of `targets`, or take it from `cache` when what it reads is as it was. A
+/// cache that builds in the background gives only the builds that ended.
 fn build_cached(
     targets: &[Target],
     options: &BuildSettings,
@@ -331,24 +392,26 @@ fn build_cached(
             (fingerprint, kept)
         })
         .collect();
+    cache.pending.clear();
+    if cache.background.is_some() {
+        return build_in_background(targets, options, files, cache, work);
+    }
     cache.ran = work.iter().filter(|(_, kept)| kept.is_none()).count();
-    let built: Vec<(u64, bool, BuildResult)> = work
+    let built: Vec<(u64, BuildResult)> = work
         .into_par_iter()
         .zip(targets)
         .map(|((fingerprint, kept), target)| match kept {
-            Some(built) => (fingerprint, false, built),
-            None => (fingerprint, true, build(target, options, files, stop)),
+            Some(built) => (fingerprint, built),
+            None => (fingerprint, build(target, options, files, stop)),
         })
         .collect();
-    let stopped = cache.ran > 0 && stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    cache.stopped = stopped;
+    let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
     built
         .into_iter()
         .zip(targets)
-        .map(|((fingerprint, ran, built), target)| {
-            // A build that ran while the builds were stopped may not have finished: it is not
-            // kept (those taken from the cache stay).
-            if !(ran && stopped) {
+        .map(|((fingerprint, built), target)| {
+            // A build stopped half-way is not kept.
+            if !stopped {
                 cache
                     .builds
                     .insert(target.clone(), (fingerprint, built.clone()));
@@ -356,6 +419,174 @@ fn build_cached(
             built
         })
         .collect()
+}
+
+/// [`build_cached`] with the builds on threads of their own: each build whose files changed is
+/// started (the one under way for its old files stopped), those that end within
+/// [`BACKGROUND_GRACE`] are taken, and the others are left running, listed in
+/// `cache.pending`.
+fn build_in_background(
+    targets: &[Target],
+    options: &BuildSettings,
+    files: &Files,
+    cache: &mut BuildCache,
+    work: Vec<(u64, Option<BuildResult>)>,
+) -> Vec<BuildResult> {
+    let Some(background) = cache.background.as_mut() else {
+        return Vec::new();
+    };
+    // Builds of charts and overlays no longer built, or built from other files now, stop.
+    background.running.retain(|target, running| {
+        let wanted = targets
+            .iter()
+            .zip(&work)
+            .any(|(t, (fingerprint, _))| t == target && *fingerprint == running.fingerprint);
+        if !wanted {
+            running.stop.store(true, Ordering::Relaxed);
+        }
+        wanted
+    });
+    let mut ran = 0;
+    let mut waiting = Vec::new();
+    let mut done: Vec<Option<(u64, BuildResult)>> = Vec::new();
+    for (i, ((fingerprint, kept), target)) in work.into_iter().zip(targets).enumerate() {
+        match kept {
+            Some(built) => done.push(Some((fingerprint, built))),
+            None => {
+                if !background.running.contains_key(target) {
+                    ran += 1;
+                    let running =
+                        start_build(target, options, files, fingerprint, &background.ended);
+                    background.running.insert(target.clone(), running);
+                    // Only the builds started now are waited for: one that has run for a
+                    // while does not hold up every run after it.
+                    waiting.push(i);
+                }
+                done.push(None);
+            }
+        }
+    }
+    cache.ran = ran;
+    let deadline = std::time::Instant::now() + BACKGROUND_GRACE;
+    for (i, target) in targets.iter().enumerate() {
+        if done[i].is_some() {
+            continue;
+        }
+        let Some(running) = background.running.get(target) else {
+            continue;
+        };
+        // `Err(true)`: the build's thread ended without a result (it failed).
+        let received = if waiting.contains(&i) {
+            (running.result.recv_deadline(deadline))
+                .map_err(|e| e == crossbeam_channel::RecvTimeoutError::Disconnected)
+        } else {
+            (running.result.try_recv())
+                .map_err(|e| e == crossbeam_channel::TryRecvError::Disconnected)
+        };
+        let ended = match received {
+            Ok(built) => Some(built),
+            Err(true) => Some(Err(Box::new(Failure {
+                target: target.clone(),
+                file: target.file.clone(),
+                at: None,
+                message: "the build stopped unexpectedly".into(),
+                missing_tool: false,
+            }))),
+            Err(false) => None,
+        };
+        if let Some(built) = ended {
+            let fingerprint = running.fingerprint;
+            background.running.remove(target);
+            done[i] = Some((fingerprint, built));
+        }
+    }
+    let mut results = Vec::new();
+    for (target, done) in targets.iter().zip(done) {
+        match done {
+            Some((fingerprint, built)) => {
+                cache
+                    .builds
+                    .insert(target.clone(), (fingerprint, built.clone()));
+                results.push(built);
+            }
+            None => {
+                let read = read_files(target, files);
+                cache.pending.push(Pending {
+                    target: target.clone(),
+                    may_define_kinds: may_define_kinds(&read, files),
+                    files: read,
+                });
+            }
+        }
+    }
+    results
+}
+
+/// Whether a build that reads `read` may define kinds: one of them holds a
+/// `CustomResourceDefinition`, or is a packed chart (whose text is not searched).
+fn may_define_kinds(read: &[PathBuf], files: &Files) -> bool {
+    read.iter().any(|path| {
+        path.extension().is_some_and(|ext| ext == "tgz")
+            || files.bytes(path).is_some_and(|bytes| {
+                let kind = b"CustomResourceDefinition";
+                bytes.windows(kind.len()).any(|w| w == kind)
+            })
+    })
+}
+
+/// Start building `target` on a thread of its own: its result comes on the receiver, and
+/// `ended` is told, unless it was stopped.
+fn start_build(
+    target: &Target,
+    options: &BuildSettings,
+    files: &Files,
+    fingerprint: u64,
+    ended: &crossbeam_channel::Sender<()>,
+) -> Running {
+    let stop = Arc::new(AtomicBool::new(false));
+    let (send, result) = crossbeam_channel::bounded(1);
+    let building = target.clone();
+    let build_options = options.options.clone();
+    let namespace = options.namespace.to_string();
+    let kube_version = options.kube_version.clone();
+    let files = files.clone();
+    let ended = ended.clone();
+    let stopped = Arc::clone(&stop);
+    let spawned = std::thread::Builder::new()
+        .name("ownerlint-build".into())
+        .spawn(move || {
+            let settings = BuildSettings {
+                options: &build_options,
+                namespace: &namespace,
+                kube_version,
+            };
+            let built = build(&building, &settings, &files, Some(&stopped));
+            if !stopped.load(Ordering::Relaxed) {
+                let _ = send.send(built);
+                let _ = ended.send(());
+            }
+        });
+    if let Err(e) = spawned {
+        // No thread: the build fails now, with why.
+        let (send, failed) = crossbeam_channel::bounded(1);
+        let _ = send.send(Err(Box::new(Failure {
+            target: target.clone(),
+            file: target.file.clone(),
+            at: None,
+            message: format!("the build could not be started: {e}"),
+            missing_tool: false,
+        })));
+        return Running {
+            fingerprint,
+            stop,
+            result: failed,
+        };
+    }
+    Running {
+        fingerprint,
+        stop,
+        result,
+    }
 }
 
 /// What a build depends on: its options, and the path and bytes of every file it reads (the
@@ -371,17 +602,55 @@ fn fingerprint(target: &Target, options: &BuildSettings, files: &Files) -> u64 {
     hasher.finish()
 }
 
-/// The files a build reads, lexical and sorted (with edited files not yet on disk): every file
-/// below a chart's folder, and the files an overlay names.
+/// The files a build reads, lexical and sorted (with edited files not yet on disk): what a
+/// chart is made from (see [`chart_files`]), and the files an overlay names.
 fn read_files(target: &Target, files: &Files) -> Vec<PathBuf> {
     let mut read = Vec::new();
     match target.tool {
-        Tool::Helm => files_below(&lexical(&target.dir), files, &mut read, 0),
+        Tool::Helm => read = chart_files(target, files),
         Tool::Kustomize => read.extend(target.consumed(files).files().cloned()),
     }
     read.sort();
     read.dedup();
     read
+}
+
+/// Files a chart's build reads besides those its layout names ([`Target::consumed`]): the
+/// dependencies of a chart of `apiVersion: v1`.
+const CHART_FILES_OF_V1: [&str; 2] = ["requirements.yaml", "requirements.lock"];
+
+/// The files below a chart's folder that its output depends on: its templates, CRDs,
+/// subcharts, values and own files. helm loads every file of the chart, but another file (a
+/// README, a plain manifest kept beside the chart) changes the output only through `.Files`
+/// in a template: when a template names `Files` (its own, or a subchart's, whose definitions
+/// the chart's templates may include), or a packed subchart that cannot be searched is
+/// there, every file below the chart is read.
+fn chart_files(target: &Target, files: &Files) -> Vec<PathBuf> {
+    let dir = lexical(&target.dir);
+    let mut below = Vec::new();
+    files_below(&dir, files, &mut below, 0);
+    let (templates, subcharts) = (dir.join("templates"), dir.join("charts"));
+    let reads_any_file = below.iter().any(|p| {
+        if p.starts_with(&subcharts) && p.extension().is_some_and(|ext| ext == "tgz") {
+            return true;
+        }
+        (p.starts_with(&templates) || p.starts_with(&subcharts))
+            && files
+                .bytes(p)
+                .is_some_and(|bytes| bytes.windows(5).any(|w| w == b"Files"))
+    });
+    if reads_any_file {
+        return below;
+    }
+    let consumed = target.consumed(files);
+    let own: Vec<PathBuf> = CHART_FILES_OF_V1
+        .iter()
+        .map(|name| dir.join(name))
+        .collect();
+    below
+        .into_iter()
+        .filter(|path| consumed.contains_lexical(path) || own.contains(path))
+        .collect()
 }
 
 /// Every file below `dir` (not through symbolic links to folders, and not deeper than a chart
@@ -439,14 +708,11 @@ fn build(
             }
         }
     }
-    let copy = tempfile::Builder::new()
-        .prefix("ownerlint-edited-")
-        .tempdir()
-        .map_err(|e| {
-            fail(format!(
-                "cannot make a temporary folder to build it from: {e}"
-            ))
-        })?;
+    let copy = running::private_folder("ownerlint-edited-").map_err(|e| {
+        fail(format!(
+            "cannot make a temporary folder to build it from: {e}"
+        ))
+    })?;
     let copy_root = std::fs::canonicalize(copy.path()).unwrap_or_else(|_| copy.path().into());
     for file in &files_read {
         let Ok(inside) = file.strip_prefix(&root) else {
@@ -628,6 +894,8 @@ fn run_tool(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()?;
+    // Registered while it runs: a process that ends first ends the group.
+    let _group = running::register_group(child.id());
     // The group's id is the tool's process id (`process_group(0)`).
     let stop_group = |id: u32| {
         #[cfg(unix)]

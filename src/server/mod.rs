@@ -6,6 +6,15 @@
 //! back a read-only [`snapshot::Snapshot`], which requests then read. Edits that arrive while
 //! an analysis runs are taken together by the next one.
 //!
+//! Charts and overlays are built in the background, each on its own: an analysis takes the
+//! builds that ended and does not wait for one that takes long. What it finds is shown at
+//! once, except in the files such a build reads, which keep what was shown for them until
+//! it ends (the job is then analysed again); a build that may define kinds (CRDs), which
+//! every file is checked against, holds every file. A newer text of a file a build reads stops that
+//! build (its tool's process group is ended) and starts another; other edits leave it
+//! running. Builds are stopped after `renderTimeout` seconds ([`EDITOR_RENDER_TIMEOUT`]
+//! unless the client's initialization options say otherwise), and end with the server.
+//!
 //! Diagnostics are pulled by clients that can pull them and be told to pull again
 //! (`workspace/diagnostic/refresh`), and pushed to the others; never both.
 
@@ -18,7 +27,6 @@ use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, select};
@@ -63,6 +71,9 @@ impl Ending {
 pub fn run() -> Result<Ending, String> {
     let (connection, writer) = transport::stdio();
     let ending = serve(&connection);
+    // The builds under way end with the server, and leave no temporary copy behind: the
+    // process exits without waiting for them (nor running their destructors).
+    crate::build::end_every_build();
     // Every answer out before the process ends; the reader is not waited for (it may be
     // waiting for input that never comes).
     drop(connection);
@@ -101,6 +112,9 @@ pub fn serve(connection: &Connection) -> Result<Ending, String> {
         .sender
         .send(Response::new_ok(id, result).into())
         .map_err(|e| e.to_string())?;
+    if let Err(problem) = render_timeout(&raw) {
+        log(connection, lsp_types::MessageType::WARNING, &problem);
+    }
     let (jobs, worker_jobs) = crossbeam_channel::unbounded::<(u64, Job)>();
     let (worker_results, results) = crossbeam_channel::unbounded::<(u64, Snapshot)>();
     std::thread::Builder::new()
@@ -109,8 +123,8 @@ pub fn serve(connection: &Connection) -> Result<Ending, String> {
         .map_err(|e| e.to_string())?;
     session.dirty = true;
     // The worker is not waited for: an analysis under way does not hold up `exit`. It ends
-    // with the job it runs, its jobs closed.
-    main_loop(connection, &mut session, &jobs, &results)
+    // with the job it runs, its jobs closed, and its builds stop.
+    main_loop(connection, &mut session, jobs, results)
 }
 
 /// Wait for `initialize`: requests before it are answered that the server is not initialized,
@@ -141,22 +155,47 @@ fn initialize_start(connection: &Connection) -> Option<(RequestId, serde_json::V
 }
 
 /// The worker: each job's analysis, one at a time. A job that panics gives an empty snapshot
-/// rather than stopping the server.
+/// rather than stopping the server. Builds run in the background: an analysis that leaves
+/// some running is sent as it is (the files those builds read held), and the job is analysed
+/// again each time one of them ends, until none is left or a newer job comes.
 fn work(jobs: &Receiver<(u64, Job)>, results: &Sender<(u64, Snapshot)>) {
+    let (ended, build_ended) = crossbeam_channel::unbounded::<()>();
     let mut caches = snapshot::Caches::new();
-    for (generation, job) in jobs {
-        let open = job.open.clone();
-        let snapshot = std::panic::catch_unwind(AssertUnwindSafe(|| job.run(&mut caches)))
+    let mut next: Option<(u64, Job)> = None;
+    loop {
+        let Some((mut generation, mut job)) = next.take().or_else(|| jobs.recv().ok()) else {
+            return;
+        };
+        // Only the newest job is worth analysing.
+        while let Ok(newer) = jobs.try_recv() {
+            (generation, job) = newer;
+        }
+        while build_ended.try_recv().is_ok() {}
+        let snapshot = std::panic::catch_unwind(AssertUnwindSafe(|| job.run(&mut caches, &ended)))
             .unwrap_or_else(|_| {
-                // What a failed analysis left in the caches is not to be trusted.
+                // What a failed analysis left in the caches is not to be trusted (dropped,
+                // they stop their builds).
                 caches.clear();
                 Snapshot {
-                    texts: open,
+                    texts: job.open.clone(),
                     ..Snapshot::empty()
                 }
             });
+        let building = snapshot.building();
         if results.send((generation, snapshot)).is_err() {
             return;
+        }
+        if building {
+            // A build ends (the job is analysed again, taking it), or a newer job comes.
+            select! {
+                recv(jobs) -> newer => match newer {
+                    Ok(newer) => next = Some(newer),
+                    // Shut down: the caches are dropped, which stops their builds.
+                    Err(_) => return,
+                },
+                recv(build_ended) -> _ => next = Some((generation, job)),
+            }
+            continue;
         }
         // While no analysis waits: the copies of what was loaded that the next one takes.
         if jobs.is_empty() {
@@ -170,9 +209,11 @@ fn work(jobs: &Receiver<(u64, Job)>, results: &Sender<(u64, Snapshot)>) {
 fn main_loop(
     connection: &Connection,
     session: &mut Session,
-    jobs: &Sender<(u64, Job)>,
-    results: &Receiver<(u64, Snapshot)>,
+    jobs: Sender<(u64, Job)>,
+    mut results: Receiver<(u64, Snapshot)>,
 ) -> Result<Ending, String> {
+    // Dropped at shutdown: the worker then ends, and the builds it left running stop.
+    let mut jobs = Some(jobs);
     let mut shut_down = false;
     let ending = |shut_down: bool| {
         if shut_down {
@@ -182,11 +223,13 @@ fn main_loop(
         }
     };
     loop {
-        if session.dirty && !session.running && !shut_down {
+        if let Some(jobs) = &jobs
+            && session.dirty
+            && !session.running
+        {
             session.dirty = false;
             session.running = true;
             session.generation += 1;
-            session.stop = Arc::new(AtomicBool::new(false));
             session.began_next = Some(Instant::now());
             jobs.send((session.generation, session.job()))
                 .map_err(|e| e.to_string())?;
@@ -207,6 +250,7 @@ fn main_loop(
                         if request.method == lsp_types::request::Shutdown::METHOD =>
                     {
                         shut_down = true;
+                        jobs = None;
                         // Pull requests that waited for an analysis get what is known.
                         for (waiting, _) in std::mem::take(&mut session.waiting) {
                             session.answer(connection, waiting);
@@ -221,7 +265,6 @@ fn main_loop(
                         }
                         if !shut_down {
                             session.notification(connection, notification);
-                            session.overtaken();
                         }
                     }
                     // Answers to the server's own requests (refresh, registration).
@@ -229,16 +272,26 @@ fn main_loop(
                 }
             }
             recv(results) -> result => {
-                let Ok((_, snapshot)) = result else { return Err("the analysis stopped".into()) };
-                session.running = false;
-                // Builds stopped half-way by newer edits: the next analysis answers.
-                if snapshot.stopped && session.dirty {
-                    continue;
+                let Ok((generation, snapshot)) = result else {
+                    if shut_down {
+                        // The worker ended, as it does at shutdown.
+                        results = crossbeam_channel::never();
+                        continue;
+                    }
+                    return Err("the analysis stopped".into());
+                };
+                // The worker takes the next job (an analysis of an older one, whose builds
+                // ended meanwhile, is shown all the same).
+                if generation == session.generation {
+                    session.running = false;
+                    session.began = session.began_next;
                 }
+                let snapshot = Arc::new(snapshot);
                 // The analysis it replaces is let go once what changed is out.
-                let replaced = std::mem::replace(&mut session.snapshot, Arc::new(snapshot));
-                session.last_result = Some(Instant::now());
-                session.began = session.began_next;
+                let replaced = std::mem::replace(&mut session.snapshot, Arc::clone(&snapshot));
+                if !snapshot.building() {
+                    session.complete = snapshot;
+                }
                 if !shut_down {
                     session.analysed(connection);
                 }
@@ -263,13 +316,16 @@ struct Session {
     folders: Vec<PathBuf>,
     documents: HashMap<PathBuf, Document>,
     snapshot: Arc<Snapshot>,
+    /// The last analysis that no build was under way for: the diagnostics of the files that
+    /// the builds under way read are pulled from it.
+    complete: Arc<Snapshot>,
     /// Something changed since the last analysis began.
     dirty: bool,
+    /// The worker analyses the last job sent (it may then wait for builds, which is not
+    /// running: a newer job is sent to it at once).
     running: bool,
-    /// Set to stop the builds of the analysis under way.
-    stop: Arc<AtomicBool>,
-    /// When the last analysis was taken.
-    last_result: Option<Instant>,
+    /// How long one build may take (`renderTimeout` in the initialization options).
+    render_timeout: Duration,
     /// When the analysis taken last, and the one under way, began.
     began: Option<Instant>,
     began_next: Option<Instant>,
@@ -333,10 +389,10 @@ impl Session {
             folders,
             documents: HashMap::new(),
             snapshot: Arc::new(Snapshot::empty()),
+            complete: Arc::new(Snapshot::empty()),
             dirty: false,
             running: false,
-            stop: Arc::new(AtomicBool::new(false)),
-            last_result: None,
+            render_timeout: render_timeout(raw).unwrap_or(EDITOR_RENDER_TIMEOUT),
             began: None,
             began_next: None,
             generation: 0,
@@ -396,6 +452,7 @@ impl Session {
             .folders
             .iter()
             .map(|folder| options_for(folder, vec![folder.clone()], &open, &mut config_errors))
+            .map(|options| self.with_render_timeout(options))
             .collect();
         let mut loose: Vec<PathBuf> = self
             .documents
@@ -408,7 +465,8 @@ impl Session {
             .first()
             .and_then(|first| first.parent())
             .map(Path::to_path_buf)
-            .map(|dir| options_for(&dir, loose.clone(), &open, &mut config_errors));
+            .map(|dir| options_for(&dir, loose.clone(), &open, &mut config_errors))
+            .map(|options| self.with_render_timeout(options));
         Job {
             folders,
             loose,
@@ -419,23 +477,18 @@ impl Session {
                 .map(|(path, d)| (path.clone(), d.version))
                 .collect(),
             config_errors,
-            stop: Arc::clone(&self.stop),
         }
     }
 
-    /// Newer edits came during an analysis: its builds (helm, kustomize) stop, unless nothing
-    /// was shown for a while (then it finishes, so that diagnostics keep coming while the user
-    /// types).
-    fn overtaken(&mut self) {
-        const SHOWN_RECENTLY: Duration = Duration::from_millis(1000);
-        if self.running
-            && self.dirty
-            && self
-                .last_result
-                .is_some_and(|at| at.elapsed() < SHOWN_RECENTLY)
-        {
-            self.stop.store(true, Ordering::Relaxed);
+    /// `options`, with the editor's build timeout.
+    fn with_render_timeout(
+        &self,
+        mut options: crate::analysis::Options,
+    ) -> crate::analysis::Options {
+        if let Some(build) = &mut options.build {
+            build.timeout = self.render_timeout;
         }
+        options
     }
 
     /// An analysis finished: push what changed, or have the client pull again, and answer the
@@ -463,14 +516,22 @@ impl Session {
             let _ = connection.sender.send(request.into());
             return;
         }
-        let mut now = features::all_diagnostics(&self.snapshot, self.client);
+        // What builds under way read keeps what was shown for it until they end.
+        let held = |uri: &Uri| is_held(&self.snapshot, uri);
+        let mut now: Vec<(Uri, Vec<Diagnostic>)> =
+            features::all_diagnostics(&self.snapshot, self.client)
+                .into_iter()
+                .filter(|(uri, _)| !held(uri))
+                .collect();
         // Files published before that no analysis lints now (closed loose files, deleted files).
         let linted: std::collections::HashSet<String> = now
             .iter()
             .map(|(uri, _)| uri.as_str().to_string())
             .collect();
         for uri in self.published.keys().filter(|u| !linted.contains(*u)) {
-            if let Ok(uri) = uri.parse::<Uri>() {
+            if let Ok(uri) = uri.parse::<Uri>()
+                && !held(&uri)
+            {
                 now.push((uri, Vec::new()));
             }
         }
@@ -519,6 +580,7 @@ impl Session {
         };
         let id = request.id.clone();
         let snapshot = Arc::clone(&self.snapshot);
+        let complete = Arc::clone(&self.complete);
         let client = self.client;
         let documents = &self.documents;
         let answer = std::panic::catch_unwind(AssertUnwindSafe(|| -> Answer {
@@ -567,7 +629,11 @@ impl Session {
                 }
                 DocumentDiagnosticRequest::METHOD => {
                     let p: lsp_types::DocumentDiagnosticParams = parse(&request)?;
-                    let items = features::diagnostics(&snapshot, &p.text_document.uri, client);
+                    let uri = &p.text_document.uri;
+                    let items = match is_held(&snapshot, uri) {
+                        true => features::diagnostics(&complete, uri, client),
+                        false => features::diagnostics(&snapshot, uri, client),
+                    };
                     to_json(DocumentDiagnosticReportResult::Report(
                         DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
                             related_documents: None,
@@ -581,8 +647,12 @@ impl Session {
                 WorkspaceDiagnosticRequest::METHOD => {
                     let _: lsp_types::WorkspaceDiagnosticParams = parse(&request)?;
                     let mut items: Vec<WorkspaceDocumentDiagnosticReport> =
-                        features::all_diagnostics(&snapshot, client)
-                            .into_iter()
+                        (features::all_diagnostics(&snapshot, client).into_iter())
+                            .filter(|(uri, _)| !is_held(&snapshot, uri))
+                            .chain(
+                                (features::all_diagnostics(&complete, client).into_iter())
+                                    .filter(|(uri, _)| is_held(&snapshot, uri)),
+                            )
                             .map(|(uri, items)| {
                                 let version = path_of(&uri)
                                     .and_then(|p| snapshot.versions.get(&p))
@@ -763,6 +833,35 @@ fn options_for(
     })
 }
 
+/// Whether the file at `uri` is read by a build still under way when `snapshot` was taken:
+/// what it finds there is not known yet.
+fn is_held(snapshot: &Snapshot, uri: &Uri) -> bool {
+    snapshot.holds_all
+        || (!snapshot.held.is_empty()
+            && path_of(uri)
+                .is_some_and(|path| snapshot.held.contains(&crate::read::lexical(&path))))
+}
+
+/// How long the editor lets one build (`helm template`, `kustomize build`) take: the client's
+/// `renderTimeout` initialization option, in seconds, else [`EDITOR_RENDER_TIMEOUT`]; `Err`
+/// says what is wrong with an option that is not a number of seconds.
+fn render_timeout(raw: &serde_json::Value) -> Result<Duration, String> {
+    match &raw["initializationOptions"]["renderTimeout"] {
+        serde_json::Value::Null => Ok(EDITOR_RENDER_TIMEOUT),
+        value => match value.as_u64() {
+            Some(seconds) if seconds > 0 => Ok(Duration::from_secs(seconds)),
+            _ => Err(format!(
+                "ownerlint: the initialization option renderTimeout is {value}, not a number of seconds above 0, so builds stop after {} seconds; set it to a whole number such as 120",
+                EDITOR_RENDER_TIMEOUT.as_secs()
+            )),
+        },
+    }
+}
+
+/// The editor's build timeout: shorter than the command line's, since the diagnostics of the
+/// files a build reads wait for it.
+pub const EDITOR_RENDER_TIMEOUT: Duration = Duration::from_secs(30);
+
 type Answer = Result<serde_json::Value, (ErrorCode, String)>;
 
 fn parse<P: serde::de::DeserializeOwned>(request: &Request) -> Result<P, (ErrorCode, String)> {
@@ -800,4 +899,38 @@ fn log(connection: &Connection, typ: lsp_types::MessageType, message: &str) {
         },
     );
     let _ = connection.sender.send(notification.into());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_editors_build_timeout_is_30_seconds_unless_the_client_says_otherwise() {
+        let options = |value: serde_json::Value| {
+            render_timeout(&serde_json::json!({"initializationOptions": value}))
+        };
+        assert_eq!(
+            render_timeout(&serde_json::json!({})),
+            Ok(Duration::from_secs(30))
+        );
+        assert_eq!(options(serde_json::json!({})), Ok(Duration::from_secs(30)));
+        assert_eq!(
+            options(serde_json::json!({"renderTimeout": 120})),
+            Ok(Duration::from_secs(120))
+        );
+        for wrong in [
+            serde_json::json!(0),
+            serde_json::json!(-1),
+            serde_json::json!("2m"),
+        ] {
+            let problem = options(serde_json::json!({ "renderTimeout": wrong }));
+            assert!(
+                problem
+                    .as_ref()
+                    .is_err_and(|p| p.contains("renderTimeout") && p.contains("30 seconds")),
+                "{problem:?}"
+            );
+        }
+    }
 }

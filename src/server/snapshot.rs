@@ -1,10 +1,8 @@
 //! What the server knows after an analysis: each workspace folder's analysis (and that of the
 //! open files in no folder), read-only, shared with the requests that read it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use crate::analysis::{Analysis, Options, Spot};
 use crate::config::ConfigError;
@@ -158,8 +156,12 @@ pub(super) struct Snapshot {
     pub versions: HashMap<PathBuf, i32>,
     /// Each configuration file with mistakes (as read), and its mistakes.
     pub configs: Vec<(Source, Vec<ConfigError>)>,
-    /// Builds were stopped half-way (newer edits came): what it holds is not to be shown.
-    pub stopped: bool,
+    /// The files read by builds still under way (lexical): what was shown for them stands
+    /// until those builds end.
+    pub held: HashSet<PathBuf>,
+    /// A build still under way may define kinds, which every file is checked against: what
+    /// was shown for every file stands until it ends.
+    pub holds_all: bool,
 }
 
 impl Snapshot {
@@ -169,8 +171,15 @@ impl Snapshot {
             texts: HashMap::new(),
             versions: HashMap::new(),
             configs: Vec::new(),
-            stopped: false,
+            held: HashSet::new(),
+            holds_all: false,
         }
+    }
+
+    /// Builds were still under way: what it holds of the files they may change is not to be
+    /// shown.
+    pub(super) fn building(&self) -> bool {
+        self.holds_all || !self.held.is_empty()
     }
 
     /// The analysis that lints `path`, and its source there.
@@ -190,8 +199,6 @@ pub(super) struct Job {
     pub versions: HashMap<PathBuf, i32>,
     /// The mistakes of the configuration files read (their options are the defaults).
     pub config_errors: Vec<ConfigError>,
-    /// Set when a newer edit makes this analysis unwanted: its builds stop.
-    pub stop: Arc<AtomicBool>,
 }
 
 /// What was loaded of each folder's files, for the next analysis: only files whose bytes
@@ -199,20 +206,34 @@ pub(super) struct Job {
 pub(super) type Caches = HashMap<Vec<PathBuf>, LoadCache>;
 
 impl Job {
-    pub(super) fn run(self, caches: &mut Caches) -> Snapshot {
+    /// Analyse each folder, with the builds of `caches` run in the background: a build that
+    /// takes long is left running (`ended` is told when it ends), and the files it reads are
+    /// held.
+    pub(super) fn run(
+        &self,
+        caches: &mut Caches,
+        ended: &crossbeam_channel::Sender<()>,
+    ) -> Snapshot {
         let mut used = Caches::new();
         let mut parts = Vec::new();
-        let mut stopped = false;
+        let mut held = HashSet::new();
+        let mut holds_all = false;
         for options in self.folders.iter().chain(&self.loose) {
-            let mut cache = caches.remove(&options.paths).unwrap_or_default();
-            cache.stop_when(Arc::clone(&self.stop));
+            let mut cache = caches.remove(&options.paths).unwrap_or_else(|| {
+                let mut cache = LoadCache::default();
+                cache.build_in_background(ended.clone());
+                cache
+            });
             let inputs = crate::pipeline::Inputs {
                 texts: self.open.clone(),
                 stdin: &mut std::io::empty(),
                 cache: Some(&mut cache),
             };
             let analysis = crate::pipeline::analyze_inputs(options, inputs);
-            stopped |= cache.builds_stopped();
+            for pending in cache.pending_builds() {
+                held.extend(pending.files.iter().cloned());
+                holds_all |= pending.may_define_kinds;
+            }
             parts.push(Part::new(analysis));
             used.insert(options.paths.clone(), cache);
         }
@@ -220,7 +241,7 @@ impl Job {
         *caches = used;
         // Each file once, though several folders read it.
         let mut configs: Vec<(Source, Vec<ConfigError>)> = Vec::new();
-        for error in self.config_errors {
+        for error in self.config_errors.iter().cloned() {
             match configs.iter_mut().find(|(s, _)| s.name == error.path) {
                 Some((_, errors)) => {
                     if !errors.contains(&error) {
@@ -239,10 +260,11 @@ impl Job {
         }
         Snapshot {
             parts,
-            texts: self.open,
-            versions: self.versions,
+            texts: self.open.clone(),
+            versions: self.versions.clone(),
             configs,
-            stopped,
+            held,
+            holds_all,
         }
     }
 }

@@ -46,6 +46,8 @@ mod render;
 mod rule_docs;
 mod scanner;
 mod server;
+#[cfg(target_os = "linux")]
+mod server_builds;
 mod shapes;
 mod suppress;
 mod vscode;

@@ -21,7 +21,7 @@ struct Client {
 
 /// How long a test waits for a message before it fails: long enough for a debug build to
 /// analyse the 100,000 objects of one test on a loaded machine; it only bounds a hang.
-const WAIT: Duration = Duration::from_secs(120);
+pub(crate) const WAIT: Duration = Duration::from_secs(120);
 
 impl Client {
     fn start(root: &Path, capabilities: Value) -> Client {
@@ -136,12 +136,12 @@ impl Client {
     }
 }
 
-fn uri(path: &Path) -> String {
+pub(crate) fn uri(path: &Path) -> String {
     format!("file://{}", path.display()).replace(' ', "%20")
 }
 
 /// Only the rule ids of diagnostics, in order.
-fn codes(diagnostics: &[Value]) -> Vec<String> {
+pub(crate) fn codes(diagnostics: &[Value]) -> Vec<String> {
     diagnostics
         .iter()
         .map(|d| d["code"].as_str().unwrap_or("?").to_string())
@@ -151,7 +151,7 @@ fn codes(diagnostics: &[Value]) -> Vec<String> {
 const OWNER: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n  uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
 
 /// A ConfigMap whose owner is in no input.
-const DANGLING: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: gone\n    uid: 0a1b2c3d-0000-4000-8000-000000000009\n";
+pub(crate) const DANGLING: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: gone\n    uid: 0a1b2c3d-0000-4000-8000-000000000009\n";
 
 const DEPENDENT: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  uid: 0a1b2c3d-0000-4000-8000-000000000002\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
 
@@ -166,11 +166,11 @@ fn workspace(name: &str) -> (tempfile::TempDir, std::path::PathBuf, std::path::P
     (dir, owner, dependent)
 }
 
-fn push_client() -> Value {
+pub(crate) fn push_client() -> Value {
     json!({"textDocument": {"publishDiagnostics": {"relatedInformation": true}}})
 }
 
-fn pull_client() -> Value {
+pub(crate) fn pull_client() -> Value {
     json!({
         "general": {"positionEncodings": ["utf-8", "utf-16"]},
         "textDocument": {"diagnostic": {"dynamicRegistration": false}},
@@ -606,17 +606,26 @@ fn files_created_on_disk_are_taken_in_and_a_huge_one_does_not_hold_up_requests()
 
 /// `ownerlint server` as an editor starts it: the binary, frames written raw to its standard
 /// input, messages read from its standard output.
-struct Process {
+pub(crate) struct Process {
     child: std::process::Child,
     stdin: Option<std::process::ChildStdin>,
-    messages: std::sync::mpsc::Receiver<Value>,
+    pub(crate) messages: std::sync::mpsc::Receiver<Value>,
 }
 
 impl Process {
-    fn start(root: &Path, capabilities: Value) -> Process {
-        let mut child = common::ownerlint()
-            .arg("server")
-            .current_dir(root)
+    pub(crate) fn start(root: &Path, capabilities: Value) -> Process {
+        Process::start_with(root, capabilities, Value::Null, |command| command)
+    }
+
+    /// [`Process::start`], with the client's `initializationOptions`, and the command set up
+    /// by `setup` (its environment).
+    pub(crate) fn start_with(
+        root: &Path,
+        capabilities: Value,
+        initialization_options: Value,
+        setup: impl FnOnce(common::Ownerlint) -> common::Ownerlint,
+    ) -> Process {
+        let mut child = setup(common::ownerlint().arg("server").current_dir(root))
             .command()
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
@@ -645,6 +654,7 @@ impl Process {
                 "rootUri": root_uri,
                 "workspaceFolders": [{"uri": root_uri, "name": "root"}],
                 "capabilities": capabilities,
+                "initializationOptions": initialization_options,
             }}),
         );
         let (answer, _) = this.answer(0);
@@ -652,20 +662,20 @@ impl Process {
         this
     }
 
-    fn raw(&mut self, bytes: &[u8]) {
+    pub(crate) fn raw(&mut self, bytes: &[u8]) {
         use std::io::Write;
         let stdin = self.stdin.as_mut().expect("stdin open");
         stdin.write_all(bytes).expect("write");
         stdin.flush().expect("flush");
     }
 
-    fn send(&mut self, message: &Value) {
+    pub(crate) fn send(&mut self, message: &Value) {
         let body = message.to_string();
         self.raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
     }
 
     /// The answer to request `id`, and the messages that came before it.
-    fn answer(&mut self, id: i64) -> (Value, Vec<Value>) {
+    pub(crate) fn answer(&mut self, id: i64) -> (Value, Vec<Value>) {
         let mut before = Vec::new();
         loop {
             match self.messages.recv_timeout(WAIT) {
@@ -679,7 +689,7 @@ impl Process {
     }
 
     /// The exit status, once the server has ended (within `within`).
-    fn status(&mut self, within: Duration) -> Option<i32> {
+    pub(crate) fn status(&mut self, within: Duration) -> Option<i32> {
         self.stdin.take();
         let start = std::time::Instant::now();
         loop {
