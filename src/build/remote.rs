@@ -40,9 +40,10 @@ const MOST_KUSTOMIZATIONS: usize = 10_000;
 pub(super) fn refused(dir: &Path, allow_remote: bool) -> Option<Refusal> {
     let files = Files::default();
     let mut visited = HashSet::new();
-    // Each folder by the path it is shown with, and its real path, which the entries are
-    // relative to (kustomize resolves symbolic links).
-    let mut stack = vec![(lexical(dir), std::fs::canonicalize(dir).ok()?)];
+    // Each folder by the path it is shown with (the overlay's as it was named, as its other
+    // findings are; a base's below it), and its real path, which the entries are relative to
+    // (kustomize resolves symbolic links).
+    let mut stack = vec![(dir.to_path_buf(), std::fs::canonicalize(dir).ok()?)];
     let mut refusal: Option<Refusal> = None;
     let mut more = 0;
     while let Some((shown_dir, real_dir)) = stack.pop() {
