@@ -81,8 +81,8 @@ pub(super) fn refused(dir: &Path, allow_remote: bool) -> Option<Refusal> {
         for root in crate::yaml::roots(&text) {
             for entry in kustomization_named(&root) {
                 let at = line_and_column(&text, entry.span);
-                if is_remote(entry.text) {
-                    if let Some(why) = remote(entry.text, allow_remote) {
+                if is_remote(&entry, &real_dir) {
+                    if let Some(why) = remote(&entry, &real_dir, allow_remote) {
                         refuse(&file, at, &entry, why);
                     }
                     continue;
@@ -114,7 +114,7 @@ pub(super) fn refused(dir: &Path, allow_remote: bool) -> Option<Refusal> {
                     let config = files.read(&path).unwrap_or_default();
                     for plugin in crate::yaml::roots(&config) {
                         for named in plugin_named(&plugin) {
-                            if let Some(why) = remote(named.text, allow_remote) {
+                            if let Some(why) = remote(&named, &real_dir, allow_remote) {
                                 refuse(&shown, line_and_column(&config, named.span), &named, why);
                             }
                         }
@@ -130,7 +130,7 @@ pub(super) fn refused(dir: &Path, allow_remote: bool) -> Option<Refusal> {
                     };
                     for plugin in crate::yaml::roots(inline) {
                         for named in plugin_named(&plugin) {
-                            if let Some(why) = remote(named.text, allow_remote) {
+                            if let Some(why) = remote(&named, &real_dir, allow_remote) {
                                 refuse(&file, line_and_column(&text, entry.span), &named, why);
                             }
                         }
@@ -187,10 +187,10 @@ fn plugin_named<'n>(config: &'n Node) -> Vec<Named<'n>> {
     named
 }
 
-/// Why `entry` is not handed to kustomize, if it is a remote reference: always, unless
-/// `allow_remote`; and even then when a part of it starts with `-`.
-fn remote(entry: &str, allow_remote: bool) -> Option<String> {
-    if !is_remote(entry) {
+/// Why `entry` is not handed to kustomize, if it is a remote reference (see [`is_remote`]):
+/// always, unless `allow_remote`; and even then when a part of it starts with `-`.
+fn remote(entry: &Named, dir: &Path, allow_remote: bool) -> Option<String> {
+    if !is_remote(entry, dir) {
         return None;
     }
     if !allow_remote {
@@ -199,7 +199,7 @@ fn remote(entry: &str, allow_remote: bool) -> Option<String> {
              with {ALLOW_FLAG}"
         ));
     }
-    option_like_part(entry).map(|part| {
+    option_like_part(entry.text).map(|part| {
         format!(
             "was not fetched: its part \"{part}\" starts with \"-\", which git would take for an \
              option, so it is not fetched even with {ALLOW_FLAG}"
@@ -207,14 +207,24 @@ fn remote(entry: &str, allow_remote: bool) -> Option<String> {
     })
 }
 
-/// Whether kustomize would fetch `entry` rather than read it here: a URL (`https://`,
-/// `file://`, any scheme; kustomize downloads `http(s)://` files and clones `https://`,
-/// `ssh://` and `file://` repositories), a go-getter address (`git::…`), an scp-like address
-/// (`git@github.com:org/repo`) or a GitHub shorthand (`github.com/org/repo`, `gh:org/repo`).
-fn is_remote(entry: &str) -> bool {
+/// Whether kustomize would fetch `entry` of a kustomization in `dir` rather than read it here:
+/// a URL (`https://`, `file://`, any scheme: kustomize downloads `http(s)://` files and clones
+/// `https://`, `ssh://` and `file://` repositories) always; and what it builds on (not a file
+/// it reads) when it is a repository's address, an scp-like one (`git@github.com:org/repo`)
+/// or a GitHub shorthand (`github.com/org/repo`, `gh:org/repo`), unless it is a file here,
+/// which kustomize reads first (a component, always a folder, is not).
+fn is_remote(entry: &Named, dir: &Path) -> bool {
+    let (url, repository) = address_kind(entry.text);
+    url || (entry.builds_on
+        && repository
+        && (entry.field == "components" || !dir.join(entry.text).is_file()))
+}
+
+/// Whether `entry` is a URL, and whether it is a repository's address without a scheme.
+fn address_kind(entry: &str) -> (bool, bool) {
     let entry = entry.trim().to_ascii_lowercase();
     let entry = entry.strip_prefix("git::").unwrap_or(&entry);
-    let scheme = entry.find("://").is_some_and(|end| {
+    let url = entry.find("://").is_some_and(|end| {
         let scheme = &entry[..end];
         scheme.starts_with(|c: char| c.is_ascii_alphabetic())
             && scheme
@@ -226,11 +236,10 @@ fn is_remote(entry: &str) -> bool {
         user.starts_with(|c: char| c.is_ascii_alphabetic())
             && user.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
     });
-    scheme
-        || user
-        || ["github.com/", "github.com:", "gh:"]
-            .iter()
-            .any(|prefix| entry.starts_with(prefix))
+    let github = ["github.com/", "github.com:", "gh:"]
+        .iter()
+        .any(|prefix| entry.starts_with(prefix));
+    (url, user || github)
 }
 
 /// The first part of a remote reference that starts with `-` once decoded: a segment of its
@@ -304,6 +313,14 @@ mod tests {
 
     #[test]
     fn remote_references_are_those_kustomize_fetches() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render/shop/base");
+        let named = |field: &'static str, text: &'static str, builds_on| Named {
+            field,
+            text,
+            span: Span::new(0, 0),
+            builds_on,
+        };
+        let resource = |text| is_remote(&named("resources", text, true), &dir);
         for remote in [
             "https://github.com/org/repo//base?ref=v1",
             "HTTP://example.com/x.yaml",
@@ -317,7 +334,7 @@ mod tests {
             "gh:org/repo",
             "s3://bucket/key",
         ] {
-            assert!(is_remote(remote), "{remote}");
+            assert!(resource(remote), "{remote}");
         }
         for local in [
             "../base",
@@ -328,8 +345,27 @@ mod tests {
             "/abs/path",
             "base?ref=v1",
         ] {
-            assert!(!is_remote(local), "{local}");
+            assert!(!resource(local), "{local}");
         }
+        // A file it reads is downloaded only from a URL; a file here is read before kustomize
+        // takes a resource's name for a repository (a component's, always a folder, is not).
+        let patch = |text| is_remote(&named("patches path", text, false), &dir);
+        assert!(patch("https://example.com/patch.yaml"));
+        assert!(!patch("git@github.com:org/patch.yaml"));
+        let copy = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let _ = std::fs::write(copy.path().join("deploy@v2.yaml"), "");
+        assert!(!is_remote(
+            &named("resources", "deploy@v2.yaml", true),
+            copy.path()
+        ));
+        assert!(is_remote(
+            &named("components", "deploy@v2.yaml", true),
+            copy.path()
+        ));
+        assert!(is_remote(
+            &named("resources", "deploy@v3.yaml", true),
+            copy.path()
+        ));
     }
 
     #[test]
