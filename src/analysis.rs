@@ -277,6 +277,10 @@ pub struct BuildOptions {
     pub set: Vec<String>,
     /// How long one build (`helm template`, `kustomize build`) may take before it is stopped.
     pub timeout: std::time::Duration,
+    /// Let kustomize fetch the remote bases, resources, components and files that overlays
+    /// name (`--allow-remote-bases`, a command-line flag only): else an overlay that names one
+    /// is not built.
+    pub allow_remote_bases: bool,
 }
 
 impl Default for BuildOptions {
@@ -286,6 +290,7 @@ impl Default for BuildOptions {
             values: Vec::new(),
             set: Vec::new(),
             timeout: DEFAULT_BUILD_TIMEOUT,
+            allow_remote_bases: false,
         }
     }
 }

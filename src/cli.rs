@@ -316,6 +316,12 @@ pub struct InputArgs {
     /// it started, and reported as not built [default: 300]
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     pub render_timeout: Option<u64>,
+    /// Let kustomize fetch the remote bases, resources, components and files that overlays name
+    /// (git over HTTPS or SSH, with your PATH, home, SSH agent and proxies; never a reference
+    /// with a part that starts with `-`). Without it an overlay that names one is not built and
+    /// is reported; a configuration file cannot turn this on
+    #[arg(long)]
+    pub allow_remote_bases: bool,
 }
 
 /// `config` does the layering and knows nothing of clap: it gets the layered flags as plain data.
@@ -346,6 +352,7 @@ impl From<&InputArgs> for Flags {
             values,
             set,
             render_timeout,
+            allow_remote_bases,
         } = args;
         Flags {
             paths: paths.clone(),
@@ -371,6 +378,7 @@ impl From<&InputArgs> for Flags {
             values: values.clone(),
             set: set.clone(),
             render_timeout: render_timeout.map(std::time::Duration::from_secs),
+            allow_remote_bases: *allow_remote_bases,
         }
     }
 }
@@ -656,8 +664,15 @@ pub fn parse() -> Cli {
     }
 }
 
-/// Run the command line; returns the exit code.
+/// Run the command line; returns the exit code. No build's tool outlives it (the language
+/// server's `exit` may come while one runs).
 pub fn run(cli: Cli) -> i32 {
+    let code = run_command(cli);
+    crate::build::end_every_build();
+    code
+}
+
+fn run_command(cli: Cli) -> i32 {
     match cli.command {
         Some(Command::Rules) => crate::run::list_rules(&mut Streams::process()),
         Some(Command::Explain { rule }) => crate::run::explain(&rule, &mut Streams::process()),

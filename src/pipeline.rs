@@ -791,6 +791,9 @@ fn add_build_failures(loaded: &mut LoadedAll, builds: &Builds) {
         };
         let id = SourceId(loaded.outcome.sources.len() as u32);
         loaded.outcome.sources.push(source);
+        // Only the paths linted are built: with --project (the pre-commit hook), a chart or
+        // overlay of the changed files that was not built is still reported.
+        loaded.lint_sources.insert(id);
         loaded.unread.push(Unread {
             source: id,
             origin: Some(failure.target.command()),

@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 use super::{KUSTOMIZATION_FILES, Target, Tool, lexical};
 use crate::read::Files;
+use crate::source::Span;
+use crate::yaml::Node;
 
 /// The files of a build, as lexical paths: whole folders (a chart's `templates/`) and single
 /// files (an overlay's resources and patches).
@@ -121,7 +123,7 @@ fn kustomization(
         return;
     };
     for root in crate::yaml::roots(&text) {
-        for entry in kustomization_paths(&root) {
+        for Named { text: entry, .. } in kustomization_named(&root) {
             // A remote resource (`https://…`, `github.com/…?ref=…`) is no file of the inputs.
             if entry.contains("://") || entry.contains('?') {
                 continue;
@@ -136,63 +138,114 @@ fn kustomization(
     }
 }
 
+/// A path a kustomization names, with the field it is in and where it is written.
+pub(super) struct Named<'a> {
+    /// The field, as a message names it: `resources`, `patches path`, `secretGenerator files`.
+    pub field: &'static str,
+    /// As written (a generator's `key=path` without its key).
+    pub text: &'a str,
+    /// Where it is written in the kustomization's text.
+    pub span: Span,
+    /// What kustomize builds on (`resources`, `bases`, `components` and the plugin
+    /// configurations of `generators`, `transformers` and `validators`): a file, a folder, or a
+    /// repository it clones. The other paths are files it reads, or downloads.
+    pub builds_on: bool,
+}
+
+/// The fields of a kustomization whose entries kustomize builds on.
+const BUILDS_ON: [&str; 6] = [
+    "resources",
+    "bases",
+    "components",
+    "generators",
+    "transformers",
+    "validators",
+];
+
 /// Every path a kustomization names, as written: what it builds on (`resources`, `bases`,
 /// `components`, and the plugin configurations of `generators`, `transformers` and
 /// `validators`), its patches, its CRDs and configurations, its replacements, its OpenAPI
-/// schema, and the files its ConfigMap and Secret generators read.
-fn kustomization_paths(root: &crate::yaml::Node) -> Vec<&str> {
-    let strings = |key: &str| {
-        root.get(key)
-            .and_then(|l| l.as_seq())
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|entry| entry.as_str())
-            .collect::<Vec<_>>()
+/// schema, and the files its ConfigMap and Secret generators read. An entry of several lines
+/// is a plugin's configuration or a patch written in place: no path.
+pub(super) fn kustomization_named<'n>(root: &'n Node) -> Vec<Named<'n>> {
+    let mut named = Vec::new();
+    let mut add = |field: &'static str, node: &'n Node, builds_on: bool| {
+        if let Some(text) = node.as_str().filter(|text| !text.contains('\n')) {
+            named.push(Named {
+                field,
+                text,
+                span: node.span,
+                builds_on,
+            });
+        }
     };
-    let mut paths: Vec<&str> = [
-        "resources",
-        "bases",
-        "components",
-        "generators",
-        "transformers",
-        "validators",
-        "crds",
-        "configurations",
-    ]
-    .into_iter()
-    .flat_map(strings)
-    .filter(|entry| !entry.contains('\n'))
-    .collect();
-    paths.extend(super::kustomization_patches(root));
-    for entry in root
-        .get("replacements")
-        .and_then(|l| l.as_seq())
-        .unwrap_or_default()
-    {
-        paths.extend(entry.get("path").and_then(|p| p.as_str()));
-    }
-    paths.extend(
-        root.get("openapi")
-            .and_then(|o| o.get("path"))
-            .and_then(|p| p.as_str()),
-    );
-    for generator in ["configMapGenerator", "secretGenerator"] {
-        for entry in root
-            .get(generator)
-            .and_then(|l| l.as_seq())
-            .unwrap_or_default()
-        {
-            let lists = ["files", "envs"]
-                .into_iter()
-                .filter_map(|key| entry.get(key)?.as_seq())
-                .flatten()
-                .filter_map(|f| f.as_str());
-            // `files` entries may be `key=path`.
-            paths.extend(lists.map(|f| f.split_once('=').map_or(f, |(_, path)| path)));
-            paths.extend(entry.get("env").and_then(|e| e.as_str()));
+    for field in BUILDS_ON {
+        for entry in seq_of(root.get(field)) {
+            add(field, entry, true);
         }
     }
-    paths
+    for field in ["crds", "configurations"] {
+        for entry in seq_of(root.get(field)) {
+            add(field, entry, false);
+        }
+    }
+    for entry in seq_of(root.get("patchesStrategicMerge")) {
+        add("patchesStrategicMerge", entry, false);
+    }
+    for (field, key) in [
+        ("patches path", "patches"),
+        ("patchesJson6902 path", "patchesJson6902"),
+        ("replacements path", "replacements"),
+    ] {
+        for entry in seq_of(root.get(key)) {
+            if let Some(path) = entry.get("path") {
+                add(field, path, false);
+            }
+        }
+    }
+    if let Some(path) = root.get("openapi").and_then(|o| o.get("path")) {
+        add("openapi path", path, false);
+    }
+    for (generator, files, envs, env) in [
+        (
+            "configMapGenerator",
+            "configMapGenerator files",
+            "configMapGenerator envs",
+            "configMapGenerator env",
+        ),
+        (
+            "secretGenerator",
+            "secretGenerator files",
+            "secretGenerator envs",
+            "secretGenerator env",
+        ),
+    ] {
+        for entry in seq_of(root.get(generator)) {
+            for (field, key) in [(files, "files"), (envs, "envs")] {
+                for file in seq_of(entry.get(key)) {
+                    add(field, file, false);
+                }
+            }
+            if let Some(file) = entry.get("env") {
+                add(env, file, false);
+            }
+        }
+    }
+    // `files` entries may be `key=path`.
+    for entry in &mut named {
+        if entry.field.ends_with(" files") {
+            entry.text = entry
+                .text
+                .split_once('=')
+                .map_or(entry.text, |(_, path)| path);
+        }
+    }
+    named
+}
+
+/// The items of a sequence (none when `node` is missing or no sequence).
+pub(super) fn seq_of(node: Option<&Node>) -> &[Node] {
+    node.and_then(Node::as_seq).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use super::environment::ToolHome;
 use super::{BuildOptions, Built, Failure, Origins, Target, run_tool, tool_message};
 
 pub(super) fn build(
@@ -65,17 +66,21 @@ pub(super) fn build(
     }
     // After `--`, a release name or a folder that starts with `-` is not taken for a flag.
     command.arg("--").arg(&options.release).arg(&target.dir);
-    // The output must not depend on the shell it runs in: helm reads the namespace and the
-    // Kubernetes version from its environment and from the kubeconfig's current context.
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("HELM_") {
-            command.env_remove(key);
+    // The output must not depend on the shell it runs in (helm reads the namespace and the
+    // Kubernetes version from its environment and from the kubeconfig's current context), and
+    // a chart is not to reach the user's settings, plugins or network through helm.
+    let home = match ToolHome::new() {
+        Ok(home) => home,
+        Err(e) => {
+            return Err(fail(
+                target.file.clone(),
+                None,
+                format!("cannot make a temporary folder to build it in: {e}"),
+                false,
+            ));
         }
-    }
-    command.env(
-        "KUBECONFIG",
-        if cfg!(windows) { "NUL" } else { "/dev/null" },
-    );
+    };
+    home.helm(&mut command);
     let output = run_tool(&mut command, options.timeout, stop).map_err(|e| {
         let missing = e.kind() != std::io::ErrorKind::TimedOut;
         fail(

@@ -11,11 +11,12 @@ use std::process::Command;
 
 use std::path::{Path, PathBuf};
 
-use super::{Built, Failure, Origins, Target, relative, run_tool, tool_message};
+use super::environment::ToolHome;
+use super::{BuildOptions, Built, Failure, Origins, Target, relative, run_tool, tool_message};
 
 pub(super) fn build(
     target: &Target,
-    timeout: std::time::Duration,
+    options: &BuildOptions,
     stop: Option<&std::sync::atomic::AtomicBool>,
 ) -> Result<Built, Box<Failure>> {
     // A component is built only as part of the overlays that use it (`components:`), never
@@ -40,6 +41,16 @@ pub(super) fn build(
             missing_tool,
         })
     };
+    // What the overlay would fetch, or have `git` clone, is found before kustomize runs.
+    if let Some(refusal) = super::remote::refused(&target.dir, options.allow_remote_bases) {
+        return Err(Box::new(Failure {
+            target: target.clone(),
+            file: refusal.file,
+            at: refusal.at,
+            message: refusal.message,
+            missing_tool: false,
+        }));
+    }
     let mut command = if let Some(program) = super::kustomize_program() {
         let kubectl = program.file_stem().is_some_and(|stem| stem == "kubectl");
         let mut command = Command::new(program);
@@ -67,7 +78,10 @@ pub(super) fn build(
     std::fs::write(wrapper_dir.join("kustomization.yaml"), kustomization)
         .map_err(|e| io("cannot make a temporary folder to build it from", e))?;
     command.arg(&wrapper_dir);
-    let output = run_tool(&mut command, timeout, stop).map_err(|e| {
+    let home =
+        ToolHome::new().map_err(|e| io("cannot make a temporary folder to build it in", e))?;
+    home.kustomize(&mut command, options.allow_remote_bases);
+    let output = run_tool(&mut command, options.timeout, stop).map_err(|e| {
         let missing = e.kind() != std::io::ErrorKind::TimedOut;
         fail(format!("the build could not be run: {e}"), missing)
     })?;

@@ -4,12 +4,15 @@
 //! each finding in it back to the file, and where it can the line, that the object came from.
 
 mod consumed;
+mod environment;
 mod helm;
 mod kustomize;
 pub mod map;
+mod remote;
 mod running;
 
 pub use consumed::Consumed;
+pub use remote::ALLOW_FLAG as ALLOW_REMOTE_FLAG;
 pub use running::end_every_build;
 
 use std::collections::HashMap;
@@ -227,7 +230,7 @@ fn build_as_it_is(
             options.kube_version.clone(),
             stop,
         ),
-        Tool::Kustomize => kustomize::build(target, options.options.timeout, stop),
+        Tool::Kustomize => kustomize::build(target, options.options, stop),
     }
 }
 
@@ -867,9 +870,10 @@ pub fn kustomization_builds_on(root: &crate::yaml::Node) -> Vec<&str> {
 /// Run a build to its end, or stop it after `timeout` (an error of kind `TimedOut`).
 /// Its output is read as it comes, so that a full pipe never stops it; a process it started
 /// that keeps the output open after it ends is not waited for past the timeout either. On
-/// Unix the tool runs in a process group of its own, and a stop ends the whole group: the
-/// processes the tool started too, not only the tool. A build is also stopped as soon as
-/// `stop` is set (the editor's text it was built from changed).
+/// Unix the tool runs in a process group of its own, which is ended with the tool, however it
+/// ends (it finished, failed, timed out, or was stopped): no process it started (`git`, and
+/// `git`'s helpers) outlives its build. A build is also stopped as soon as `stop` is set (the
+/// editor's text it was built from changed).
 fn run_tool(
     command: &mut std::process::Command,
     timeout: std::time::Duration,
@@ -889,26 +893,11 @@ fn run_tool(
     };
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(command, 0);
-    let mut child = command
+    command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()?;
-    // Registered while it runs: a process that ends first ends the group.
-    let _group = running::register_group(child.id());
-    // The group's id is the tool's process id (`process_group(0)`).
-    let stop_group = |id: u32| {
-        #[cfg(unix)]
-        if let Some(group) = i32::try_from(id)
-            .ok()
-            .and_then(rustix::process::Pid::from_raw)
-        {
-            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-        }
-        #[cfg(not(unix))]
-        let _ = id;
-    };
-    let id = child.id();
+        .stderr(Stdio::piped());
+    let mut tool = ToolProcess::spawn(command)?;
     let reader = |pipe: Option<Box<dyn Read + Send>>| {
         let (send, receive) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
@@ -921,52 +910,112 @@ fn run_tool(
         receive
     };
     let stdout = reader(
-        child
+        tool.child
             .stdout
             .take()
             .map(|p| Box::new(p) as Box<dyn Read + Send>),
     );
     let stderr = reader(
-        child
+        tool.child
             .stderr
             .take()
             .map(|p| Box::new(p) as Box<dyn Read + Send>),
     );
     let deadline = Instant::now() + timeout;
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
+    loop {
+        if tool.has_ended()? {
+            break;
         }
         if Instant::now() > deadline {
-            stop_group(id);
-            let _ = child.kill();
-            let _ = child.wait();
+            let _ = tool.end();
             return Err(timed_out("it had not finished"));
         }
         if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            stop_group(id);
-            let _ = child.kill();
-            let _ = child.wait();
+            let _ = tool.end();
             return Err(std::io::Error::new(
                 std::io::ErrorKind::Interrupted,
                 "it was stopped: its files changed meanwhile",
             ));
         }
         std::thread::sleep(Duration::from_millis(5));
-    };
+    }
+    // The processes the tool left behind end with it (its output is complete).
+    let status = tool.end()?;
     let left = || deadline.saturating_duration_since(Instant::now()) + Duration::from_secs(1);
     let collect = |pipe: std::sync::mpsc::Receiver<Vec<u8>>| {
-        pipe.recv_timeout(left()).map_err(|_| {
-            // What still holds the output open is a process the tool started, in its group.
-            stop_group(id);
-            timed_out("its output was still open")
-        })
+        // What still holds the output open left the tool's group.
+        pipe.recv_timeout(left())
+            .map_err(|_| timed_out("its output was still open"))
     };
     Ok(std::process::Output {
         status,
         stdout: collect(stdout)?,
         stderr: collect(stderr)?,
     })
+}
+
+/// A tool's process, in a process group of its own (on Unix), ended with every process of its
+/// group when it is dropped: however `run_tool` returns, nothing it started goes on running.
+struct ToolProcess {
+    child: std::process::Child,
+    /// Its process group, while it may hold processes.
+    group: Option<running::Group>,
+}
+
+impl ToolProcess {
+    fn spawn(command: &mut std::process::Command) -> std::io::Result<ToolProcess> {
+        if running::is_ending() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Interrupted,
+                "ownerlint was ending",
+            ));
+        }
+        let child = command.spawn()?;
+        // The group's id is the tool's process id (`process_group(0)`); registered, it is
+        // ended with ownerlint (at once, if ownerlint began to end since the check above).
+        let group = cfg!(unix).then(|| running::register_group(child.id()));
+        Ok(ToolProcess { child, group })
+    }
+
+    /// Whether the tool has exited. On Linux and the BSDs it is left unreaped, so that its
+    /// process id, which is its group's, is not another process's when the group is ended.
+    fn has_ended(&mut self) -> std::io::Result<bool> {
+        #[cfg(any(
+            target_os = "linux",
+            target_os = "android",
+            target_os = "macos",
+            target_os = "freebsd",
+            target_os = "netbsd"
+        ))]
+        if let Some(pid) = i32::try_from(self.child.id())
+            .ok()
+            .and_then(rustix::process::Pid::from_raw)
+        {
+            use rustix::process::{WaitId, WaitIdOptions};
+            let exited = rustix::process::waitid(
+                WaitId::Pid(pid),
+                WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT,
+            )?;
+            return Ok(exited.is_some());
+        }
+        Ok(self.child.try_wait()?.is_some())
+    }
+
+    /// End the tool's group and the tool, and reap it: how it ended.
+    fn end(&mut self) -> std::io::Result<std::process::ExitStatus> {
+        if let Some(group) = self.group.take() {
+            running::kill_group(group.id());
+        }
+        // A tool that has exited is not changed by this (nor, on Unix, is its exit status).
+        let _ = self.child.kill();
+        self.child.wait()
+    }
+}
+
+impl Drop for ToolProcess {
+    fn drop(&mut self) {
+        let _ = self.end();
+    }
 }
 
 /// "5 minutes", "90 seconds", "1 second".

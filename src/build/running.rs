@@ -28,6 +28,13 @@ pub(super) fn register_group(id: u32) -> Group {
     Group(id)
 }
 
+impl Group {
+    /// The id of the group's leader, which is the group's id.
+    pub(super) fn id(&self) -> u32 {
+        self.0
+    }
+}
+
 impl Drop for Group {
     fn drop(&mut self) {
         with(&GROUPS, |groups| groups.remove(&self.0));
@@ -69,6 +76,11 @@ impl Drop for Folder {
     fn drop(&mut self) {
         with(&FOLDERS, |folders| folders.remove(self.dir.path()));
     }
+}
+
+/// Whether ownerlint is ending its builds: no tool may start.
+pub(super) fn is_ending() -> bool {
+    ENDING.load(Ordering::SeqCst)
 }
 
 /// End every tool that builds run now (their whole process groups) and remove every temporary

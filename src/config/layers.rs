@@ -38,6 +38,8 @@ pub struct Flags {
     pub values: Vec<PathBuf>,
     pub set: Vec<String>,
     pub render_timeout: Option<Duration>,
+    /// Let kustomize fetch remote bases: a flag only, which no configuration file sets.
+    pub allow_remote_bases: bool,
 }
 
 /// The options of a run: flags over the configuration file over defaults, each with its origin.
@@ -61,6 +63,7 @@ pub struct Effective {
     pub values: Setting<Vec<PathBuf>>,
     pub set: Setting<Vec<String>>,
     pub render_timeout: Setting<Duration>,
+    pub allow_remote_bases: Setting<bool>,
 }
 
 /// A setting only the command line sets: the flag's value, or the default.
@@ -254,6 +257,11 @@ fn effective_with(
             "--render-timeout",
             crate::analysis::DEFAULT_BUILD_TIMEOUT,
         ),
+        allow_remote_bases: flag_or_default(
+            args.allow_remote_bases.then_some(true),
+            crate::build::ALLOW_REMOTE_FLAG,
+            false,
+        ),
     })
 }
 
@@ -291,6 +299,7 @@ impl Effective {
             values: self.values.value,
             set: self.set.value,
             timeout: self.render_timeout.value,
+            allow_remote_bases: self.allow_remote_bases.value,
         });
         // Globs from the configuration file are relative to its folder, wherever ownerlint runs.
         let config_dir = self.file.as_deref().map(|file| match file.parent() {
@@ -425,6 +434,11 @@ impl Effective {
             "render-timeout",
             format!("{}s", self.render_timeout.value.as_secs()),
             self.render_timeout.origin.to_string(),
+        );
+        build(
+            "allow-remote-bases",
+            self.allow_remote_bases.value.to_string(),
+            self.allow_remote_bases.origin.to_string(),
         );
         lines.push(("rules:".to_string(), None));
         for rule in crate::rules::RULES {

@@ -414,6 +414,15 @@ impl Reader<'_> {
                         .extend(policies.tracking_label_required);
                 }
                 "$schema" => {}
+                "allow-remote-bases" | "allowRemoteBases" | "allow_remote_bases" => self.error(
+                    key,
+                    format!(
+                        "`{name}` is not a setting of the configuration file: remote bases are \
+                         fetched only when the command line says so ({}), never because a \
+                         repository asks",
+                        crate::build::ALLOW_REMOTE_FLAG
+                    ),
+                ),
                 other => self.unknown(key, other, &KEYS[..KEYS.len() - 1], "key"),
             }
         }

@@ -511,6 +511,11 @@ impl Ownerlint {
         self
     }
 
+    pub(crate) fn env_remove(mut self, name: &str) -> Self {
+        self.command.env_remove(name);
+        self
+    }
+
     pub(crate) fn current_dir(mut self, dir: impl AsRef<std::path::Path>) -> Self {
         self.command.current_dir(dir);
         self

@@ -523,6 +523,7 @@ fn config_shows_how_charts_and_overlays_are_built_and_why() {
             "# values: [] # default".into(),
             "# set: [] # default".into(),
             "# render-timeout: 300s # default".into(),
+            "# allow-remote-bases: false # default".into(),
         ]
     );
     let empty = common::temp_dir("config-builds-nothing");
@@ -538,6 +539,7 @@ fn config_shows_how_charts_and_overlays_are_built_and_why() {
                 "image.tag=1.2",
                 "--render-timeout",
                 "30",
+                "--allow-remote-bases",
             ],
             empty.path(),
         ),
@@ -550,6 +552,7 @@ fn config_shows_how_charts_and_overlays_are_built_and_why() {
             "# values: [values-prod.yaml] # --values",
             "# set: [\"image.tag=1.2\"] # --set",
             "# render-timeout: 30s # --render-timeout",
+            "# allow-remote-bases: true # --allow-remote-bases",
         ]
     );
 }
@@ -591,4 +594,31 @@ fn the_earlier_context_flag_and_key_are_refused_with_their_new_name() {
     std::fs::write(dir.path().join(".ownerlint.yaml"), "existing: [dump]\n").expect("write");
     let out = ownerlint(dir.path(), &["deploy"]);
     assert_eq!(out.code(), Some(0), "{}{}", out.stdout, out.stderr);
+}
+
+#[test]
+fn a_repository_cannot_allow_remote_bases_for_itself() {
+    // A pull request from a fork would otherwise have the CI that lints it fetch what it names.
+    let dir = repository(
+        "allow-remote",
+        &[
+            ("deploy/cm.yaml", DANGLING),
+            (
+                ".ownerlint.yaml",
+                "namespace: shop\nallow-remote-bases: true\n",
+            ),
+        ],
+    );
+    let out = ownerlint(dir.path(), &["deploy"]);
+    assert_eq!(out.code(), Some(2), "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains(
+            ".ownerlint.yaml:2:1: `allow-remote-bases` is not a setting of the configuration \
+             file: remote bases are fetched only when the command line says so \
+             (--allow-remote-bases), never because a repository asks"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stdout, "");
 }

@@ -39,7 +39,9 @@ fn every_corpus_file_loads_on_its_own() {
 }
 
 /// Each project linted as a user lints it (`ownerlint PROJECT`: charts and overlays built with
-/// helm and kubectl), with what became of each chart and overlay.
+/// helm and kubectl), with what became of each chart and overlay. An overlay that names remote
+/// resources (kustomize's `examples/loadHttp`) is not built: nothing is fetched without
+/// `--allow-remote-bases`.
 #[test]
 fn findings_per_project() {
     let Some(corpus) = common::corpus_dir() else {

@@ -42,6 +42,7 @@ mod neovim;
 mod pre_commit;
 mod pretty;
 mod properties;
+mod remote_bases;
 mod render;
 mod rule_docs;
 mod scanner;

@@ -386,7 +386,11 @@ fn a_build_that_fails_is_one_finding_with_the_tools_own_message() {
                 "db/templates/cm.yaml",
                 "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\ndata:\n  host: {{ required \"dbHost is required\" .Values.dbHost }}\n",
             ),
-            ("overlay/kustomization.yaml", "resources:\n- missing.yaml\n"),
+            // (A missing resource is ownerlint's own finding, before kustomize runs.)
+            (
+                "overlay/kustomization.yaml",
+                "resources: []\npatches:\n- path: missing.yaml\n",
+            ),
         ],
     );
     let run = ownerlint_in(dir.path(), &["--format", "short", "."], None);
@@ -1077,14 +1081,15 @@ fn a_build_that_fails_in_a_helper_template_is_reported_there() {
 #[test]
 fn a_build_past_its_timeout_is_stopped_with_every_process_it_started() {
     use std::os::unix::fs::PermissionsExt;
-    // A stand-in helm that starts a child of its own and then never finishes.
+    // A stand-in helm that starts a child of its own and then never finishes (`sleep` by its
+    // full path: the tools run with no program on `PATH`).
     let tools = common::temp_dir("hanging-helm");
     let pid_file = tools.path().join("child");
     let helm = tools.path().join("helm");
     std::fs::write(
         &helm,
         format!(
-            "#!/bin/sh\nsleep 420 &\necho $! > '{}'\nsleep 420\n",
+            "#!/bin/sh\n/bin/sleep 420 &\necho $! > '{}'\n/bin/sleep 420\n",
             pid_file.display()
         ),
     )
@@ -1306,7 +1311,7 @@ fn the_suppressions_of_a_chart_that_fails_to_build_are_not_called_unused() {
     let found = lines(&run.stdout);
     assert_eq!(found.len(), 1, "{}", run.stdout);
     assert!(
-        found[0].starts_with("bad/kustomization.yaml:1:1: error[render-failed]"),
+        found[0].starts_with("bad/kustomization.yaml:3:3: error[render-failed]"),
         "{}",
         run.stdout
     );

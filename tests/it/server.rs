@@ -952,6 +952,121 @@ fn exit_during_an_analysis_ends_the_server_before_the_analysis() {
     assert!(published.is_empty(), "{published:?}");
 }
 
+#[test]
+fn an_overlay_with_a_remote_reference_runs_nothing_when_the_workspace_opens() {
+    let (Some(_), Some(_)) = (
+        common::kubectl(),
+        common::require_tool("git", "install git, which kustomize runs for remote bases"),
+    ) else {
+        return;
+    };
+    let dir = common::temp_dir("server-remote");
+    let root = dir.path().canonicalize().expect("root");
+    // kustomize would run `git fetch --upload-pack=touch MARKER`.
+    let marker = root.join("PWNED");
+    let reference = format!(
+        "file:///nonexistent/repo?ref=--upload-pack=touch%20{}",
+        marker.display()
+    );
+    let kustomization = root.join("kustomization.yaml");
+    std::fs::write(&kustomization, format!("resources:\n- \"{reference}\"\n")).expect("write");
+    // Nothing opened: the workspace is analysed when the server starts.
+    let mut server = Process::start(&root, push_client());
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let wanted = uri(&kustomization);
+    let diagnostics = loop {
+        let message = server.messages.recv_timeout(WAIT).expect("diagnostics");
+        if message["method"] == "textDocument/publishDiagnostics"
+            && message["params"]["uri"] == wanted
+        {
+            break message["params"]["diagnostics"].clone();
+        }
+    };
+    let diagnostics = diagnostics.as_array().cloned().unwrap_or_default();
+    assert_eq!(codes(&diagnostics), ["render-failed"], "{diagnostics:?}");
+    let message = diagnostics[0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains(&format!("resources entry \"{reference}\""))
+            && message.contains("is remote and was not fetched")
+            && message.contains("--allow-remote-bases"),
+        "{message}"
+    );
+    assert_eq!(
+        diagnostics[0]["range"]["start"]["line"], 1,
+        "{diagnostics:?}"
+    );
+    assert!(!marker.exists(), "git ran the reference's command");
+    server.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "shutdown"}));
+    let _ = server.answer(1);
+    server.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(server.status(WAIT), Some(0));
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn exit_during_a_build_ends_the_builds_tool_and_what_it_started() {
+    use std::os::unix::fs::PermissionsExt;
+    // A stand-in kustomize (found before kubectl) that starts a child of its own and never
+    // finishes.
+    let tools = common::temp_dir("server-exit-build-tools");
+    let started = tools.path().join("started");
+    let kustomize = tools.path().join("kustomize");
+    std::fs::write(
+        &kustomize,
+        format!(
+            "#!/bin/sh\n/bin/sleep 417 &\necho $! > '{}'\n/bin/sleep 417\n",
+            started.display()
+        ),
+    )
+    .expect("write");
+    std::fs::set_permissions(&kustomize, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = std::env::join_paths([
+        tools.path().to_path_buf(),
+        std::path::PathBuf::from("/bin"),
+        std::path::PathBuf::from("/usr/bin"),
+    ])
+    .expect("PATH");
+    let dir = common::temp_dir("server-exit-build");
+    let root = dir.path().canonicalize().expect("root");
+    common::write_files(
+        &root,
+        &[
+            ("kustomization.yaml", "resources:\n- cm.yaml\n"),
+            (
+                "cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n",
+            ),
+        ],
+    );
+    let mut server = Process::start_with(&root, push_client(), Value::Null, |command| {
+        command.env("PATH", &path)
+    });
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let waited = std::time::Instant::now();
+    let child = loop {
+        match std::fs::read_to_string(&started) {
+            Ok(pid) if !pid.trim().is_empty() => break pid.trim().to_string(),
+            _ if waited.elapsed() > WAIT => panic!("the build never started"),
+            _ => std::thread::sleep(Duration::from_millis(20)),
+        }
+    };
+    server.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(server.status(WAIT), Some(1));
+    // The build's child is gone: ended, and reaped by whoever adopted it (a zombie has ended).
+    let running = || {
+        std::fs::read_to_string(format!("/proc/{child}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit_once(") ")
+                .is_some_and(|(_, s)| s.starts_with('Z'))
+        })
+    };
+    let waited = std::time::Instant::now();
+    while running() && waited.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(!running(), "the build's child {child} outlived the server");
+}
+
 /// `ownerlint ARGS --format json` in `dir`: its findings as (path, rule, line, column), lines
 /// and columns 1-based.
 fn cli_findings(dir: &Path, args: &[&str]) -> Vec<(String, String, u64, u64)> {
