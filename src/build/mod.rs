@@ -4,11 +4,13 @@
 //! each finding in it back to the file, and where it can the line, that the object came from.
 
 mod consumed;
+mod copy;
 mod helm;
 mod kustomize;
 pub mod map;
 
 pub use consumed::Consumed;
+pub use copy::Outside;
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -155,25 +157,32 @@ impl Built {
     /// the folder was named with; elsewhere, relative to the working directory (a folder named
     /// through a symbolic link is not where the files beside its target are).
     fn shown(&self, real_dir: &Path, file: &Path) -> PathBuf {
-        if let Ok(inside) = file.strip_prefix(real_dir) {
-            return self.target.dir.join(inside);
-        }
-        // A folder named by its absolute path (as an editor names its folders): the file by
-        // the path of the nearest folder above the build that holds it.
-        if self.target.dir.is_absolute() {
-            for above in self.target.dir.ancestors().skip(1) {
-                if let Ok(real) = std::fs::canonicalize(above)
-                    && let Ok(inside) = file.strip_prefix(&real)
-                {
-                    return above.join(inside);
-                }
+        as_named(&self.target, real_dir, file)
+    }
+}
+
+/// A file (absolute, real) as the user would name it: below `target`'s folder (whose real
+/// path is `real_dir`), by the path the folder was named with; elsewhere, relative to the
+/// working directory.
+fn as_named(target: &Target, real_dir: &Path, file: &Path) -> PathBuf {
+    if let Ok(inside) = file.strip_prefix(real_dir) {
+        return target.dir.join(inside);
+    }
+    // A folder named by its absolute path (as an editor names its folders): the file by the
+    // path of the nearest folder above the build that holds it.
+    if target.dir.is_absolute() {
+        for above in target.dir.ancestors().skip(1) {
+            if let Ok(real) = std::fs::canonicalize(above)
+                && let Ok(inside) = file.strip_prefix(&real)
+            {
+                return above.join(inside);
             }
-            return file.to_path_buf();
         }
-        match std::env::current_dir().and_then(std::fs::canonicalize) {
-            Ok(cwd) => relative(&cwd, file),
-            Err(_) => file.to_path_buf(),
-        }
+        return file.to_path_buf();
+    }
+    match std::env::current_dir().and_then(std::fs::canonicalize) {
+        Ok(cwd) => relative(&cwd, file),
+        Err(_) => file.to_path_buf(),
     }
 }
 
@@ -208,6 +217,9 @@ pub struct BuildSettings<'a> {
     pub namespace: &'a str,
     /// `--kube-version`, as helm takes it (`v1.30.0`).
     pub kube_version: Option<String>,
+    /// The paths the run was given: outside a git work tree, the repository a build may read
+    /// from is the outermost of them (or the working directory) that holds it.
+    pub roots: &'a [PathBuf],
 }
 
 /// Build `target` from its files as they are on disk.
@@ -231,11 +243,26 @@ fn build_as_it_is(
 /// What building a chart or an overlay gave.
 type BuildResult = Result<Built, Box<Failure>>;
 
+/// A build, and what was left out of it because it leads outside the repository.
+#[derive(Clone, Debug)]
+struct Build {
+    result: BuildResult,
+    left_out: Vec<Outside>,
+}
+
+/// A path a chart or an overlay would have read that leads outside the repository, and was
+/// left out of its build.
+#[derive(Clone, Debug)]
+pub struct LeftOut {
+    pub target: Target,
+    pub outside: Outside,
+}
+
 /// Builds kept for the next run, by target: each with the fingerprint of everything it read
 /// (its options and the bytes of its files, edited or not), and what it gave.
 #[derive(Default)]
 pub struct BuildCache {
-    builds: HashMap<Target, (u64, BuildResult)>,
+    builds: HashMap<Target, (u64, Build)>,
     /// How many builds the last run ran (rather than took from the cache).
     ran: usize,
     /// The last run's builds were stopped.
@@ -268,7 +295,7 @@ pub fn build_all(
     skipped: Vec<Skipped>,
 ) -> (Builds, Vec<(String, String)>) {
     use rayon::prelude::*;
-    let built: Vec<BuildResult> = match cache {
+    let built: Vec<Build> = match cache {
         None => targets
             .par_iter()
             .map(|target| build(target, options, files, stop))
@@ -281,8 +308,14 @@ pub fn build_all(
         ..Builds::default()
     };
     let mut streams = Vec::new();
-    for result in built {
-        match result {
+    for (build, target) in built.into_iter().zip(targets) {
+        builds
+            .left_out
+            .extend(build.left_out.into_iter().map(|outside| LeftOut {
+                target: target.clone(),
+                outside,
+            }));
+        match build.result {
             Ok(mut built) => {
                 let name = built.target.stream_name();
                 // The text is read as an input; the build keeps what maps findings back.
@@ -290,15 +323,7 @@ pub fn build_all(
                 builds.built.insert(name, built);
             }
             Err(mut failure) => {
-                // The tool's message on one line: a finding is one line in `short` and
-                // `github`, and one entry of `--show-inputs`.
-                failure.message = failure
-                    .message
-                    .lines()
-                    .map(str::trim)
-                    .filter(|line| !line.is_empty())
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                failure.message = one_bounded_line(&failure.message);
                 builds.failures.push(*failure);
             }
         }
@@ -313,7 +338,7 @@ fn build_cached(
     files: &Files,
     cache: &mut BuildCache,
     stop: Option<&AtomicBool>,
-) -> Vec<BuildResult> {
+) -> Vec<Build> {
     use rayon::prelude::*;
     let mut old = std::mem::take(&mut cache.builds);
     let fingerprints: Vec<u64> = targets
@@ -332,7 +357,7 @@ fn build_cached(
         })
         .collect();
     cache.ran = work.iter().filter(|(_, kept)| kept.is_none()).count();
-    let built: Vec<(u64, bool, BuildResult)> = work
+    let built: Vec<(u64, bool, Build)> = work
         .into_par_iter()
         .zip(targets)
         .map(|((fingerprint, kept), target)| match kept {
@@ -358,68 +383,78 @@ fn build_cached(
         .collect()
 }
 
-/// What a build depends on: its options, and the path and bytes of every file it reads (the
-/// edited text where there is one).
+/// What a build depends on: its options, the path and bytes of every file it reads (the
+/// edited text where there is one), and what it leaves out.
 fn fingerprint(target: &Target, options: &BuildSettings, files: &Files) -> u64 {
     use std::hash::{BuildHasher, Hash, Hasher};
     let mut hasher = foldhash::quality::FixedState::default().build_hasher();
     (target, options).hash(&mut hasher);
-    for file in read_files(target, files) {
-        file.hash(&mut hasher);
-        files.bytes(&file).hash(&mut hasher);
+    let repository = copy::Repository::of(target, options.roots);
+    let plan = copy::Plan::of(target, files, &repository);
+    for (named, real) in &plan.files {
+        named.hash(&mut hasher);
+        match files.text(named) {
+            Some(text) => Some(text.as_bytes().to_vec()),
+            None => files.bytes(real),
+        }
+        .hash(&mut hasher);
     }
+    plan.left_out.hash(&mut hasher);
     hasher.finish()
 }
 
-/// The files a build reads, lexical and sorted (with edited files not yet on disk): every file
-/// below a chart's folder, and the files an overlay names.
-fn read_files(target: &Target, files: &Files) -> Vec<PathBuf> {
-    let mut read = Vec::new();
-    match target.tool {
-        Tool::Helm => files_below(&lexical(&target.dir), files, &mut read, 0),
-        Tool::Kustomize => read.extend(target.consumed(files).files().cloned()),
+/// The longest a message taken from a tool is, in characters: a template can fail with a
+/// message of any length, and a finding is one line of a report or one annotation.
+const TOOL_MESSAGE_AT_MOST: usize = 1000;
+
+/// A tool's message on one line (a finding is one line in `short` and `github`, and one entry
+/// of `--show-inputs`), cut to [`TOOL_MESSAGE_AT_MOST`] characters.
+fn one_bounded_line(message: &str) -> String {
+    let line = message
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let length = line.chars().count();
+    if length <= TOOL_MESSAGE_AT_MOST {
+        return line;
     }
-    read.sort();
-    read.dedup();
-    read
+    let kept: String = line.chars().take(TOOL_MESSAGE_AT_MOST).collect();
+    format!(
+        "{kept}… ({} more characters)",
+        length - TOOL_MESSAGE_AT_MOST
+    )
 }
 
-/// Every file below `dir` (not through symbolic links to folders, and not deeper than a chart
-/// goes), as `files` has them.
-fn files_below(dir: &Path, files: &Files, found: &mut Vec<PathBuf>, depth: usize) {
-    if depth > 32 {
-        return;
-    }
-    for (path, is_dir) in files.entries(dir) {
-        if is_dir {
-            files_below(&path, files, found, depth + 1);
-        } else if files.is_file(&path) {
-            found.push(path);
-        }
-    }
-}
-
-/// Build `target` with the tool; when a text in `files` stands in for a file it reads and
-/// differs from it, build a copy of its files with those texts in a temporary folder, and take
-/// what the build says back to the real files. Stopped (the tool's process ended) as soon as
-/// `stop` is set.
+/// Build `target` with the tool from a private copy of the files it reads (with the texts of
+/// `files` where they stand in for files), in which no symbolic link leads outside the
+/// repository, and take what the build says back to the real files. Gives the build, and what
+/// was left out of the copy because it leads outside. Stopped (the tool's process ended) as
+/// soon as `stop` is set.
 fn build(
     target: &Target,
     options: &BuildSettings,
     files: &Files,
     stop: Option<&AtomicBool>,
-) -> BuildResult {
-    let edited = !files.is_empty() && {
-        let read = read_files(target, files);
-        read.iter().any(|file| match files.text(file) {
-            Some(text) => std::fs::read(file).map_or(true, |bytes| bytes != text.as_bytes()),
-            None => false,
-        })
-    };
-    if !edited {
-        return build_as_it_is(target, options, stop);
+) -> Build {
+    let repository = copy::Repository::of(target, options.roots);
+    let plan = copy::Plan::of(target, files, &repository);
+    let left_out = plan.left_out.clone();
+    Build {
+        result: build_copy(target, options, files, stop, plan),
+        left_out,
     }
-    let files_read = read_files(target, files);
+}
+
+/// [`build`] from the copy `plan` says.
+fn build_copy(
+    target: &Target,
+    options: &BuildSettings,
+    files: &Files,
+    stop: Option<&AtomicBool>,
+    plan: copy::Plan,
+) -> BuildResult {
     let fail = |message: String| {
         Box::new(Failure {
             target: target.clone(),
@@ -429,18 +464,40 @@ fn build(
             missing_tool: false,
         })
     };
-    // The copy holds the files below the folder that holds them all.
-    let dir = lexical(&target.dir);
-    let mut root = dir.clone();
-    for file in &files_read {
-        while !file.starts_with(&root) {
-            if !root.pop() {
-                break;
-            }
-        }
+    // A chart or an overlay whose own folder leads outside the repository is not built.
+    let dir = lexical(&plan.dir);
+    if plan.files.is_empty() && !plan.left_out.is_empty() {
+        return Ok(Built {
+            target: target.clone(),
+            text: String::new(),
+            origins: match target.tool {
+                Tool::Helm => Origins::Helm {
+                    charts: HashMap::new(),
+                },
+                Tool::Kustomize => Origins::Kustomize {
+                    wrapper: PathBuf::new(),
+                    dir: PathBuf::new(),
+                    moved: None,
+                },
+            },
+        });
     }
+    // The copy holds the files below the folder that holds them all: a chart's own folder;
+    // for an overlay, the folder above it and every base it reaches (as absolute paths, so
+    // that one named `../base` stays below it).
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let absolute = |path: &Path| match target.tool {
+        Tool::Helm => lexical(path),
+        Tool::Kustomize => lexical(&cwd.join(path)),
+    };
+    let placed: Vec<(PathBuf, PathBuf, PathBuf)> = plan
+        .files
+        .into_iter()
+        .map(|(named, real)| (absolute(&named), named, real))
+        .collect();
+    let root = copy::common_root(&absolute(&dir), placed.iter().map(|(at, _, _)| at));
     let copy = tempfile::Builder::new()
-        .prefix("ownerlint-edited-")
+        .prefix("ownerlint-build-")
         .tempdir()
         .map_err(|e| {
             fail(format!(
@@ -448,24 +505,14 @@ fn build(
             ))
         })?;
     let copy_root = std::fs::canonicalize(copy.path()).unwrap_or_else(|_| copy.path().into());
-    for file in &files_read {
-        let Ok(inside) = file.strip_prefix(&root) else {
+    for (at, named, real) in &placed {
+        let Some(inside) = at.strip_prefix(&root).ok().filter(|p| copy::stays_below(p)) else {
             continue;
         };
-        let to = copy_root.join(inside);
-        if let Some(parent) = to.parent() {
-            let _ = std::fs::create_dir_all(parent);
-        }
-        let written = match files.text(file) {
-            Some(text) => std::fs::write(&to, text),
-            // Only regular files are copied: a named pipe would block.
-            None if !file.is_file() => continue,
-            None => std::fs::copy(file, &to).map(|_| ()),
-        };
-        if let Err(e) = written {
+        if let Err(e) = copy::copy_file(files, named, real, &copy_root.join(inside)) {
             return Err(fail(format!(
                 "cannot copy {} to build it: {e}",
-                display_path(file)
+                display_path(named)
             )));
         }
     }
@@ -475,14 +522,32 @@ fn build(
             Err(_) => path.to_path_buf(),
         }
     };
-    let inside = |path: &Path| path.strip_prefix(&root).map(|p| copy_root.join(p));
-    let (Ok(copy_dir), Ok(copy_file)) = (inside(&dir), inside(&lexical(&target.file))) else {
-        return build_as_it_is(target, options, stop);
+    let in_copy = |path: &Path| {
+        path.strip_prefix(&root)
+            .ok()
+            .filter(|p| copy::stays_below(p))
+            .map(|p| match p.as_os_str().is_empty() {
+                true => copy_root.clone(),
+                false => copy_root.join(p),
+            })
     };
+    let (Some(copy_dir), Some(copy_file)) =
+        (in_copy(&absolute(&dir)), in_copy(&absolute(&plan.file)))
+    else {
+        return Err(fail(
+            "cannot place it in a temporary folder to build it from".to_string(),
+        ));
+    };
+    // The folder the tool needs, even when none of the files it reads is below it.
+    if let Err(e) = std::fs::create_dir_all(&copy_dir) {
+        return Err(fail(format!(
+            "cannot make a temporary folder to build it from: {e}"
+        )));
+    }
     let copied = Target {
         tool: target.tool,
-        dir: copy_dir,
-        file: copy_file,
+        dir: copy_dir.clone(),
+        file: copy_file.clone(),
     };
     match build_as_it_is(&copied, options, stop) {
         Ok(mut built) => {
@@ -507,12 +572,20 @@ fn build(
         }
         Err(mut failure) => {
             failure.target = target.clone();
-            failure.file = moved(&failure.file);
-            let shown_copy = display_path(&copy_root);
-            let shown_real = display_path(&root);
+            failure.file = match failure.file == copy_file {
+                true => target.file.clone(),
+                false => moved(&failure.file),
+            };
+            // The copy's paths in the tool's message are the real ones: the folder built as
+            // it was named, anything else below the copy by its real folder.
+            let shown_real = match display_path(&root) {
+                shown if shown.is_empty() => ".".to_string(),
+                shown => shown,
+            };
             failure.message = failure
                 .message
-                .replace(&shown_copy, &shown_real)
+                .replace(&display_path(&copy_dir), &target.shown_dir())
+                .replace(&display_path(&copy_root), &shown_real)
                 .replace(&display_path(copy.path()), &shown_real);
             Err(failure)
         }
@@ -524,6 +597,8 @@ fn build(
 pub struct Builds {
     pub built: HashMap<String, Built>,
     pub failures: Vec<Failure>,
+    /// What the builds would have read that leads outside the repository: left out.
+    pub left_out: Vec<LeftOut>,
     /// Met, and not built on their own.
     pub skipped: Vec<Skipped>,
     /// The files as the builds read them: findings are taken back to the texts that stood in
