@@ -823,6 +823,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_tools_message_is_one_line_cut_at_a_character() {
+        assert_eq!(
+            one_bounded_line("Error: one\n\n  two  \nthree"),
+            "Error: one two three"
+        );
+        let long = format!("{}é{}", "a".repeat(999), "b".repeat(500));
+        let cut = one_bounded_line(&long);
+        assert_eq!(cut, format!("{}é… (500 more characters)", "a".repeat(999)));
+    }
+
+    #[test]
     fn relative_paths_climb_and_descend() {
         assert_eq!(
             relative(Path::new("/a/b/c"), Path::new("/a/d/e.yaml")),
