@@ -9,8 +9,9 @@
 //!
 //! The repository is the git work tree that holds the chart or overlay (the nearest folder
 //! above it with `.git`); outside a git work tree, the outermost of the working directory and
-//! the paths named on the command line that holds it. The system's own folders (`/proc`,
-//! `/sys`, `/dev`) are never inside it.
+//! the paths named on the command line that holds it (the working directory counts unless it
+//! is `/` or the home folder). The system's own folders (`/proc`, `/sys`, `/dev`) are never
+//! inside it.
 
 use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
@@ -38,8 +39,14 @@ impl Repository {
         let cwd = std::env::current_dir().unwrap_or_default();
         let absolute = |path: &Path| lexical(&cwd.join(path));
         let dir = absolute(&target.dir);
+        // A run started in `/` or the home folder is not started for a project there (an
+        // editor may start the language server in either).
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let started_in =
+            Some(cwd.clone()).filter(|cwd| cwd.parent().is_some() && Some(cwd) != home.as_ref());
         let chosen = crate::read::repository_root(&dir).unwrap_or_else(|| {
-            std::iter::once(cwd.clone())
+            started_in
+                .into_iter()
                 .chain(roots.iter().map(|root| {
                     let root = absolute(root);
                     match root.is_file() {
@@ -340,4 +347,32 @@ fn create_private_dirs(dir: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
     builder.create(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_systems_folders_are_never_inside() {
+        let everything = Repository {
+            root: PathBuf::from("/"),
+        };
+        assert!(everything.holds(Path::new("/srv/repo/chart/Chart.yaml")));
+        assert!(!everything.holds(Path::new("/proc/1/environ")));
+        assert!(!everything.holds(Path::new("/dev/zero")));
+        let repo = Repository {
+            root: PathBuf::from("/srv/repo"),
+        };
+        assert!(!repo.holds(Path::new("/srv/repository/x")));
+        assert!(!repo.holds(Path::new("/etc/passwd")));
+    }
+
+    #[test]
+    fn a_path_of_the_copy_stays_below_it() {
+        assert!(stays_below(Path::new("overlays/prod/kustomization.yaml")));
+        assert!(stays_below(Path::new("")));
+        assert!(!stays_below(Path::new("../x")));
+        assert!(!stays_below(Path::new("/etc/passwd")));
+    }
 }
