@@ -163,6 +163,9 @@ pub(super) struct Plan {
     /// target's, or for an overlay named through a symbolic link, the real ones.
     pub dir: PathBuf,
     pub file: PathBuf,
+    /// Below a chart's folder, only regular files and folders: no symbolic link, no named
+    /// pipe or device, no `.git` (what helm would read is exactly what the walk saw).
+    pub only_regular: bool,
 }
 
 impl Plan {
@@ -172,6 +175,7 @@ impl Plan {
         let mut plan = Plan {
             dir: target.dir.clone(),
             file: target.file.clone(),
+            only_regular: target.tool == Tool::Helm,
             ..Plan::default()
         };
         match target.tool {
@@ -260,6 +264,7 @@ impl Plan {
         }
         for (path, is_dir) in files.entries(dir) {
             if path.file_name().is_some_and(|name| name == ".git") {
+                self.only_regular = false;
                 continue;
             }
             let Ok(metadata) = std::fs::symlink_metadata(&path) else {
@@ -273,6 +278,9 @@ impl Plan {
                 }
                 continue;
             };
+            if !metadata.is_dir() && !metadata.is_file() {
+                self.only_regular = false;
+            }
             if metadata.is_symlink() {
                 match repository.admit(&path) {
                     Ok(real) if real.is_dir() => {

@@ -431,7 +431,8 @@ fn one_bounded_line(message: &str) -> String {
 
 /// Build `target` with the tool from a private copy of the files it reads (with the texts of
 /// `files` where they stand in for files), in which no symbolic link leads outside the
-/// repository, and take what the build says back to the real files. Gives the build, and what
+/// repository, and take what the build says back to the real files (a chart of regular files
+/// only, none edited, is built where it is). Gives the build, and what
 /// was left out of the copy because it leads outside. Stopped (the tool's process ended) as
 /// soon as `stop` is set.
 fn build(
@@ -443,8 +444,20 @@ fn build(
     let repository = copy::Repository::of(target, options.roots);
     let plan = copy::Plan::of(target, files, &repository);
     let left_out = plan.left_out.clone();
+    // A chart of regular files only, none of them edited, is what helm reads where it is: a
+    // big chart is not copied for nothing. An overlay is always built from a copy, which holds
+    // only the files it names: kustomize may follow a field ownerlint does not read.
+    let as_it_is = plan.only_regular
+        && plan.left_out.is_empty()
+        && plan
+            .files
+            .iter()
+            .all(|(named, _)| files.text(named).is_none());
     Build {
-        result: build_copy(target, options, files, stop, plan),
+        result: match as_it_is {
+            true => build_as_it_is(target, options, stop),
+            false => build_copy(target, options, files, stop, plan),
+        },
         left_out,
     }
 }
