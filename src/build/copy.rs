@@ -5,7 +5,9 @@
 //! folder elsewhere on the machine would put what it names into the build's output and its
 //! error messages. Each build is therefore made from a private copy of the files it reads, in
 //! a temporary folder only this user can read, where a link that stays inside the repository
-//! is replaced by what it names and a link that leads outside is left out (and reported).
+//! is replaced by what it names and a link that leads outside is left out (and reported). A
+//! chart made only of regular files and folders is built where it is: nothing in it leads
+//! elsewhere, and a big chart is not copied for nothing.
 //!
 //! The repository is the git work tree that holds the chart or overlay (the nearest folder
 //! above it with `.git`); outside a git work tree, the outermost of the working directory and

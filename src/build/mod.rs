@@ -1,9 +1,9 @@
 //! Build: the Helm charts and Kustomize overlays among the inputs are built with the tools
 //! people deploy them with (`helm template`, `kustomize build` or `kubectl kustomize`), so that
 //! what is linted is what a cluster would get. Each is built from a private copy of the files
-//! it reads, in which no symbolic link leads outside the repository (`copy`). Each build is a
-//! stream of its own; [`map`] takes each finding in it back to the file, and where it can the
-//! line, that the object came from.
+//! it reads, in which no symbolic link leads outside the repository (`copy`; a chart made only
+//! of regular files is built where it is). Each build is a stream of its own; [`map`] takes
+//! each finding in it back to the file, and where it can the line, that the object came from.
 
 mod consumed;
 mod copy;
