@@ -260,12 +260,19 @@ fn run_builds(
             ..Builds::default()
         };
     };
+    let roots: Vec<std::path::PathBuf> = options
+        .paths
+        .iter()
+        .chain(&options.project)
+        .cloned()
+        .collect();
     let settings = crate::build::BuildSettings {
         options: build_options,
         namespace: &options.namespace,
         kube_version: options
             .kube_version
             .map(|v| format!("v{}.{}.0", v.major, v.minor)),
+        roots: &roots,
     };
     let cached = cache.map(|cache| &mut cache.builds);
     let (builds, streams) =
@@ -768,10 +775,32 @@ fn load_all(
 }
 
 /// The charts and overlays that could not be built, as text the rules report on: the file
-/// each failure names, read to show it.
+/// each failure names, read to show it; and what the builds left out because it leads outside
+/// the repository, at the link (which is not read).
 fn add_build_failures(loaded: &mut LoadedAll, builds: &Builds) {
+    let left_out: HashSet<std::path::PathBuf> = builds
+        .left_out
+        .iter()
+        .map(|left| read::lexical(&left.outside.path))
+        .collect();
+    for left in &builds.left_out {
+        let source = Source::new(read::display_path(&left.outside.path), String::new());
+        let id = SourceId(loaded.outcome.sources.len() as u32);
+        loaded.outcome.sources.push(source);
+        loaded.unread.push(Unread {
+            source: id,
+            origin: Some(left.target.command()),
+            why: load::Why::OutsideRepository {
+                message: left.outside.message(),
+            },
+        });
+    }
     for failure in &builds.failures {
-        let text = builds.read(&failure.file).unwrap_or_default();
+        // A file that leads outside the repository is not shown.
+        let text = match left_out.contains(&read::lexical(&failure.file)) {
+            true => String::new(),
+            false => builds.read(&failure.file).unwrap_or_default(),
+        };
         let source = Source::new(read::display_path(&failure.file), text);
         let at = match failure.at {
             Some((line, column)) if line <= source.line_count() => {

@@ -1,9 +1,12 @@
 //! Build: the Helm charts and Kustomize overlays among the inputs are built with the tools
 //! people deploy them with (`helm template`, `kustomize build` or `kubectl kustomize`), so that
-//! what is linted is what a cluster would get. Each build is a stream of its own; [`map`] takes
+//! what is linted is what a cluster would get. Each is built from a private copy of the files
+//! it reads, in which no symbolic link leads outside the repository (`copy`; a chart made only
+//! of regular files is built where it is). Each build is a stream of its own; [`map`] takes
 //! each finding in it back to the file, and where it can the line, that the object came from.
 
 mod consumed;
+mod copy;
 mod environment;
 mod helm;
 mod kustomize;
@@ -12,6 +15,7 @@ mod remote;
 mod running;
 
 pub use consumed::Consumed;
+pub use copy::Outside;
 pub use remote::ALLOW_FLAG as ALLOW_REMOTE_FLAG;
 pub use running::end_every_build;
 
@@ -161,25 +165,32 @@ impl Built {
     /// the folder was named with; elsewhere, relative to the working directory (a folder named
     /// through a symbolic link is not where the files beside its target are).
     fn shown(&self, real_dir: &Path, file: &Path) -> PathBuf {
-        if let Ok(inside) = file.strip_prefix(real_dir) {
-            return self.target.dir.join(inside);
-        }
-        // A folder named by its absolute path (as an editor names its folders): the file by
-        // the path of the nearest folder above the build that holds it.
-        if self.target.dir.is_absolute() {
-            for above in self.target.dir.ancestors().skip(1) {
-                if let Ok(real) = std::fs::canonicalize(above)
-                    && let Ok(inside) = file.strip_prefix(&real)
-                {
-                    return above.join(inside);
-                }
+        as_named(&self.target, real_dir, file)
+    }
+}
+
+/// A file (absolute, real) as the user would name it: below `target`'s folder (whose real
+/// path is `real_dir`), by the path the folder was named with; elsewhere, relative to the
+/// working directory.
+fn as_named(target: &Target, real_dir: &Path, file: &Path) -> PathBuf {
+    if let Ok(inside) = file.strip_prefix(real_dir) {
+        return target.dir.join(inside);
+    }
+    // A folder named by its absolute path (as an editor names its folders): the file by the
+    // path of the nearest folder above the build that holds it.
+    if target.dir.is_absolute() {
+        for above in target.dir.ancestors().skip(1) {
+            if let Ok(real) = std::fs::canonicalize(above)
+                && let Ok(inside) = file.strip_prefix(&real)
+            {
+                return above.join(inside);
             }
-            return file.to_path_buf();
         }
-        match std::env::current_dir().and_then(std::fs::canonicalize) {
-            Ok(cwd) => relative(&cwd, file),
-            Err(_) => file.to_path_buf(),
-        }
+        return file.to_path_buf();
+    }
+    match std::env::current_dir().and_then(std::fs::canonicalize) {
+        Ok(cwd) => relative(&cwd, file),
+        Err(_) => file.to_path_buf(),
     }
 }
 
@@ -214,6 +225,9 @@ pub struct BuildSettings<'a> {
     pub namespace: &'a str,
     /// `--kube-version`, as helm takes it (`v1.30.0`).
     pub kube_version: Option<String>,
+    /// The paths the run was given: outside a git work tree, the repository a build may read
+    /// from is the outermost of them (or the working directory) that holds it.
+    pub roots: &'a [PathBuf],
 }
 
 /// Build `target` from its files as they are on disk.
@@ -237,11 +251,26 @@ fn build_as_it_is(
 /// What building a chart or an overlay gave.
 type BuildResult = Result<Built, Box<Failure>>;
 
+/// A build, and what was left out of it because it leads outside the repository.
+#[derive(Clone, Debug)]
+struct Build {
+    result: BuildResult,
+    left_out: Vec<Outside>,
+}
+
+/// A path a chart or an overlay would have read that leads outside the repository, and was
+/// left out of its build.
+#[derive(Clone, Debug)]
+pub struct LeftOut {
+    pub target: Target,
+    pub outside: Outside,
+}
+
 /// Builds kept for the next run, by target: each with the fingerprint of everything it read
 /// (its options and the bytes of its files, edited or not), and what it gave.
 #[derive(Default)]
 pub struct BuildCache {
-    builds: HashMap<Target, (u64, BuildResult)>,
+    builds: HashMap<Target, (u64, Build)>,
     /// How many builds the last run ran (rather than took from the cache).
     ran: usize,
     /// Builds run on threads of their own, past the run that started them (the language
@@ -274,7 +303,7 @@ struct Background {
 struct Running {
     fingerprint: u64,
     stop: Arc<AtomicBool>,
-    result: crossbeam_channel::Receiver<BuildResult>,
+    result: crossbeam_channel::Receiver<Build>,
 }
 
 /// How long a run waits for the builds it starts before it goes on without them: most builds
@@ -331,7 +360,7 @@ pub fn build_all(
     skipped: Vec<Skipped>,
 ) -> (Builds, Vec<(String, String)>) {
     use rayon::prelude::*;
-    let built: Vec<BuildResult> = match cache {
+    let built: Vec<Build> = match cache {
         None => targets
             .par_iter()
             .map(|target| build(target, options, files, stop))
@@ -344,8 +373,20 @@ pub fn build_all(
         ..Builds::default()
     };
     let mut streams = Vec::new();
-    for result in built {
-        match result {
+    // A cache that builds in the background gives only the builds that ended: each is paired
+    // with its own target.
+    for build in built {
+        let target = match &build.result {
+            Ok(built) => &built.target,
+            Err(failure) => &failure.target,
+        };
+        builds
+            .left_out
+            .extend(build.left_out.iter().map(|outside| LeftOut {
+                target: target.clone(),
+                outside: outside.clone(),
+            }));
+        match build.result {
             Ok(mut built) => {
                 let name = built.target.stream_name();
                 // The text is read as an input; the build keeps what maps findings back.
@@ -353,15 +394,7 @@ pub fn build_all(
                 builds.built.insert(name, built);
             }
             Err(mut failure) => {
-                // The tool's message on one line: a finding is one line in `short` and
-                // `github`, and one entry of `--show-inputs`.
-                failure.message = failure
-                    .message
-                    .lines()
-                    .map(str::trim)
-                    .filter(|line| !line.is_empty())
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                failure.message = one_bounded_line(&failure.message);
                 builds.failures.push(*failure);
             }
         }
@@ -377,7 +410,7 @@ fn build_cached(
     files: &Files,
     cache: &mut BuildCache,
     stop: Option<&AtomicBool>,
-) -> Vec<BuildResult> {
+) -> Vec<Build> {
     use rayon::prelude::*;
     let mut old = std::mem::take(&mut cache.builds);
     let fingerprints: Vec<u64> = targets
@@ -400,7 +433,7 @@ fn build_cached(
         return build_in_background(targets, options, files, cache, work);
     }
     cache.ran = work.iter().filter(|(_, kept)| kept.is_none()).count();
-    let built: Vec<(u64, BuildResult)> = work
+    let built: Vec<(u64, Build)> = work
         .into_par_iter()
         .zip(targets)
         .map(|((fingerprint, kept), target)| match kept {
@@ -433,8 +466,8 @@ fn build_in_background(
     options: &BuildSettings,
     files: &Files,
     cache: &mut BuildCache,
-    work: Vec<(u64, Option<BuildResult>)>,
-) -> Vec<BuildResult> {
+    work: Vec<(u64, Option<Build>)>,
+) -> Vec<Build> {
     let Some(background) = cache.background.as_mut() else {
         return Vec::new();
     };
@@ -451,7 +484,7 @@ fn build_in_background(
     });
     let mut ran = 0;
     let mut waiting = Vec::new();
-    let mut done: Vec<Option<(u64, BuildResult)>> = Vec::new();
+    let mut done: Vec<Option<(u64, Build)>> = Vec::new();
     for (i, ((fingerprint, kept), target)) in work.into_iter().zip(targets).enumerate() {
         match kept {
             Some(built) => done.push(Some((fingerprint, built))),
@@ -488,13 +521,16 @@ fn build_in_background(
         };
         let ended = match received {
             Ok(built) => Some(built),
-            Err(true) => Some(Err(Box::new(Failure {
-                target: target.clone(),
-                file: target.file.clone(),
-                at: None,
-                message: "the build stopped unexpectedly".into(),
-                missing_tool: false,
-            }))),
+            Err(true) => Some(Build {
+                result: Err(Box::new(Failure {
+                    target: target.clone(),
+                    file: target.file.clone(),
+                    at: None,
+                    message: "the build stopped unexpectedly".into(),
+                    missing_tool: false,
+                })),
+                left_out: Vec::new(),
+            }),
             Err(false) => None,
         };
         if let Some(built) = ended {
@@ -552,6 +588,7 @@ fn start_build(
     let build_options = options.options.clone();
     let namespace = options.namespace.to_string();
     let kube_version = options.kube_version.clone();
+    let roots = options.roots.to_vec();
     let files = files.clone();
     let ended = ended.clone();
     let stopped = Arc::clone(&stop);
@@ -562,6 +599,7 @@ fn start_build(
                 options: &build_options,
                 namespace: &namespace,
                 kube_version,
+                roots: &roots,
             };
             let built = build(&building, &settings, &files, Some(&stopped));
             if !stopped.load(Ordering::Relaxed) {
@@ -572,13 +610,16 @@ fn start_build(
     if let Err(e) = spawned {
         // No thread: the build fails now, with why.
         let (send, failed) = crossbeam_channel::bounded(1);
-        let _ = send.send(Err(Box::new(Failure {
-            target: target.clone(),
-            file: target.file.clone(),
-            at: None,
-            message: format!("the build could not be started: {e}"),
-            missing_tool: false,
-        })));
+        let _ = send.send(Build {
+            result: Err(Box::new(Failure {
+                target: target.clone(),
+                file: target.file.clone(),
+                at: None,
+                message: format!("the build could not be started: {e}"),
+                missing_tool: false,
+            })),
+            left_out: Vec::new(),
+        });
         return Running {
             fingerprint,
             stop,
@@ -592,8 +633,9 @@ fn start_build(
     }
 }
 
-/// What a build depends on: its options, and the path and bytes of every file it reads (the
-/// edited text where there is one).
+/// What a build depends on: its options, the path and bytes of every file its output depends
+/// on (the edited text where there is one, see [`read_files`]), and what it leaves out of its
+/// copy.
 fn fingerprint(target: &Target, options: &BuildSettings, files: &Files) -> u64 {
     use std::hash::{BuildHasher, Hash, Hasher};
     let mut hasher = foldhash::quality::FixedState::default().build_hasher();
@@ -602,6 +644,10 @@ fn fingerprint(target: &Target, options: &BuildSettings, files: &Files) -> u64 {
         file.hash(&mut hasher);
         files.bytes(&file).hash(&mut hasher);
     }
+    let repository = copy::Repository::of(target, options.roots);
+    copy::Plan::of(target, files, &repository)
+        .left_out
+        .hash(&mut hasher);
     hasher.finish()
 }
 
@@ -616,6 +662,30 @@ fn read_files(target: &Target, files: &Files) -> Vec<PathBuf> {
     read.sort();
     read.dedup();
     read
+}
+
+/// The longest a message taken from a tool is, in characters: a template can fail with a
+/// message of any length, and a finding is one line of a report or one annotation.
+const TOOL_MESSAGE_AT_MOST: usize = 1000;
+
+/// A tool's message on one line (a finding is one line in `short` and `github`, and one entry
+/// of `--show-inputs`), cut to [`TOOL_MESSAGE_AT_MOST`] characters.
+fn one_bounded_line(message: &str) -> String {
+    let line = message
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let length = line.chars().count();
+    if length <= TOOL_MESSAGE_AT_MOST {
+        return line;
+    }
+    let kept: String = line.chars().take(TOOL_MESSAGE_AT_MOST).collect();
+    format!(
+        "{kept}… ({} more characters)",
+        length - TOOL_MESSAGE_AT_MOST
+    )
 }
 
 /// Files a chart's build reads besides those its layout names ([`Target::consumed`]): the
@@ -671,27 +741,47 @@ fn files_below(dir: &Path, files: &Files, found: &mut Vec<PathBuf>, depth: usize
     }
 }
 
-/// Build `target` with the tool; when a text in `files` stands in for a file it reads and
-/// differs from it, build a copy of its files with those texts in a temporary folder, and take
-/// what the build says back to the real files. Stopped (the tool's process ended) as soon as
-/// `stop` is set.
+/// Build `target` with the tool from a private copy of the files it reads (with the texts of
+/// `files` where they stand in for files), in which no symbolic link leads outside the
+/// repository, and take what the build says back to the real files (a chart of regular files
+/// only, none edited, is built where it is). Gives the build, and what
+/// was left out of the copy because it leads outside. Stopped (the tool's process ended) as
+/// soon as `stop` is set.
 fn build(
     target: &Target,
     options: &BuildSettings,
     files: &Files,
     stop: Option<&AtomicBool>,
-) -> BuildResult {
-    let edited = !files.is_empty() && {
-        let read = read_files(target, files);
-        read.iter().any(|file| match files.text(file) {
-            Some(text) => std::fs::read(file).map_or(true, |bytes| bytes != text.as_bytes()),
-            None => false,
-        })
-    };
-    if !edited {
-        return build_as_it_is(target, options, stop);
+) -> Build {
+    let repository = copy::Repository::of(target, options.roots);
+    let plan = copy::Plan::of(target, files, &repository);
+    let left_out = plan.left_out.clone();
+    // A chart of regular files only, none of them edited, is what helm reads where it is: a
+    // big chart is not copied for nothing. An overlay is always built from a copy, which holds
+    // only the files it names: kustomize may follow a field ownerlint does not read.
+    let as_it_is = plan.only_regular
+        && plan.left_out.is_empty()
+        && plan
+            .files
+            .iter()
+            .all(|(named, _)| files.text(named).is_none());
+    Build {
+        result: match as_it_is {
+            true => build_as_it_is(target, options, stop),
+            false => build_copy(target, options, files, stop, plan),
+        },
+        left_out,
     }
-    let files_read = read_files(target, files);
+}
+
+/// [`build`] from the copy `plan` says.
+fn build_copy(
+    target: &Target,
+    options: &BuildSettings,
+    files: &Files,
+    stop: Option<&AtomicBool>,
+    plan: copy::Plan,
+) -> BuildResult {
     let fail = |message: String| {
         Box::new(Failure {
             target: target.clone(),
@@ -701,40 +791,53 @@ fn build(
             missing_tool: false,
         })
     };
-    // The copy holds the files below the folder that holds them all.
-    let dir = lexical(&target.dir);
-    let mut root = dir.clone();
-    for file in &files_read {
-        while !file.starts_with(&root) {
-            if !root.pop() {
-                break;
-            }
-        }
+    // A chart or an overlay whose own folder leads outside the repository is not built.
+    let dir = lexical(&plan.dir);
+    if plan.files.is_empty() && !plan.left_out.is_empty() {
+        return Ok(Built {
+            target: target.clone(),
+            text: String::new(),
+            origins: match target.tool {
+                Tool::Helm => Origins::Helm {
+                    charts: HashMap::new(),
+                },
+                Tool::Kustomize => Origins::Kustomize {
+                    wrapper: PathBuf::new(),
+                    dir: PathBuf::new(),
+                    moved: None,
+                },
+            },
+        });
     }
-    let copy = running::private_folder("ownerlint-edited-").map_err(|e| {
+    // The copy holds the files below the folder that holds them all: a chart's own folder;
+    // for an overlay, the folder above it and every base it reaches (as absolute paths, so
+    // that one named `../base` stays below it).
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let absolute = |path: &Path| match target.tool {
+        Tool::Helm => lexical(path),
+        Tool::Kustomize => lexical(&cwd.join(path)),
+    };
+    let placed: Vec<(PathBuf, PathBuf, PathBuf)> = plan
+        .files
+        .into_iter()
+        .map(|(named, real)| (absolute(&named), named, real))
+        .collect();
+    let root = copy::common_root(&absolute(&dir), placed.iter().map(|(at, _, _)| at));
+    // Private (0700), and removed when ownerlint ends, even in the middle of this build.
+    let copy = running::private_folder("ownerlint-build-").map_err(|e| {
         fail(format!(
             "cannot make a temporary folder to build it from: {e}"
         ))
     })?;
     let copy_root = std::fs::canonicalize(copy.path()).unwrap_or_else(|_| copy.path().into());
-    for file in &files_read {
-        let Ok(inside) = file.strip_prefix(&root) else {
+    for (at, named, real) in &placed {
+        let Some(inside) = at.strip_prefix(&root).ok().filter(|p| copy::stays_below(p)) else {
             continue;
         };
-        let to = copy_root.join(inside);
-        if let Some(parent) = to.parent() {
-            let _ = std::fs::create_dir_all(parent);
-        }
-        let written = match files.text(file) {
-            Some(text) => std::fs::write(&to, text),
-            // Only regular files are copied: a named pipe would block.
-            None if !file.is_file() => continue,
-            None => std::fs::copy(file, &to).map(|_| ()),
-        };
-        if let Err(e) = written {
+        if let Err(e) = copy::copy_file(files, named, real, &copy_root.join(inside)) {
             return Err(fail(format!(
                 "cannot copy {} to build it: {e}",
-                display_path(file)
+                display_path(named)
             )));
         }
     }
@@ -744,14 +847,32 @@ fn build(
             Err(_) => path.to_path_buf(),
         }
     };
-    let inside = |path: &Path| path.strip_prefix(&root).map(|p| copy_root.join(p));
-    let (Ok(copy_dir), Ok(copy_file)) = (inside(&dir), inside(&lexical(&target.file))) else {
-        return build_as_it_is(target, options, stop);
+    let in_copy = |path: &Path| {
+        path.strip_prefix(&root)
+            .ok()
+            .filter(|p| copy::stays_below(p))
+            .map(|p| match p.as_os_str().is_empty() {
+                true => copy_root.clone(),
+                false => copy_root.join(p),
+            })
     };
+    let (Some(copy_dir), Some(copy_file)) =
+        (in_copy(&absolute(&dir)), in_copy(&absolute(&plan.file)))
+    else {
+        return Err(fail(
+            "cannot place it in a temporary folder to build it from".to_string(),
+        ));
+    };
+    // The folder the tool needs, even when none of the files it reads is below it.
+    if let Err(e) = std::fs::create_dir_all(&copy_dir) {
+        return Err(fail(format!(
+            "cannot make a temporary folder to build it from: {e}"
+        )));
+    }
     let copied = Target {
         tool: target.tool,
-        dir: copy_dir,
-        file: copy_file,
+        dir: copy_dir.clone(),
+        file: copy_file.clone(),
     };
     match build_as_it_is(&copied, options, stop) {
         Ok(mut built) => {
@@ -776,12 +897,27 @@ fn build(
         }
         Err(mut failure) => {
             failure.target = target.clone();
-            failure.file = moved(&failure.file);
-            let shown_copy = display_path(&copy_root);
-            let shown_real = display_path(&root);
-            failure.message = failure
-                .message
-                .replace(&shown_copy, &shown_real)
+            // The file as the user names it (below the folder built: by the path it was
+            // named with).
+            failure.file = match failure.file == copy_file {
+                true => target.file.clone(),
+                false => as_named(target, &absolute(&dir), &moved(&failure.file)),
+            };
+            // The copy's paths in the tool's message are the real ones: the folder built as
+            // it was named, anything else below the copy by its real folder.
+            let shown_real = match display_path(&root) {
+                shown if shown.is_empty() => ".".to_string(),
+                shown => shown,
+            };
+            // A file of an overlay built as `.` is named as the user names it, without `./`.
+            let shown_copy_dir = display_path(&copy_dir);
+            let mut message = failure.message.clone();
+            if target.shown_dir() == "." {
+                message = message.replace(&format!("{shown_copy_dir}/"), "");
+            }
+            failure.message = message
+                .replace(&shown_copy_dir, &target.shown_dir())
+                .replace(&display_path(&copy_root), &shown_real)
                 .replace(&display_path(copy.path()), &shown_real);
             Err(failure)
         }
@@ -793,6 +929,8 @@ fn build(
 pub struct Builds {
     pub built: HashMap<String, Built>,
     pub failures: Vec<Failure>,
+    /// What the builds would have read that leads outside the repository: left out.
+    pub left_out: Vec<LeftOut>,
     /// Met, and not built on their own.
     pub skipped: Vec<Skipped>,
     /// The files as the builds read them: findings are taken back to the texts that stood in
@@ -1063,6 +1201,17 @@ fn tool_message(stderr: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tools_message_is_one_line_cut_at_a_character() {
+        assert_eq!(
+            one_bounded_line("Error: one\n\n  two  \nthree"),
+            "Error: one two three"
+        );
+        let long = format!("{}é{}", "a".repeat(999), "b".repeat(500));
+        let cut = one_bounded_line(&long);
+        assert_eq!(cut, format!("{}é… (500 more characters)", "a".repeat(999)));
+    }
 
     #[test]
     fn relative_paths_climb_and_descend() {

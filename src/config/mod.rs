@@ -215,6 +215,52 @@ pub fn parse(name: &str, text: &str, dir: &Path) -> Result<FileConfig, Vec<Confi
     }
 }
 
+/// The repository a configuration file belongs to: the git work tree that holds it, else its
+/// own folder (canonical).
+struct Repository {
+    /// As found (absolute, lexical), and canonical.
+    lexical: PathBuf,
+    root: PathBuf,
+}
+
+impl Repository {
+    /// The repository of a configuration file in the folder `dir`.
+    fn of(dir: &Path) -> Repository {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let dir = crate::read::lexical(&cwd.join(dir));
+        let lexical = crate::read::repository_root(&dir).unwrap_or(dir);
+        Repository {
+            root: std::fs::canonicalize(&lexical).unwrap_or_else(|_| lexical.clone()),
+            lexical,
+        }
+    }
+
+    /// Whether `path`, written in the configuration file in `dir`, stays inside: it is
+    /// relative, does not climb out with `..`, and does not lead out through a symbolic link
+    /// (a path that does not exist reads nothing).
+    fn holds(&self, path: &Path, dir: &Path) -> bool {
+        if path.is_absolute() || path.has_root() {
+            return false;
+        }
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let joined = crate::read::lexical(&cwd.join(dir).join(path));
+        if !joined.starts_with(&self.lexical) {
+            return false;
+        }
+        match std::fs::canonicalize(&joined) {
+            Ok(real) => {
+                real.starts_with(&self.root)
+                    && !["/proc", "/sys", "/dev"]
+                        .iter()
+                        .any(|system| real.starts_with(system))
+            }
+            // Not there: nothing is read. A link whose target is missing is still a link out
+            // when it is written to lead out.
+            Err(_) => !std::fs::symlink_metadata(&joined).is_ok_and(|m| m.is_symlink()),
+        }
+    }
+}
+
 /// " (did you mean `x`?)", or the valid names when none is close.
 fn hint(name: &str, valid: &[&str]) -> String {
     did_you_mean(name, valid)
@@ -336,20 +382,37 @@ impl Reader<'_> {
         }
     }
 
+    /// A list of paths, relative to `dir` (the configuration file's folder), each of which
+    /// must stay inside the repository that holds the file: a repository's configuration names
+    /// its own files, and a path that leads elsewhere (`/proc/self/environ`, `../../..`, a
+    /// symbolic link out) would have its contents read and shown.
     fn paths(&mut self, node: &Node, what: &str, dir: &Path) -> Option<Vec<PathBuf>> {
         let list = self.strings(node, what)?;
-        Some(
-            list.into_iter()
-                .map(|p| {
-                    let p = PathBuf::from(p);
-                    if p.is_absolute() || dir.as_os_str().is_empty() {
-                        p
-                    } else {
-                        dir.join(p)
-                    }
-                })
-                .collect(),
-        )
+        let items: Vec<&Node> = match &node.value {
+            Value::Seq(items) => items.iter().collect(),
+            _ => vec![node],
+        };
+        let repository = Repository::of(dir);
+        let mut paths = Vec::new();
+        for (written, item) in list.into_iter().zip(items) {
+            let path = PathBuf::from(&written);
+            if !repository.holds(&path, dir) {
+                let quoted = serde_json::to_string(&written).unwrap_or(written);
+                self.error(
+                    item,
+                    format!(
+                        "{what}: {quoted} is outside the repository ({}); paths in the configuration file must stay inside it — name such a path on the command line (--{what}) instead",
+                        repository.root.display()
+                    ),
+                );
+                continue;
+            }
+            paths.push(match dir.as_os_str().is_empty() {
+                true => path,
+                false => dir.join(path),
+            });
+        }
+        Some(paths)
     }
 
     fn top_level(&mut self, root: &Node, dir: &Path, config: &mut FileConfig) {

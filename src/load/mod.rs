@@ -116,6 +116,9 @@ pub enum Why {
         message: String,
         missing_tool: bool,
     },
+    /// A file a chart or an overlay would have read that leads outside the repository (a
+    /// symbolic link), left out of its build: the text is the link's name, not what it names.
+    OutsideRepository { message: String },
 }
 
 pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {

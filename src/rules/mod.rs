@@ -20,6 +20,7 @@ registry::rules! {
     invalid_yaml,
     unrendered_template,
     render_failed,
+    link_outside_repository,
     duplicate_object,
     uid_shared,
     duplicate_key,

@@ -39,6 +39,7 @@ mod json_stream;
 mod kubectl_reads;
 mod mapped;
 mod neovim;
+mod outside;
 mod pre_commit;
 mod pretty;
 mod properties;

@@ -6,7 +6,11 @@ use crate::common;
 use ownerlint::rules::{RULES, Rule};
 
 /// Rules whose failing example, by its nature, also reports another rule.
-const ALSO_REPORTS: &[(&str, &[&str])] = &[("owner-kind-unknown", &["owner-not-found"])];
+const ALSO_REPORTS: &[(&str, &[&str])] = &[
+    ("owner-kind-unknown", &["owner-not-found"]),
+    // The overlay cannot be built without the file left out.
+    ("link-outside-repository", &["render-failed"]),
+];
 
 #[test]
 fn every_rule_has_its_file_its_document_and_a_summary() {
@@ -135,6 +139,16 @@ fn lint_example(id: &str, text: &str, doc: &str) -> Option<ownerlint::analysis::
     )?;
     let dir = common::temp_dir(id);
     std::fs::write(dir.path().join("kustomization.yaml"), text).expect("write the example");
+    // `# ln -s TARGET NAME`: the example's folder holds that symbolic link.
+    for line in text.lines() {
+        if let Some(link) = line.strip_prefix("# ln -s ") {
+            let (target, name) = link.split_once(' ').expect("`# ln -s TARGET NAME`");
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(target, dir.path().join(name)).expect("make the link");
+            #[cfg(not(unix))]
+            return None;
+        }
+    }
     let options = ownerlint::analysis::Options {
         paths: vec![dir.path().to_path_buf()],
         build: Some(ownerlint::build::BuildOptions::default()),

@@ -15,14 +15,16 @@ use serde_json::{Value, json};
 /// helm as the tests stand it in: it notes the chart's name, its process id and the mode of
 /// the temporary copy it builds (`none` for a chart built where it is) in `$LOG/runs`; then
 /// never ends when `$LOG/hang-NAME` exists, else (after 4 seconds when `$LOG/slow-NAME`
-/// exists) prints the chart's CRDs and templates as `helm template` would.
+/// exists) prints the chart's CRDs and templates as `helm template` would. helm gets none of
+/// the server's environment: `$LOG` is written into the script.
 const FAKE_HELM: &str = r#"#!/bin/sh
+LOG='@LOG@'
 for arg in "$@"; do chart="$arg"; done
 name=$(sed -n 's/^name: //p' "$chart/Chart.yaml")
 copy=none
 dir="$chart"
 while [ "$dir" != / ] && [ "$dir" != . ]; do
-  if [ "$(dirname "$dir")" = "$TMPDIR" ]; then copy=$(stat -c %a "$dir"); fi
+  case "$(basename "$dir")" in ownerlint-build-*) copy=$(stat -c %a "$dir") ;; esac
   dir=$(dirname "$dir")
 done
 echo "$name $$ $copy" >> "$LOG/runs"
@@ -59,7 +61,8 @@ impl Workspace {
         let bin = log.join("bin");
         std::fs::create_dir(&bin).expect("bin");
         let helm = bin.join("helm");
-        std::fs::write(&helm, FAKE_HELM).expect("write helm");
+        std::fs::write(&helm, FAKE_HELM.replace("@LOG@", &log.to_string_lossy()))
+            .expect("write helm");
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&helm, std::fs::Permissions::from_mode(0o755)).expect("chmod");
         Workspace {
@@ -97,12 +100,7 @@ impl Workspace {
             &self.root,
             capabilities,
             initialization_options,
-            |command| {
-                command
-                    .env("PATH", &path)
-                    .env("TMPDIR", &self.tmp)
-                    .env("LOG", &self.log)
-            },
+            |command| command.env("PATH", &path).env("TMPDIR", &self.tmp),
         );
         server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
         server
@@ -265,7 +263,16 @@ fn start_a_build_that_never_ends(workspace: &Workspace) -> (Process, u32) {
     for (_, earlier, _) in &runs[..runs.len() - 1] {
         assert!(ends_within(*earlier, Duration::from_secs(2)), "{runs:?}");
     }
-    assert_eq!(workspace.temporary_copies().len(), 1);
+    // The copy of the chart, and the tool's own home: both ownerlint's, both removed at the end.
+    let folders = workspace.temporary_copies();
+    assert_eq!(
+        folders
+            .iter()
+            .filter(|name| name.starts_with("ownerlint-build-"))
+            .count(),
+        1,
+        "{folders:?}"
+    );
     (server, *pid)
 }
 

@@ -1,0 +1,393 @@
+//! The copy a chart or an overlay is built from. A build sees only the repository: helm reads
+//! every file below a chart's folder (`.Files.Get` gives any of them to a template, and a
+//! failing template prints what it is given), and kustomize follows a base folder wherever it
+//! leads, so a symbolic link in the repository to `/proc/self/environ`, to `~/.ssh`, or to a
+//! folder elsewhere on the machine would put what it names into the build's output and its
+//! error messages. Each build is therefore made from a private copy of the files it reads, in
+//! a temporary folder only this user can read, where a link that stays inside the repository
+//! is replaced by what it names and a link that leads outside is left out (and reported). A
+//! chart made only of regular files and folders is built where it is: nothing in it leads
+//! elsewhere, and a big chart is not copied for nothing.
+//!
+//! The repository is the git work tree that holds the chart or overlay (the nearest folder
+//! above it with `.git`); outside a git work tree, the outermost of the working directory and
+//! the paths named on the command line that holds it (the working directory counts unless it
+//! is `/` or the home folder). The system's own folders (`/proc`, `/sys`, `/dev`) are never
+//! inside it.
+
+use std::collections::HashSet;
+use std::path::{Component, Path, PathBuf};
+
+use super::{Target, Tool, lexical};
+use crate::read::Files;
+
+/// What is never part of a repository, wherever it is said to be: the process's own files and
+/// the machine's devices.
+const SYSTEM_FOLDERS: [&str; 3] = ["/proc", "/sys", "/dev"];
+
+/// How deep a chart's folders are copied (a chart nests a few levels; a loop of folders made
+/// of links would not end).
+const DEEPEST: usize = 32;
+
+/// The folder a build may read from, canonical.
+#[derive(Clone, Debug)]
+pub(super) struct Repository {
+    root: PathBuf,
+}
+
+impl Repository {
+    /// The repository of `target` in a run started for `roots` (the paths it was given).
+    pub(super) fn of(target: &Target, roots: &[PathBuf]) -> Repository {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let absolute = |path: &Path| lexical(&cwd.join(path));
+        let dir = absolute(&target.dir);
+        // A run started in `/` or the home folder is not started for a project there (an
+        // editor may start the language server in either).
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let started_in =
+            Some(cwd.clone()).filter(|cwd| cwd.parent().is_some() && Some(cwd) != home.as_ref());
+        let chosen = crate::read::repository_root(&dir).unwrap_or_else(|| {
+            started_in
+                .into_iter()
+                .chain(roots.iter().map(|root| {
+                    let root = absolute(root);
+                    match root.is_file() {
+                        true => root.parent().map(Path::to_path_buf).unwrap_or(root),
+                        false => root,
+                    }
+                }))
+                .filter(|root| dir.starts_with(root))
+                .min_by_key(|root| root.components().count())
+                .unwrap_or_else(|| dir.clone())
+        });
+        Repository {
+            root: std::fs::canonicalize(&chosen).unwrap_or(chosen),
+        }
+    }
+
+    /// Whether the real (canonical) path `real` is inside the repository.
+    pub(super) fn holds(&self, real: &Path) -> bool {
+        real.starts_with(&self.root)
+            && !SYSTEM_FOLDERS.iter().any(|system| real.starts_with(system))
+    }
+
+    /// Where `path` really is, when that is inside the repository; else what leads outside.
+    fn admit(&self, path: &Path) -> Result<PathBuf, Option<Outside>> {
+        // A lexical path is empty for the working directory (`.`).
+        let path = match path.as_os_str().is_empty() {
+            true => Path::new("."),
+            false => path,
+        };
+        let real = std::fs::canonicalize(path).map_err(|_| None)?;
+        if self.holds(&real) {
+            return Ok(real);
+        }
+        Err(Some(self.leading_outside(path, &real)))
+    }
+
+    /// The symbolic link on the way to `path` that leads out of the repository: the first one
+    /// whose own folder is inside it. A path that climbs out with `..`, with no link, is
+    /// itself what leads outside.
+    fn leading_outside(&self, path: &Path, real: &Path) -> Outside {
+        let mut on_the_way: Vec<&Path> = path.ancestors().collect();
+        on_the_way.reverse();
+        for step in on_the_way {
+            let is_link = std::fs::symlink_metadata(step).is_ok_and(|m| m.is_symlink());
+            if !is_link {
+                continue;
+            }
+            let folder_inside = step
+                .parent()
+                .map(|parent| match parent.as_os_str().is_empty() {
+                    true => Path::new("."),
+                    false => parent,
+                })
+                .and_then(|parent| std::fs::canonicalize(parent).ok())
+                .is_some_and(|parent| self.holds(&parent));
+            let leads_out = std::fs::canonicalize(step).map_or(true, |to| !self.holds(&to));
+            if folder_inside && leads_out {
+                let written = std::fs::read_link(step).unwrap_or_else(|_| real.to_path_buf());
+                return Outside {
+                    path: step.to_path_buf(),
+                    leads_to: written,
+                    is_link: true,
+                };
+            }
+        }
+        Outside {
+            path: path.to_path_buf(),
+            leads_to: real.to_path_buf(),
+            is_link: false,
+        }
+    }
+}
+
+/// A path a build would have read that leads outside the repository.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Outside {
+    /// The symbolic link (or the path that climbs out), as the build's folder was named.
+    pub path: PathBuf,
+    /// Where it leads: the link's target as written, or the real path.
+    pub leads_to: PathBuf,
+    pub is_link: bool,
+}
+
+impl Outside {
+    /// What the finding says of it.
+    pub fn message(&self) -> String {
+        let path = shown(&self.path);
+        let to = shown(&self.leads_to);
+        match self.is_link {
+            true => format!(
+                "{path} is a symbolic link to {to}, outside the repository: it was left out of the build"
+            ),
+            false => format!(
+                "{path} is outside the repository (it is {to}): it was left out of the build"
+            ),
+        }
+    }
+}
+
+/// A path as a message shows it, on one line: control characters (a newline in a link's
+/// target) as `?`.
+fn shown(path: &Path) -> String {
+    crate::read::display_path(path)
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+/// The files a build reads, to copy: each by its path as the build's folder was named
+/// (lexical), with where it really is, and what was left out because it leads outside the
+/// repository.
+#[derive(Debug, Default)]
+pub(super) struct Plan {
+    /// `(path as named, path to read)`: the path to read is the real file, or the named path
+    /// for a text that stands in for a file not on disk.
+    pub files: Vec<(PathBuf, PathBuf)>,
+    pub left_out: Vec<Outside>,
+    /// The folder built and its chart or kustomization file, as the files are named: the
+    /// target's, or for an overlay named through a symbolic link, the real ones.
+    pub dir: PathBuf,
+    pub file: PathBuf,
+    /// Below a chart's folder, only regular files and folders: no symbolic link, no named
+    /// pipe or device, no `.git` (what helm would read is exactly what the walk saw).
+    pub only_regular: bool,
+}
+
+impl Plan {
+    /// What `target` reads, in `repository`: every file below a chart's folder (helm reads
+    /// them all), through the links that stay inside; the files an overlay names.
+    pub(super) fn of(target: &Target, files: &Files, repository: &Repository) -> Plan {
+        let mut plan = Plan {
+            dir: target.dir.clone(),
+            file: target.file.clone(),
+            only_regular: target.tool == Tool::Helm,
+            ..Plan::default()
+        };
+        match target.tool {
+            Tool::Helm => {
+                let dir = lexical(&target.dir);
+                match repository.admit(&dir) {
+                    Ok(real) => {
+                        let mut visited = HashSet::from([real]);
+                        plan.below(&dir, files, repository, &mut visited, 0);
+                    }
+                    Err(outside) => plan.left_out.extend(outside),
+                }
+            }
+            Tool::Kustomize => {
+                // An overlay named through a symbolic link builds on the folders beside its
+                // target (`../base` is where kustomize finds it): its files are read from there.
+                let dir = lexical(&target.dir);
+                let real = match repository.admit(&dir) {
+                    Ok(real) => real,
+                    Err(outside) => {
+                        plan.left_out.extend(outside);
+                        return plan;
+                    }
+                };
+                let cwd = std::env::current_dir().unwrap_or_default();
+                let through_link = real != lexical(&cwd.join(&dir));
+                let read_from = match (through_link, target.file.file_name()) {
+                    (true, Some(name)) => Target {
+                        tool: target.tool,
+                        file: real.join(name),
+                        dir: real,
+                    },
+                    _ => target.clone(),
+                };
+                let consumed = read_from.consumed(files);
+                let mut named: Vec<&PathBuf> = consumed.files().collect();
+                named.sort();
+                for path in named {
+                    plan.add(path, files, repository);
+                }
+                if through_link {
+                    for outside in &mut plan.left_out {
+                        outside.path = super::as_named(target, &read_from.dir, &outside.path);
+                    }
+                }
+                plan.dir = read_from.dir;
+                plan.file = read_from.file;
+            }
+        }
+        plan.files.sort();
+        plan.files.dedup();
+        plan.left_out.sort_by(|a, b| a.path.cmp(&b.path));
+        plan.left_out.dedup();
+        plan
+    }
+
+    /// One file an overlay names: copied when it is inside the repository (or a text stands
+    /// in for it and no link on disk leads elsewhere).
+    fn add(&mut self, path: &Path, files: &Files, repository: &Repository) {
+        match repository.admit(path) {
+            Ok(real) if real.is_file() => self.files.push((path.to_path_buf(), real)),
+            // A folder, a named pipe, a device: not copied (a pipe would block the copy).
+            Ok(_) => {}
+            Err(Some(outside)) => self.left_out.push(outside),
+            // Not on disk: a text that stands in for it is copied.
+            Err(None) if files.text(path).is_some() => {
+                self.files.push((path.to_path_buf(), path.to_path_buf()))
+            }
+            Err(None) => {}
+        }
+    }
+
+    /// Every file below the chart folder `dir`, as helm reads them: through symbolic links,
+    /// those that stay inside the repository. A folder reached twice is read once, and the
+    /// repository's own `.git` is not part of a chart.
+    fn below(
+        &mut self,
+        dir: &Path,
+        files: &Files,
+        repository: &Repository,
+        visited: &mut HashSet<PathBuf>,
+        depth: usize,
+    ) {
+        if depth > DEEPEST {
+            return;
+        }
+        for (path, is_dir) in files.entries(dir) {
+            if path.file_name().is_some_and(|name| name == ".git") {
+                self.only_regular = false;
+                continue;
+            }
+            let Ok(metadata) = std::fs::symlink_metadata(&path) else {
+                // Only an editor's text: a file, or a folder of them.
+                match is_dir {
+                    true => self.below(&path, files, repository, visited, depth + 1),
+                    false if files.text(&path).is_some() => {
+                        self.files.push((path.clone(), path.clone()))
+                    }
+                    false => {}
+                }
+                continue;
+            };
+            if !metadata.is_dir() && !metadata.is_file() {
+                self.only_regular = false;
+            }
+            if metadata.is_symlink() {
+                match repository.admit(&path) {
+                    Ok(real) if real.is_dir() => {
+                        if visited.insert(real) {
+                            self.below(&path, files, repository, visited, depth + 1);
+                        }
+                    }
+                    Ok(real) if real.is_file() => self.files.push((path.clone(), real)),
+                    Ok(_) | Err(None) => {}
+                    Err(Some(outside)) => self.left_out.push(outside),
+                }
+            } else if metadata.is_dir() {
+                self.below(&path, files, repository, visited, depth + 1);
+            } else if metadata.is_file() {
+                self.files.push((path.clone(), path.clone()));
+            }
+        }
+    }
+}
+
+/// The folder that holds every one of `paths` (lexical paths, as named).
+pub(super) fn common_root<'a>(start: &Path, paths: impl Iterator<Item = &'a PathBuf>) -> PathBuf {
+    let mut root = start.to_path_buf();
+    for path in paths {
+        while !path.starts_with(&root) {
+            if !root.pop() {
+                break;
+            }
+        }
+    }
+    root
+}
+
+/// Whether `inside` stays inside the folder it is joined to (no `..`, not absolute): a path
+/// of the copy is never written outside the copy.
+pub(super) fn stays_below(inside: &Path) -> bool {
+    inside
+        .components()
+        .all(|component| matches!(component, Component::Normal(_) | Component::CurDir))
+}
+
+/// Write `from` (a text that stands in for it, else the file at `real`) to `to` in the copy,
+/// readable by this user only.
+pub(super) fn copy_file(
+    files: &Files,
+    named: &Path,
+    real: &Path,
+    to: &Path,
+) -> std::io::Result<()> {
+    use std::io::Write;
+    if let Some(parent) = to.parent() {
+        create_private_dirs(parent)?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut out = options.open(to)?;
+    match files.text(named) {
+        Some(text) => out.write_all(text.as_bytes()),
+        None => {
+            let mut from = std::fs::File::open(real)?;
+            std::io::copy(&mut from, &mut out).map(|_| ())
+        }
+    }
+}
+
+/// Make `dir` and the folders above it that are missing, readable by this user only.
+fn create_private_dirs(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_systems_folders_are_never_inside() {
+        let everything = Repository {
+            root: PathBuf::from("/"),
+        };
+        assert!(everything.holds(Path::new("/srv/repo/chart/Chart.yaml")));
+        assert!(!everything.holds(Path::new("/proc/1/environ")));
+        assert!(!everything.holds(Path::new("/dev/zero")));
+        let repo = Repository {
+            root: PathBuf::from("/srv/repo"),
+        };
+        assert!(!repo.holds(Path::new("/srv/repository/x")));
+        assert!(!repo.holds(Path::new("/etc/passwd")));
+    }
+
+    #[test]
+    fn a_path_of_the_copy_stays_below_it() {
+        assert!(stays_below(Path::new("overlays/prod/kustomization.yaml")));
+        assert!(stays_below(Path::new("")));
+        assert!(!stays_below(Path::new("../x")));
+        assert!(!stays_below(Path::new("/etc/passwd")));
+    }
+}

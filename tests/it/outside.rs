@@ -1,0 +1,344 @@
+//! What a repository holds never makes a run read a file outside it: a chart or an overlay is
+//! built from a private copy of its files, in which a symbolic link that leads outside the
+//! repository is left out (and reported as `link-outside-repository`); a message taken from a
+//! tool is bounded; and a path in `.ownerlint.yaml` that leads outside is a configuration
+//! error. Each hostile case plants a real secret (in ownerlint's environment, or in a file
+//! beside the repository) and looks for it in every output format.
+
+use crate::common;
+
+use std::path::Path;
+
+/// `ownerlint --format FORMAT .` in `dir`, for every format, with `secret` in its
+/// environment: what each printed (standard output and standard error), by format name.
+fn every_format(dir: &Path, secret: &str) -> Vec<(String, common::Run)> {
+    common::formats()
+        .into_iter()
+        .map(|(_, name)| {
+            let run = common::ownerlint()
+                .current_dir(dir)
+                .args(["--format", &name, "."])
+                .env("NO_COLOR", "1")
+                .env("OWNERLINT_PROBE", secret)
+                .run();
+            (name, run)
+        })
+        .collect()
+}
+
+/// A secret no output holds by chance.
+fn unique_secret(what: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{what}-{}-{nanos}", std::process::id())
+}
+
+/// Every format's output holds none of `secrets`, and names each of `links`, reported as
+/// `link-outside-repository`.
+fn assert_left_out(runs: &[(String, common::Run)], secrets: &[&str], links: &[&str]) {
+    for (format, run) in runs {
+        let printed = format!("{}{}", run.stdout, run.stderr);
+        for secret in secrets {
+            assert!(
+                !printed.contains(secret),
+                "--format {format} shows what a link outside the repository names:\n{printed}"
+            );
+        }
+        assert!(
+            run.stdout.contains("link-outside-repository"),
+            "--format {format} does not report the link:\n{printed}"
+        );
+        for link in links {
+            assert!(
+                run.stdout.contains(link),
+                "--format {format} does not name {link}:\n{printed}"
+            );
+        }
+    }
+}
+
+#[test]
+#[cfg(unix)]
+fn a_chart_never_reads_the_process_environment_or_a_file_outside_the_repository() {
+    if common::helm().is_none() {
+        return;
+    }
+    let outside = common::temp_dir("outside-file");
+    let file_secret = unique_secret("file-secret");
+    std::fs::write(outside.path().join("secret.txt"), &file_secret).expect("write");
+    let repo = common::temp_dir("outside-chart");
+    common::write_files(
+        repo.path(),
+        &[
+            (
+                "chart/Chart.yaml",
+                "apiVersion: v2\nname: chart\nversion: 0.1.0\n",
+            ),
+            (
+                "chart/templates/x.yaml",
+                "{{ fail (print (.Files.Get \"files/e\") (.Files.Get \"files/s\")) }}\n",
+            ),
+        ],
+    );
+    std::fs::create_dir_all(repo.path().join("chart/files")).expect("mkdir");
+    std::os::unix::fs::symlink("/proc/self/environ", repo.path().join("chart/files/e"))
+        .expect("symlink");
+    std::os::unix::fs::symlink(
+        outside.path().join("secret.txt"),
+        repo.path().join("chart/files/s"),
+    )
+    .expect("symlink");
+    let secret = unique_secret("environment-secret");
+    let runs = every_format(repo.path(), &secret);
+    assert_left_out(
+        &runs,
+        &[&secret, &file_secret],
+        &["chart/files/e", "chart/files/s"],
+    );
+    let short = &runs
+        .iter()
+        .find(|(format, _)| format == "short")
+        .expect("the short format")
+        .1;
+    assert!(
+        short.stdout.contains(
+            "chart/files/e:1:1: warning[link-outside-repository]: chart/files/e is a symbolic link to /proc/self/environ, outside the repository: it was left out of the build (from helm template chart)"
+        ),
+        "{}",
+        short.stdout
+    );
+}
+
+#[test]
+#[cfg(unix)]
+fn an_overlay_never_reads_a_file_or_a_base_outside_the_repository() {
+    if common::kubectl().is_none() {
+        return;
+    }
+    let secret = unique_secret("base-secret");
+    let file_secret = unique_secret("env-secret");
+    let outside = common::temp_dir("outside-base");
+    common::write_files(
+        outside.path(),
+        &[
+            ("settings.env", &format!("TOKEN={file_secret}\n")),
+            ("base/kustomization.yaml", "resources:\n- cm.yaml\n"),
+            (
+                "base/cm.yaml",
+                // An owner reference that is not found: its finding would show the name.
+                &format!(
+                    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: outside\n  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: {secret}\n    uid: 8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a8b\n"
+                ),
+            ),
+        ],
+    );
+    let repo = common::temp_dir("outside-overlay");
+    common::write_files(
+        repo.path(),
+        &[
+            (
+                "generated/kustomization.yaml",
+                "configMapGenerator:\n- name: settings\n  files:\n  - settings.env\n  envs:\n  - more.env\n",
+            ),
+            ("based/kustomization.yaml", "resources:\n- base\n"),
+        ],
+    );
+    let link = |target: &Path, name: &str| {
+        std::os::unix::fs::symlink(target, repo.path().join(name)).expect("symlink")
+    };
+    link(
+        &outside.path().join("settings.env"),
+        "generated/settings.env",
+    );
+    link(&outside.path().join("settings.env"), "generated/more.env");
+    link(&outside.path().join("base"), "based/base");
+    let runs = every_format(repo.path(), "unused");
+    assert_left_out(
+        &runs,
+        &[&secret, &file_secret],
+        &["generated/settings.env", "generated/more.env", "based/base"],
+    );
+}
+
+#[test]
+#[cfg(unix)]
+fn a_link_inside_the_repository_is_built_with_what_it_names() {
+    let (Some(_), Some(_)) = (common::helm(), common::kubectl()) else {
+        return;
+    };
+    let repo = common::temp_dir("inside-links");
+    common::write_files(
+        repo.path(),
+        &[
+            ("shared/owner.txt", "owner-from-a-linked-file"),
+            (
+                "chart/Chart.yaml",
+                "apiVersion: v2\nname: chart\nversion: 0.1.0\n",
+            ),
+            (
+                "chart/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dependent\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: {{ .Files.Get \"files/owner.txt\" }}\n    uid: 8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a8b\n",
+            ),
+            (
+                "base/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-a-linked-base\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: owner-of-the-linked-base\n    uid: 8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a8c\n",
+            ),
+            ("base/kustomization.yaml", "resources:\n- cm.yaml\n"),
+            ("overlay/kustomization.yaml", "resources:\n- linked-base\n"),
+        ],
+    );
+    std::fs::create_dir_all(repo.path().join("chart/files")).expect("mkdir");
+    std::os::unix::fs::symlink(
+        "../../shared/owner.txt",
+        repo.path().join("chart/files/owner.txt"),
+    )
+    .expect("symlink");
+    std::os::unix::fs::symlink("../base", repo.path().join("overlay/linked-base"))
+        .expect("symlink");
+    let run = common::ownerlint()
+        .current_dir(repo.path())
+        .args(["--format", "short", "chart", "overlay"])
+        .run();
+    assert!(
+        run.stdout.contains("owner-from-a-linked-file"),
+        "the chart's build saw the linked file:\n{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains("owner-of-the-linked-base"),
+        "the overlay's build saw the linked base:\n{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(
+        !run.stdout.contains("link-outside-repository") && !run.stdout.contains("render-failed"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_long_message_from_a_tool_is_cut() {
+    if common::helm().is_none() {
+        return;
+    }
+    let repo = common::temp_dir("long-message");
+    common::write_files(
+        repo.path(),
+        &[
+            (
+                "chart/Chart.yaml",
+                "apiVersion: v2\nname: chart\nversion: 0.1.0\n",
+            ),
+            (
+                "chart/templates/x.yaml",
+                "{{ fail (printf \"start %s end\" (repeat 100000 \"x\")) }}\n",
+            ),
+        ],
+    );
+    for format in ["short", "github", "json"] {
+        let run = common::ownerlint()
+            .current_dir(repo.path())
+            .args(["--format", format, "."])
+            .run();
+        assert!(
+            run.stdout
+                .contains("error at (chart/templates/x.yaml:1:3): start xxxx")
+                && run.stdout.contains(" more characters)"),
+            "--format {format}:\n{}",
+            run.stdout.chars().take(2000).collect::<String>()
+        );
+        assert!(!run.stdout.contains("x end"), "--format {format}");
+        assert!(
+            run.stdout.len() < 5_000,
+            "--format {format}: {} bytes",
+            run.stdout.len()
+        );
+    }
+}
+
+/// `ownerlint .` in `dir` with `config` as its `.ownerlint.yaml`.
+fn with_config(dir: &Path, config: &str, args: &[&str]) -> common::Run {
+    std::fs::write(dir.join(".ownerlint.yaml"), config).expect("write");
+    common::ownerlint()
+        .current_dir(dir)
+        .args(["--format", "pretty"])
+        .args(args)
+        .arg("app.yaml")
+        .env("NO_COLOR", "1")
+        .run()
+}
+
+#[test]
+#[cfg(unix)]
+fn a_path_in_the_configuration_file_stays_inside_the_repository() {
+    let root = common::temp_dir("config-outside");
+    let repo = root.path().join("repo");
+    let secret = unique_secret("config-secret");
+    common::write_files(
+        root.path(),
+        &[
+            (
+                "outside/crd.yaml",
+                &format!("# {secret}\napiVersion: v1\nkind: List\nitems: []\n"),
+            ),
+            (
+                "repo/app.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n",
+            ),
+        ],
+    );
+    std::os::unix::fs::symlink("/etc", repo.join("crds")).expect("symlink");
+    for (config, key, shown) in [
+        (
+            "crds: [\"/proc/self/environ\"]\n",
+            "crds",
+            "\"/proc/self/environ\"",
+        ),
+        ("existing: [\"../outside\"]\n", "existing", "\"../outside\""),
+        ("crds: [crds/passwd]\n", "crds", "\"crds/passwd\""),
+        (
+            "crds: ../outside/crd.yaml\n",
+            "crds",
+            "\"../outside/crd.yaml\"",
+        ),
+    ] {
+        let run = with_config(&repo, config, &[]);
+        assert_eq!(run.code(), Some(2), "{config}{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains(".ownerlint.yaml:1:")
+                && run
+                    .stderr
+                    .contains(&format!(": {key}: {shown} is outside the repository ("))
+                && run.stderr.contains(&format!(
+                    "name such a path on the command line (--{key}) instead"
+                )),
+            "{config}{}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains(&secret) && !run.stdout.contains(&secret));
+        assert!(!run.stdout.contains("root:"), "{}", run.stdout);
+    }
+    // A path inside the repository is read.
+    common::write_files(
+        &repo,
+        &[("kinds/crd.yaml", "apiVersion: v1\nkind: List\nitems: []\n")],
+    );
+    let run = with_config(&repo, "crds: [kinds/crd.yaml]\n", &[]);
+    assert_eq!(run.code(), Some(0), "{}{}", run.stdout, run.stderr);
+    // The command line is the user's own: a path anywhere is read.
+    let crd = root.path().join("outside/crd.yaml");
+    let run = with_config(
+        &repo,
+        "namespace: default\n",
+        &["--crds", &crd.to_string_lossy()],
+    );
+    assert_eq!(run.code(), Some(0), "{}{}", run.stdout, run.stderr);
+    assert!(
+        !run.stderr.contains("outside the repository"),
+        "{}",
+        run.stderr
+    );
+}
