@@ -21,6 +21,7 @@ use serde_json::Value;
 
 use super::connect::{Connected, sentence};
 use super::discovery::{self, Answer};
+use super::redact::redact;
 use super::snapshot::{Page, Resource, Snapshot};
 use crate::catalog::KubeVersion;
 use crate::fields::Kept;
@@ -153,7 +154,8 @@ impl Reader {
     /// A request that did not get an answer: the server cannot be reached, or the credentials
     /// could not be had (an exec plugin failed, a token file is missing).
     fn transport_failure(&self, err: &kube::Error) -> Failure {
-        let said = sentence(err);
+        // A client error's text may hold what the server answered.
+        let said = redact(&sentence(err));
         let message = match err {
             kube::Error::Auth(_) => {
                 format!("cannot get credentials for {}: {said}", self.server)
@@ -264,7 +266,7 @@ impl Reader {
                     .and_then(|page| Page::read(resource, page))
                 {
                     Ok(page) => page,
-                    Err(why) => return Listed::NotRead(why),
+                    Err(why) => return Listed::NotRead(redact(&why)),
                 };
                 self.objects
                     .fetch_add(page.objects.len(), Ordering::Relaxed);
@@ -334,8 +336,9 @@ impl Reader {
                 }
                 Err(message) => {
                     return Err(Fatal(format!(
-                        "the API server at {} answered GET {path} with what is not discovery: {message}",
-                        self.server
+                        "the API server at {} answered GET {path} with what is not discovery: {}",
+                        self.server,
+                        redact(&message)
                     )));
                 }
             }
@@ -521,11 +524,12 @@ fn failed(answered: &Answered) -> String {
     }
 }
 
-/// The `message` of a `Status` answer, or nothing.
+/// The `message` of a `Status` answer, or nothing; without the credentials a server (or a
+/// proxy before it) may echo.
 fn status_message(body: &str) -> String {
     serde_json::from_str::<Value>(body)
         .ok()
-        .and_then(|status| status.get("message")?.as_str().map(str::to_string))
+        .and_then(|status| status.get("message")?.as_str().map(redact))
         .unwrap_or_default()
 }
 

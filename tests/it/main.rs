@@ -15,6 +15,8 @@ mod cli;
 mod cluster_dump;
 #[cfg(feature = "cluster")]
 mod cluster_live;
+#[cfg(all(feature = "cluster", unix))]
+mod cluster_secrets;
 mod cluster_snapshot;
 mod config;
 mod consequences;
