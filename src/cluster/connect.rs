@@ -4,7 +4,8 @@
 //! credential plugins and OIDC. Nothing here sends a request.
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use serde_json::Value;
@@ -28,6 +29,41 @@ pub struct Connected {
     pub request_timeout: Option<Duration>,
     /// The context's namespace (`default` where it names none), as kubectl takes it for `-n`.
     pub default_namespace: String,
+    /// An exec plugin's token that expires, which the reader sends itself.
+    pub refreshing: Option<Arc<Refreshing>>,
+}
+
+/// How long before its expiry a plugin's token is had again, as client-go and kube do.
+const EXPIRY_MARGIN: Duration = Duration::from_secs(60);
+
+/// An exec plugin's token that expires: had again from the plugin (under the request timeout)
+/// when less than [`EXPIRY_MARGIN`] of it is left, as kubectl does, so that a long read
+/// outlasts it. kube is not given it: the reader sets the `Authorization` header itself.
+pub struct Refreshing {
+    exec: kube::config::ExecConfig,
+    user: String,
+    cluster: Option<Value>,
+    timeout: Option<Duration>,
+    /// The header, and when its token expires (`None`: it does not).
+    current: tokio::sync::Mutex<(http::HeaderValue, Option<SystemTime>)>,
+}
+
+impl Refreshing {
+    /// The `Authorization` header to send now.
+    pub async fn header(&self) -> Result<http::HeaderValue, String> {
+        let mut current = self.current.lock().await;
+        let expiring = current.1.is_some_and(|expires| {
+            SystemTime::now()
+                .checked_add(EXPIRY_MARGIN)
+                .is_none_or(|soon| soon >= expires)
+        });
+        if expiring {
+            let ran =
+                run_plugin(&self.exec, &self.user, self.cluster.clone(), self.timeout).await?;
+            *current = token_of_plugin(ran, &exec::name(&self.exec), &self.user)?;
+        }
+        Ok(current.0.clone())
+    }
 }
 
 /// The client of the context the flags name. Errors are one line, naming the kubeconfig or
@@ -72,9 +108,10 @@ pub async fn connect(connection: &Connection) -> Result<Connected, String> {
         .clone()
         .or_else(|| kubeconfig.current_context.clone());
     check_context(&kubeconfig, context.as_deref(), &file)?;
-    if let Some(context) = &context {
-        credentials(&mut kubeconfig, context, &file, request_timeout).await?;
-    }
+    let refreshing = match &context {
+        Some(context) => credentials(&mut kubeconfig, context, &file, request_timeout).await?,
+        None => None,
+    };
     let config = kube::Config::from_custom_kubeconfig(kubeconfig, &options)
         .await
         .map_err(|e| {
@@ -84,7 +121,9 @@ pub async fn connect(connection: &Connection) -> Result<Connected, String> {
                 redact(&sentence(&e))
             )
         })?;
-    client(config, context, request_timeout)
+    let mut connected = client(config, context, request_timeout)?;
+    connected.refreshing = refreshing.map(Arc::new);
+    Ok(connected)
 }
 
 /// The kubeconfig files to read, as kubectl finds them: `--kubeconfig`, else those of
@@ -246,14 +285,14 @@ async fn credentials(
     context: &str,
     file: &str,
     timeout: Option<Duration>,
-) -> Result<(), String> {
+) -> Result<Option<Refreshing>, String> {
     let Some(context) = kubeconfig
         .contexts
         .iter()
         .find(|c| c.name == context)
         .and_then(|c| c.context.clone())
     else {
-        return Ok(());
+        return Ok(None);
     };
     let cluster = kubeconfig
         .clusters
@@ -272,7 +311,7 @@ async fn credentials(
         }
     }
     let Some(user_name) = context.user.clone() else {
-        return Ok(());
+        return Ok(None);
     };
     let Some(user) = kubeconfig
         .auth_infos
@@ -280,10 +319,11 @@ async fn credentials(
         .find(|u| u.name == user_name)
         .and_then(|u| u.auth_info.as_mut())
     else {
-        return Ok(());
+        return Ok(None);
     };
     let field = |key: &str| format!("users[{user_name}].user.{key}");
     let mut changes = serde_json::Map::new();
+    let mut refreshing = None;
     for (path, key) in [
         (user.client_certificate.clone(), "client-certificate"),
         (user.client_key.clone(), "client-key"),
@@ -328,20 +368,18 @@ async fn credentials(
         changes.insert("token".into(), Value::from(token));
     } else if let Some(exec) = user.exec.clone() {
         let cluster = exec.provide_cluster_info.then_some(cluster_info).flatten();
-        let user_for_run = user_name.clone();
-        let name = exec::name(&exec);
-        let ran = tokio::task::spawn_blocking(move || exec::run(&exec, &user_for_run, cluster, timeout))
-            .await
-            .map_err(|e| format!("exec plugin `{name}` stopped inside ownerlint ({e}): this is a bug of ownerlint, please report it"))??;
+        let ran = run_plugin(&exec, &user_name, cluster.clone(), timeout).await?;
         changes.insert("exec".into(), Value::Null);
         match ran {
-            exec::Credential::Token(token) => {
-                header_value(&token).map_err(|problem| {
-                    format!(
-                        "exec plugin `{name}` of user `{user_name}` printed a token that {problem}"
-                    )
-                })?;
-                changes.insert("token".into(), Value::from(token));
+            exec::Credential::Token { .. } => {
+                let current = token_of_plugin(ran, &exec::name(&exec), &user_name)?;
+                refreshing = Some(Refreshing {
+                    exec,
+                    user: user_name.clone(),
+                    cluster,
+                    timeout,
+                    current: tokio::sync::Mutex::new(current),
+                });
             }
             exec::Credential::Certificate { certificate, key } => {
                 changes.insert("client-certificate".into(), Value::Null);
@@ -377,7 +415,46 @@ async fn credentials(
             )
         })?;
     }
-    Ok(())
+    Ok(refreshing)
+}
+
+/// Run an exec plugin once, off the runtime's threads (it waits for the plugin).
+async fn run_plugin(
+    exec: &kube::config::ExecConfig,
+    user: &str,
+    cluster: Option<Value>,
+    timeout: Option<Duration>,
+) -> Result<exec::Credential, String> {
+    let (exec, user) = (exec.clone(), user.to_string());
+    let name = exec::name(&exec);
+    tokio::task::spawn_blocking(move || exec::run(&exec, &user, cluster, timeout))
+        .await
+        .map_err(|e| {
+            format!(
+                "exec plugin `{name}` stopped inside ownerlint ({e}): this is a bug of ownerlint, please report it"
+            )
+        })?
+}
+
+/// The `Authorization` header of a plugin's token, and when the token expires.
+fn token_of_plugin(
+    credential: exec::Credential,
+    name: &str,
+    user: &str,
+) -> Result<(http::HeaderValue, Option<SystemTime>), String> {
+    let exec::Credential::Token { token, expires } = credential else {
+        return Err(format!(
+            "exec plugin `{name}` of user `{user}` gave a client certificate where it had given a token: run again"
+        ));
+    };
+    header_value(&token).map_err(|problem| {
+        format!("exec plugin `{name}` of user `{user}` printed a token that {problem}")
+    })?;
+    let mut header = http::HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| {
+        format!("exec plugin `{name}` of user `{user}` printed a token that is not a valid HTTP header value")
+    })?;
+    header.set_sensitive(true);
+    Ok((header, expires))
 }
 
 /// A user's inline token, as text.
@@ -493,6 +570,7 @@ fn client(
         server,
         request_timeout,
         default_namespace,
+        refreshing: None,
     })
 }
 

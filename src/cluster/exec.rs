@@ -7,7 +7,7 @@
 use std::io::Read;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use kube::config::ExecConfig;
 use serde_json::{Value, json};
@@ -24,12 +24,13 @@ const SHOWN_LINE: usize = 200;
 
 /// What a plugin gave.
 pub enum Credential {
-    Token(String),
-    /// PEM, as the plugin printed them.
-    Certificate {
-        certificate: String,
-        key: String,
+    /// A token, and when it expires (`None`: it does not say).
+    Token {
+        token: String,
+        expires: Option<SystemTime>,
     },
+    /// PEM, as the plugin printed them.
+    Certificate { certificate: String, key: String },
 }
 
 /// How a plugin is named in a message: its command, as the kubeconfig writes it.
@@ -128,11 +129,84 @@ pub fn run(
         text("clientKeyData"),
     ) {
         (_, Some(certificate), Some(key)) => Ok(Credential::Certificate { certificate, key }),
-        (Some(token), _, _) => Ok(Credential::Token(token)),
+        (Some(token), _, _) => {
+            let expires = match text("expirationTimestamp") {
+                None => None,
+                Some(at) => Some(rfc3339(&at).ok_or_else(|| {
+                    format!(
+                        "{plugin} printed an ExecCredential whose `status.expirationTimestamp` is not an RFC 3339 time"
+                    )
+                })?),
+            };
+            Ok(Credential::Token { token, expires })
+        }
         _ => Err(format!(
             "{plugin} printed an ExecCredential with neither `status.token` nor `status.clientCertificateData` and `status.clientKeyData`"
         )),
     }
+}
+
+/// An RFC 3339 time (`2026-01-02T03:04:05Z`, `…05.123+01:00`), as an ExecCredential's
+/// `expirationTimestamp` is written.
+fn rfc3339(text: &str) -> Option<SystemTime> {
+    let number = |part: &str| -> Option<i64> {
+        part.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| part.parse().ok())
+            .flatten()
+    };
+    let (date, time) = text.split_once(['T', 't'])?;
+    let mut date = date.splitn(3, '-');
+    let (year, month, day) = (
+        number(date.next()?)?,
+        number(date.next()?)?,
+        number(date.next()?)?,
+    );
+    let (clock, offset) = match time.strip_suffix(['Z', 'z']) {
+        Some(clock) => (clock, 0),
+        None => {
+            let at = time.rfind(['+', '-'])?;
+            let (hours, minutes) = time[at + 1..].split_once(':')?;
+            let offset = number(hours)? * 3600 + number(minutes)? * 60;
+            (
+                &time[..at],
+                if &time[at..=at] == "-" {
+                    -offset
+                } else {
+                    offset
+                },
+            )
+        }
+    };
+    let clock = clock.split('.').next()?;
+    let mut clock = clock.splitn(3, ':');
+    let (hour, minute, second) = (
+        number(clock.next()?)?,
+        number(clock.next()?)?,
+        number(clock.next()?)?,
+    );
+    if !(1..=12).contains(&month)
+        || !(1..=31).contains(&day)
+        || hour > 23
+        || minute > 59
+        || second > 60
+    {
+        return None;
+    }
+    // Days since 1970-01-01 of a date of the proleptic Gregorian calendar.
+    let (y, m) = if month <= 2 {
+        (year - 1, month + 9)
+    } else {
+        (year, month - 3)
+    };
+    let era = y.div_euclid(400);
+    let year_of_era = y - era * 400;
+    let day_of_year = (153 * m + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    let days = era * 146_097 + day_of_era - 719_468;
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset;
+    let seconds = u64::try_from(seconds).ok()?;
+    SystemTime::UNIX_EPOCH.checked_add(Duration::from_secs(seconds))
 }
 
 /// A line a plugin said, fit for a message: without credentials, and short.
@@ -264,4 +338,27 @@ fn drain(mut pipe: Box<dyn Read + Send>, limit: usize) -> (Vec<u8>, bool) {
         }
     }
     (kept, cut)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_times_are_read() {
+        let at = |text: &str| {
+            rfc3339(text).map(|t| {
+                t.duration_since(SystemTime::UNIX_EPOCH)
+                    .unwrap_or_default()
+                    .as_secs()
+            })
+        };
+        assert_eq!(at("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(at("2000-03-01T00:00:00Z"), Some(951_868_800));
+        assert_eq!(at("2026-12-06T07:00:00.123456Z"), Some(1_796_540_400));
+        assert_eq!(at("2026-12-06T08:30:00+01:30"), Some(1_796_540_400));
+        assert_eq!(at("2026-12-06T05:00:00-02:00"), Some(1_796_540_400));
+        assert_eq!(at("2026-13-06T07:00:00Z"), None);
+        assert_eq!(at("tomorrow"), None);
+    }
 }

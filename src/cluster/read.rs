@@ -19,7 +19,7 @@ use http::{Request, StatusCode, header};
 use kube::client::Body;
 use serde_json::Value;
 
-use super::connect::{Connected, sentence};
+use super::connect::{Connected, Refreshing, sentence};
 use super::discovery::{self, Answer};
 use super::redact::redact;
 use super::snapshot::{Page, Resource, Snapshot};
@@ -85,6 +85,8 @@ pub struct Progress {
 #[derive(Clone)]
 pub struct Reader {
     client: kube::Client,
+    /// An exec plugin's token, which the reader sends itself (it may be had again).
+    refreshing: Option<Arc<Refreshing>>,
     /// `None`: no limit.
     timeout: Option<Duration>,
     server: String,
@@ -102,6 +104,7 @@ impl Reader {
     pub fn new(connected: &Connected) -> Self {
         Reader {
             client: connected.client.clone(),
+            refreshing: connected.refreshing.clone(),
             timeout: connected.request_timeout,
             server: connected.server.clone(),
             requests: Arc::default(),
@@ -120,8 +123,12 @@ impl Reader {
         path: &str,
         accept: &str,
     ) -> Result<(Answered, Option<Duration>), Failure> {
-        let request = Request::get(path)
-            .header(header::ACCEPT, accept)
+        let mut request = Request::get(path).header(header::ACCEPT, accept);
+        if let Some(refreshing) = &self.refreshing {
+            let authorization = refreshing.header().await.map_err(Failure::Fatal)?;
+            request = request.header(header::AUTHORIZATION, authorization);
+        }
+        let request = request
             .body(Body::empty())
             .map_err(|e| Failure::Fatal(format!("cannot make a request for {path}: {e}")))?;
         self.requests.fetch_add(1, Ordering::Relaxed);

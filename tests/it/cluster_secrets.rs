@@ -459,3 +459,45 @@ fn a_kubeconfig_or_token_file_that_is_no_regular_file_ends_the_run_at_once() {
         run.stderr
     );
 }
+
+/// An exec plugin's token that expires is had again from the plugin when less than a minute
+/// of it is left, as kubectl does (so that a long read outlasts it); one that does not expire
+/// soon is had once.
+#[test]
+fn an_exec_plugins_expiring_token_is_had_again() {
+    let dir = common::temp_dir("cluster-exec-refresh");
+    for (expires, many) in [
+        ("2000-01-01T00:00:00Z", true),
+        ("2100-01-01T00:00:00Z", false),
+    ] {
+        let server = ApiServer::start(Box::new(|_, _| None));
+        let runs = dir.path().join(format!("runs-{many}"));
+        let plugin = script(
+            dir.path(),
+            &format!("expiring-helper-{many}"),
+            &format!(
+                "#!/bin/sh\necho run >> {runs}\necho '{{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\",\"status\":{{\"token\":\"{TOKEN}\",\"expirationTimestamp\":\"{expires}\"}}}}'\n",
+                runs = runs.display()
+            ),
+        );
+        let path = kubeconfig(
+            dir.path(),
+            &format!("kubeconfig-{many}"),
+            &format!("https://127.0.0.1:{}", server.port),
+            exec_user(&plugin, &[], &[]),
+        );
+        let run = cluster(&path, &["--format", "json"]);
+        assert_eq!(run.status.code(), Some(1), "{}", run.stderr);
+        let asked = server.asked();
+        assert!(asked.iter().all(|a| a.auth == "token"), "{asked:?}");
+        let ran = std::fs::read_to_string(&runs)
+            .expect("the plugin ran")
+            .lines()
+            .count();
+        match many {
+            // Once to connect, then before each request.
+            true => assert_eq!(ran, asked.len() + 1),
+            false => assert_eq!(ran, 1),
+        }
+    }
+}
