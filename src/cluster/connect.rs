@@ -35,35 +35,87 @@ pub struct Connected {
 
 /// How long before its expiry a plugin's token is had again, as client-go and kube do.
 const EXPIRY_MARGIN: Duration = Duration::from_secs(60);
+/// How long a token file's token is kept before the file is read again, as client-go and kube
+/// do (a projected service account token is replaced in its file before it expires).
+const TOKEN_FILE_KEPT: Duration = Duration::from_secs(60);
 
-/// An exec plugin's token that expires: had again from the plugin (under the request timeout)
-/// when less than [`EXPIRY_MARGIN`] of it is left, as kubectl does, so that a long read
-/// outlasts it. kube is not given it: the reader sets the `Authorization` header itself.
+/// A token that is had again while the cluster is read, so that a long read outlasts it: an
+/// exec plugin's token that expires (from the plugin, under the request timeout, when less
+/// than [`EXPIRY_MARGIN`] of it is left) and a token file's (read again each minute), as
+/// kubectl does. kube is not given it: the reader sets the `Authorization` header itself.
 pub struct Refreshing {
-    exec: kube::config::ExecConfig,
-    user: String,
-    cluster: Option<Value>,
-    timeout: Option<Duration>,
-    /// The header, and when its token expires (`None`: it does not).
+    source: TokenSource,
+    /// The header, and when it is to be had again (`None`: never).
     current: tokio::sync::Mutex<(http::HeaderValue, Option<SystemTime>)>,
+}
+
+enum TokenSource {
+    Plugin {
+        exec: Box<kube::config::ExecConfig>,
+        user: String,
+        cluster: Option<Value>,
+        timeout: Option<Duration>,
+    },
+    File {
+        path: String,
+    },
 }
 
 impl Refreshing {
     /// The `Authorization` header to send now.
     pub async fn header(&self) -> Result<http::HeaderValue, String> {
         let mut current = self.current.lock().await;
-        let expiring = current.1.is_some_and(|expires| {
-            SystemTime::now()
+        let now = SystemTime::now();
+        let due = current.1.is_some_and(|expires| match &self.source {
+            TokenSource::Plugin { .. } => now
                 .checked_add(EXPIRY_MARGIN)
-                .is_none_or(|soon| soon >= expires)
+                .is_none_or(|soon| soon >= expires),
+            TokenSource::File { .. } => now >= expires,
         });
-        if expiring {
-            let ran =
-                run_plugin(&self.exec, &self.user, self.cluster.clone(), self.timeout).await?;
-            *current = token_of_plugin(ran, &exec::name(&self.exec), &self.user)?;
+        if due {
+            match &self.source {
+                TokenSource::Plugin {
+                    exec,
+                    user,
+                    cluster,
+                    timeout,
+                } => {
+                    let ran = run_plugin(exec, user, cluster.clone(), *timeout).await?;
+                    *current = token_of_plugin(ran, &exec::name(exec), user)?;
+                }
+                // A file that cannot be read again, or holds no token, leaves the last token
+                // in use: a file made available at the start and then removed is so meant.
+                TokenSource::File { path } => {
+                    if let Some(header) = token_file(path).ok().and_then(|t| bearer(&t).ok()) {
+                        current.0 = header;
+                    }
+                    current.1 = now.checked_add(TOKEN_FILE_KEPT);
+                }
+            }
         }
         Ok(current.0.clone())
     }
+}
+
+/// The token of a token file, as client-go reads it: its spaces and line ends trimmed (a file
+/// written with `echo` ends with one). `Err`: why it cannot be used, as the end of a sentence.
+fn token_file(path: &str) -> Result<String, String> {
+    let token = crate::read::small_file(std::path::Path::new(path))?
+        .trim()
+        .to_string();
+    if token.is_empty() {
+        return Err("it is empty: write the token into it".to_string());
+    }
+    header_value(&token)?;
+    Ok(token)
+}
+
+/// The `Authorization` header of a token that [`header_value`] accepted.
+fn bearer(token: &str) -> Result<http::HeaderValue, String> {
+    let mut header = http::HeaderValue::from_str(&format!("Bearer {token}"))
+        .map_err(|_| "is not a valid HTTP header value".to_string())?;
+    header.set_sensitive(true);
+    Ok(header)
 }
 
 /// The client of the context the flags name. Errors are one line, naming the kubeconfig or
@@ -347,25 +399,21 @@ async fn credentials(
         header_value(token_of(user).as_str().unwrap_or(""))
             .map_err(|problem| format!("{file}: {} {problem}", field("token")))?;
     } else if let Some(path) = user.token_file.clone() {
-        // client-go trims the file's spaces and line ends (a file written with `echo` ends
-        // with one).
-        let token = credential_file(&path, &field("tokenFile"), file)?
-            .trim()
-            .to_string();
-        if token.is_empty() {
-            return Err(format!(
-                "{file}: the {} {path} is empty: write the token into it",
-                field("tokenFile")
-            ));
-        }
-        header_value(&token).map_err(|problem| {
+        let token = token_file(&path).map_err(|why| {
             format!(
-                "{file}: the token in {path} ({}) {problem}",
+                "{file}: cannot use {path}, the {}: {why}",
                 field("tokenFile")
             )
         })?;
+        let header = bearer(&token).map_err(|why| format!("{file}: the token in {path} {why}"))?;
         changes.insert("tokenFile".into(), Value::Null);
-        changes.insert("token".into(), Value::from(token));
+        refreshing = Some(Refreshing {
+            source: TokenSource::File { path },
+            current: tokio::sync::Mutex::new((
+                header,
+                SystemTime::now().checked_add(TOKEN_FILE_KEPT),
+            )),
+        });
     } else if let Some(exec) = user.exec.clone() {
         let cluster = exec.provide_cluster_info.then_some(cluster_info).flatten();
         let ran = run_plugin(&exec, &user_name, cluster.clone(), timeout).await?;
@@ -374,10 +422,12 @@ async fn credentials(
             exec::Credential::Token { .. } => {
                 let current = token_of_plugin(ran, &exec::name(&exec), &user_name)?;
                 refreshing = Some(Refreshing {
-                    exec,
-                    user: user_name.clone(),
-                    cluster,
-                    timeout,
+                    source: TokenSource::Plugin {
+                        exec: Box::new(exec),
+                        user: user_name.clone(),
+                        cluster,
+                        timeout,
+                    },
                     current: tokio::sync::Mutex::new(current),
                 });
             }
@@ -447,13 +497,11 @@ fn token_of_plugin(
             "exec plugin `{name}` of user `{user}` gave a client certificate where it had given a token: run again"
         ));
     };
-    header_value(&token).map_err(|problem| {
-        format!("exec plugin `{name}` of user `{user}` printed a token that {problem}")
-    })?;
-    let mut header = http::HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| {
-        format!("exec plugin `{name}` of user `{user}` printed a token that is not a valid HTTP header value")
-    })?;
-    header.set_sensitive(true);
+    let header = header_value(&token)
+        .and_then(|()| bearer(&token))
+        .map_err(|problem| {
+            format!("exec plugin `{name}` of user `{user}` printed a token that {problem}")
+        })?;
     Ok((header, expires))
 }
 

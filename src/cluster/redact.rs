@@ -36,7 +36,7 @@ fn redact_line(line: &str) -> String {
     let lower = line.to_ascii_lowercase();
     let bytes = line.as_bytes();
     // The header's value is everything after it, on its line.
-    if let Some(at) = lower.find("authorization") {
+    for (at, _) in lower.match_indices("authorization") {
         let after = at + "authorization".len();
         let value_at = skip(bytes, after, b"\"' \t[");
         if bytes
@@ -180,6 +180,10 @@ mod tests {
         assert_eq!(
             redact(r#"{"headers":{"Authorization":["Bearer abc"]}}"#),
             r#"{"headers":{"Authorization":["[redacted]"#
+        );
+        assert_eq!(
+            redact("no authorization given; Authorization: x"),
+            "no authorization given; Authorization: [redacted]"
         );
         assert_eq!(
             redact("authorization=Basic dXNlcjpwYXNz\nnext line"),

@@ -430,7 +430,7 @@ fn a_kubeconfig_or_token_file_that_is_no_regular_file_ends_the_run_at_once() {
         assert_eq!(
             run.stderr,
             format!(
-                "ownerlint: {}: cannot read {}, the users[test].user.tokenFile: not a regular file ({kind}), so it was not read\n",
+                "ownerlint: {}: cannot use {}, the users[test].user.tokenFile: not a regular file ({kind}), so it was not read\n",
                 path.display(),
                 token_file.display()
             )
