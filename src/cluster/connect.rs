@@ -100,9 +100,7 @@ impl Refreshing {
 /// The token of a token file, as client-go reads it: its spaces and line ends trimmed (a file
 /// written with `echo` ends with one). `Err`: why it cannot be used, as the end of a sentence.
 fn token_file(path: &str) -> Result<String, String> {
-    let token = crate::read::small_file(std::path::Path::new(path))?
-        .trim()
-        .to_string();
+    let token = small_file(std::path::Path::new(path))?.trim().to_string();
     if token.is_empty() {
         return Err("it is empty: write the token into it".to_string());
     }
@@ -215,7 +213,7 @@ fn kubeconfig_files(connection: &Connection) -> Result<Vec<PathBuf>, String> {
 fn load(files: &[PathBuf]) -> Result<Kubeconfig, String> {
     let mut merged = Kubeconfig::default();
     for path in files {
-        let text = crate::read::small_file(path)
+        let text = small_file(path)
             .map_err(|why| format!("cannot read the kubeconfig {}: {why}", path.display()))?;
         let mut kubeconfig = Kubeconfig::from_yaml(&text).map_err(|e| yaml_error(path, &e))?;
         if let Some(dir) = path.parent() {
@@ -533,7 +531,7 @@ fn header_value(token: &str) -> Result<(), String> {
 /// A file a kubeconfig names for a credential (`field`), read here: a regular file of at most
 /// 16 MiB, as text.
 fn credential_file(path: &str, field: &str, file: &str) -> Result<String, String> {
-    crate::read::small_file(std::path::Path::new(path))
+    small_file(std::path::Path::new(path))
         .map_err(|why| format!("{file}: cannot read {path}, the {field}: {why}"))
 }
 
@@ -566,6 +564,58 @@ fn exec_cluster(cluster: &kube::config::Cluster) -> Value {
         }),
     );
     Value::Object(info)
+}
+
+/// The most of a kubeconfig, or of a file it names, that is read: far more than any real one
+/// holds.
+const FILE_LIMIT: u64 = 16 << 20;
+
+/// A kubeconfig, or a file it names, as text: only a regular file (asked before it is opened:
+/// a named pipe would wait for a writer, a device never end), and at most [`FILE_LIMIT`]
+/// bytes. `Err`: why not, as the end of a sentence.
+fn small_file(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !metadata.is_file() {
+        return Err(format!(
+            "not a regular file ({}), so it was not read",
+            file_type(&metadata.file_type())
+        ));
+    }
+    let too_large = || format!("larger than {} MiB, so it was not read", FILE_LIMIT >> 20);
+    if metadata.len() > FILE_LIMIT {
+        return Err(too_large());
+    }
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(FILE_LIMIT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > FILE_LIMIT {
+        return Err(too_large());
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
+}
+
+fn file_type(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a named pipe";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
 }
 
 /// Standard base64, as a kubeconfig's `…-data` fields hold it.

@@ -436,6 +436,20 @@ fn a_kubeconfig_or_token_file_that_is_no_regular_file_ends_the_run_at_once() {
             )
         );
     }
+    // A regular file larger than any kubeconfig (sparse: made at once).
+    let large = dir.path().join("large");
+    std::fs::File::create(&large)
+        .and_then(|file| file.set_len(17 << 20))
+        .expect("make a large file");
+    let run = quickly(&|| cluster(&large, &[]));
+    assert_eq!(run.status.code(), Some(2), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "ownerlint: cannot read the kubeconfig {}: larger than 16 MiB, so it was not read\n",
+            large.display()
+        )
+    );
     // A CA file, the same.
     let path = dir.path().join("ca-kubeconfig");
     std::fs::write(
