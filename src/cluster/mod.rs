@@ -5,7 +5,10 @@
 pub mod connect;
 pub mod discovery;
 #[cfg(feature = "cluster")]
+pub mod exec;
+#[cfg(feature = "cluster")]
 pub mod read;
+pub mod redact;
 pub mod render;
 pub mod snapshot;
 

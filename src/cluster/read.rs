@@ -32,8 +32,9 @@ use hyper::body::Body as _;
 use kube::client::Body;
 use serde_json::Value;
 
-use super::connect::{Connected, sentence};
+use super::connect::{Connected, Refreshing, sentence};
 use super::discovery::{self, Answer, Unrequestable, is_path_name};
+use super::redact::redact;
 use super::snapshot::{Page, Resource, Snapshot};
 use crate::catalog::KubeVersion;
 use crate::fields::Kept;
@@ -105,6 +106,8 @@ pub struct Progress {
 #[derive(Clone)]
 pub struct Reader {
     client: kube::Client,
+    /// An exec plugin's token, which the reader sends itself (it may be had again).
+    refreshing: Option<Arc<Refreshing>>,
     /// `None`: no limit.
     timeout: Option<Duration>,
     server: String,
@@ -124,6 +127,7 @@ impl Reader {
     pub fn new(connected: &Connected) -> Self {
         Reader {
             client: connected.client.clone(),
+            refreshing: connected.refreshing.clone(),
             timeout: connected.request_timeout,
             server: connected.server.clone(),
             requests: Arc::default(),
@@ -142,8 +146,12 @@ impl Reader {
         path: &str,
         accept: &str,
     ) -> Result<(Answered, Option<Duration>), Failure> {
-        let request = Request::get(path)
-            .header(header::ACCEPT, accept)
+        let mut request = Request::get(path).header(header::ACCEPT, accept);
+        if let Some(refreshing) = &self.refreshing {
+            let authorization = refreshing.header().await.map_err(Failure::Fatal)?;
+            request = request.header(header::AUTHORIZATION, authorization);
+        }
+        let request = request
             .body(Body::empty())
             .map_err(|e| Failure::Fatal(format!("cannot make a request for {path}: {e}")))?;
         self.requests.fetch_add(1, Ordering::Relaxed);
@@ -183,7 +191,8 @@ impl Reader {
     /// A request that did not get an answer: the server cannot be reached, or the credentials
     /// could not be had (an exec plugin failed, a token file is missing).
     fn transport_failure(&self, err: &kube::Error) -> Failure {
-        let said = sentence(err);
+        // A client error's text may hold what the server answered.
+        let said = redact(&sentence(err));
         let message = match err {
             kube::Error::Auth(_) => {
                 format!("cannot get credentials for {}: {said}", self.server)
@@ -300,7 +309,7 @@ impl Reader {
                 // Each page is kept compact as soon as it is read.
                 let page = match Page::decode(resource, answered.body.as_bytes()) {
                     Ok(page) => page,
-                    Err(why) => return Listed::NotRead(why),
+                    Err(why) => return Listed::NotRead(redact(&why)),
                 };
                 drop(answered);
                 self.objects
@@ -400,8 +409,9 @@ impl Reader {
                 }
                 Err(message) => {
                     return Err(Fatal(format!(
-                        "the API server at {} answered GET {path} with what is not discovery: {message}",
-                        self.server
+                        "the API server at {} answered GET {path} with what is not discovery: {}",
+                        self.server,
+                        redact(&message)
                     )));
                 }
             }
@@ -632,11 +642,12 @@ fn failed(answered: &Answered) -> String {
     }
 }
 
-/// The `message` of a `Status` answer, or nothing.
+/// The `message` of a `Status` answer, or nothing; without the credentials a server (or a
+/// proxy before it) may echo.
 fn status_message(body: &str) -> String {
     serde_json::from_str::<Value>(body)
         .ok()
-        .and_then(|status| status.get("message")?.as_str().map(str::to_string))
+        .and_then(|status| status.get("message")?.as_str().map(redact))
         .unwrap_or_default()
 }
 
