@@ -503,3 +503,57 @@ fn a_link_named_on_the_command_line_is_read_as_named() {
         run.stdout
     );
 }
+
+#[test]
+#[cfg(unix)]
+fn the_language_server_publishes_the_link_never_what_it_names() {
+    use crate::server::{Process, WAIT, codes, push_client, uri};
+    use serde_json::{Value, json};
+    let outside = common::temp_dir("server-outside");
+    let workspace = common::temp_dir("server-workspace");
+    let root = workspace.path().canonicalize().expect("root");
+    let (file_secret, folder_secret, _) = repository_with_links_outside(&root, outside.path());
+    let secret = unique_secret("server-environment-secret");
+    let mut server = Process::start_with(&root, push_client(), Value::Null, |command| {
+        command.env("OWNERLINT_PROBE", &secret)
+    });
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let wanted = uri(&root.join("env.yaml"));
+    let mut seen = Vec::new();
+    let published = loop {
+        let message = server
+            .messages
+            .recv_timeout(WAIT)
+            .unwrap_or_else(|e| panic!("no diagnostics for env.yaml ({e}); seen {seen:?}"));
+        seen.push(message.to_string());
+        if message["method"] == "textDocument/publishDiagnostics"
+            && message["params"]["uri"] == wanted
+        {
+            break message;
+        }
+    };
+    let diagnostics = published["params"]["diagnostics"]
+        .as_array()
+        .expect("a list");
+    assert_eq!(
+        codes(diagnostics),
+        ["link-outside-repository"],
+        "{published}"
+    );
+    assert!(
+        diagnostics[0]["message"].as_str().is_some_and(|m| m
+            .contains("env.yaml is a symbolic link to /proc/self/environ, outside the repository: it was not read")),
+        "{published}"
+    );
+    // What came with it, and what is published in the time it takes to analyze again.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    seen.extend(server.messages.try_iter().map(|m| m.to_string()));
+    for message in &seen {
+        for secret in [&secret, &file_secret, &folder_secret] {
+            assert!(
+                !message.contains(secret.as_str()),
+                "the server published what a link outside names: {message}"
+            );
+        }
+    }
+}
