@@ -1,6 +1,7 @@
 //! Discover: the paths on the command line into the list of inputs, in a deterministic order.
 //! Directories are walked recursively (hidden folders and .gitignore'd files skipped, symlink
-//! loops detected); files given by name are always read.
+//! loops detected, symbolic links that lead outside the repository not followed); files given
+//! by name are always read.
 
 use std::path::{Path, PathBuf};
 
@@ -8,6 +9,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 
 use crate::analysis::InputError;
 use crate::build::{Consumed, Skipped, Target};
+use crate::read::repository::{Outside, Repository};
 use crate::read::{Files, Input, lexical};
 // How reports and the configuration name inputs, and how they walk folders as discovery does.
 pub use crate::read::{STDIN_NAME, display_path, walk_entries};
@@ -31,6 +33,9 @@ pub struct Discovered {
     /// Folders a walk could not enter (a symbolic-link loop, no permission): reported, but not
     /// an error of the run, since the user did not name them.
     pub skipped_paths: Vec<InputError>,
+    /// Files and folders a walk met that are symbolic links leading outside the repository:
+    /// not read, and reported (`link-outside-repository`).
+    pub outside: Vec<Outside>,
 }
 
 /// File-name patterns that select files inside walked directories.
@@ -117,8 +122,15 @@ fn build(globs: &[String]) -> Result<GlobSet, globset::Error> {
 /// build reads (a subchart, an overlay's base); every file that no build reads is linted on
 /// its own, and a file named on the command line is always linted: through the build that
 /// reads it, or alone. Files are as `files` has them: a file named that only a text stands in
-/// for (an editor's, not yet saved) is found.
-pub fn discover(paths: &[PathBuf], filter: &Filter, build: bool, files: &Files) -> Discovered {
+/// for (an editor's, not yet saved) is found. A walk stays in the repository of the folder
+/// walked, in a run started for `roots` (see [`Repository::of`]).
+pub fn discover(
+    paths: &[PathBuf],
+    roots: &[PathBuf],
+    filter: &Filter,
+    build: bool,
+    files: &Files,
+) -> Discovered {
     let mut found = Discovered::default();
     let mut tests = TestAssertions::default();
     // Files in the order met, walked or named: the first name of a file is the one shown.
@@ -130,7 +142,16 @@ pub fn discover(paths: &[PathBuf], filter: &Filter, build: bool, files: &Files) 
             met.push(None);
         } else if path.is_dir() {
             let mut walked = Vec::new();
-            walk(path, filter, &mut walked, &mut targets, &mut found, build);
+            let repository = Repository::of(path, roots);
+            walk(
+                path,
+                filter,
+                &repository,
+                &mut walked,
+                &mut targets,
+                &mut found,
+                build,
+            );
             met.extend(walked.into_iter().map(Some));
         } else if path.exists() || files.text(path).is_some() {
             named.push(path.clone());
@@ -295,10 +316,13 @@ fn kustomize_patches(inputs: &[Input], files: &Files) -> std::collections::HashS
 /// root included) to `targets` when building. A folder the walk cannot enter (a symbolic
 /// link that loops back, a folder it may not read) is reported once as skipped, which does
 /// not by itself fail the run: the user named `root`, not it. So is an ignore file that is not
-/// a small regular file (see [`walk_entries`]).
+/// a small regular file (see [`walk_entries`]). A symbolic link below `root` that leads
+/// outside the repository is not followed: a folder, or a file the filter takes, goes to
+/// `found.outside`.
 fn walk(
     root: &Path,
     filter: &Filter,
+    repository: &Repository,
     files: &mut Vec<PathBuf>,
     targets: &mut Vec<Target>,
     found: &mut Discovered,
@@ -327,8 +351,22 @@ fn walk(
         }),
     };
     let mut unread = Vec::new();
-    let in_parts = walk_entries(root, true, &mut on_entry, &mut unread);
+    let mut outside = Vec::new();
+    let in_parts = walk_entries(
+        root,
+        true,
+        Some((repository, &mut outside)),
+        &mut on_entry,
+        &mut unread,
+    );
     found.skipped_paths.extend(unread);
+    // What a link names is asked only whether it is a folder: a link to a file the walk
+    // would not have linted anyway (`notes.txt`) is not worth a finding.
+    found.outside.extend(
+        outside
+            .into_iter()
+            .filter(|outside| outside.path.is_dir() || filter.accepts(&outside.path)),
+    );
     if in_parts {
         // Folders walked apart come after the rest: back in the order of one walk.
         files[first_file..].sort_by(|a, b| a.components().cmp(b.components()));

@@ -116,13 +116,30 @@ pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
         stdin,
         cache.as_mut().map(|cache| &mut cache.stamps),
     );
-    let builds = run_builds(
+    let mut builds = run_builds(
         options,
         std::mem::take(&mut found.targets),
         std::mem::take(&mut found.skipped),
         &files,
         cache.as_deref_mut(),
         &mut contents,
+    );
+    // What the walks left unread is reported as what the builds left out is, at the link:
+    // once, by the build when one would have read it.
+    let left_by_builds: HashSet<PathBuf> = builds
+        .left_out
+        .iter()
+        .map(|left| read::lexical(&left.outside.path))
+        .collect();
+    builds.left_out.extend(
+        found
+            .outside
+            .drain(..)
+            .filter(|outside| !left_by_builds.contains(&read::lexical(&outside.path)))
+            .map(|outside| crate::build::LeftOut {
+                target: None,
+                outside,
+            }),
     );
     let linted_alone: Vec<String> = contents
         .iter()
@@ -151,6 +168,17 @@ pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
     analysis
 }
 
+/// The paths a run is started for, that say where the repository is (see
+/// [`crate::read::repository::Repository::of`]): those to lint and the project's.
+fn build_roots(options: &Options) -> Vec<PathBuf> {
+    options
+        .paths
+        .iter()
+        .chain(&options.project)
+        .cloned()
+        .collect()
+}
+
 /// What discovery found of every path of `options`, to read and to build.
 #[derive(Default)]
 struct Found {
@@ -163,6 +191,8 @@ struct Found {
     build_files: Vec<String>,
     /// Folders a walk could not enter.
     skipped_paths: Vec<InputError>,
+    /// Symbolic links a walk met that lead outside the repository: not read.
+    outside: Vec<crate::build::Outside>,
     /// The charts and overlays to build.
     targets: Vec<crate::build::Target>,
     /// The charts and overlays met and not built on their own.
@@ -174,6 +204,7 @@ struct Found {
 /// would have found it.
 fn discover_all(options: &Options, filter: &Filter, files: &Files) -> Found {
     let mut all = Found::default();
+    let roots = build_roots(options);
     for (paths, role) in [
         (&options.paths, Role::Lint),
         (&options.crds, Role::Crds),
@@ -181,7 +212,7 @@ fn discover_all(options: &Options, filter: &Filter, files: &Files) -> Found {
         (&options.project, Role::Project),
     ] {
         let build = role == Role::Lint && options.build.is_some();
-        let mut found = discover::discover(paths, filter, build, files);
+        let mut found = discover::discover(paths, &roots, filter, build, files);
         if role == Role::Lint {
             all.assertion_files += found.assertions.len();
             all.patch_files += found.patches.len();
@@ -191,6 +222,7 @@ fn discover_all(options: &Options, filter: &Filter, files: &Files) -> Found {
             all.skipped.append(&mut found.skipped);
         }
         all.skipped_paths.append(&mut found.skipped_paths);
+        all.outside.append(&mut found.outside);
         all.errors.extend(found.errors);
         all.inputs
             .extend(found.inputs.into_iter().map(|input| (input, role)));
@@ -260,12 +292,7 @@ fn run_builds(
             ..Builds::default()
         };
     };
-    let roots: Vec<std::path::PathBuf> = options
-        .paths
-        .iter()
-        .chain(&options.project)
-        .cloned()
-        .collect();
+    let roots = build_roots(options);
     let settings = crate::build::BuildSettings {
         options: build_options,
         namespace: &options.namespace,
@@ -789,9 +816,12 @@ fn add_build_failures(loaded: &mut LoadedAll, builds: &Builds) {
         loaded.outcome.sources.push(source);
         loaded.unread.push(Unread {
             source: id,
-            origin: Some(left.target.command()),
+            origin: left.target.as_ref().map(|target| target.command()),
             why: load::Why::OutsideRepository {
-                message: left.outside.message(),
+                message: match &left.target {
+                    Some(_) => left.outside.message(),
+                    None => left.outside.unread_message(),
+                },
             },
         });
     }

@@ -4,6 +4,8 @@
 //! editor's unsaved buffer) is what every stage sees, the builds too. Folders are walked here
 //! as discovery walks them ([`walk_entries`]: hidden and ignored files left out).
 
+pub mod repository;
+
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -12,6 +14,7 @@ use rayon::prelude::*;
 
 use crate::analysis::{InputError, Options};
 use crate::source::{self, Source};
+use repository::{Outside, Repository};
 
 /// How standard input is named in reports.
 pub const STDIN_NAME: &str = "<stdin>";
@@ -242,14 +245,18 @@ type WalkApart = (PathBuf, Unread, Vec<(PathBuf, String)>);
 /// crate opens the ignore files itself, so each folder's are looked at before it is entered:
 /// a folder with one that is not a small regular file is walked apart, with that kind of
 /// ignore file unread there and below, and the file is added to `unread` (once) with why.
-/// True when some folder was walked apart (its entries come after the others).
+/// With `within`, a symbolic link below `root` that leads outside that repository is neither
+/// entered nor given to `on_entry`: it goes to the list beside it (a repository's link to
+/// `/proc/self/environ` or `/etc` is not read). True when some folder was walked apart (its
+/// entries come after the others).
 pub fn walk_entries(
     root: &Path,
     follow_links: bool,
+    mut within: Option<(&Repository, &mut Vec<Outside>)>,
     on_entry: &mut dyn FnMut(Result<ignore::DirEntry, ignore::Error>),
     unread: &mut Vec<InputError>,
 ) -> bool {
-    use std::sync::{Arc, Mutex};
+    use std::sync::Mutex;
     let mut pending = vec![(root.to_path_buf(), Unread::default())];
     let mut walked = std::collections::HashSet::new();
     let mut reported = std::collections::HashSet::new();
@@ -289,6 +296,9 @@ pub fn walk_entries(
         }
         let apart: Arc<Mutex<Vec<WalkApart>>> = Arc::default();
         let to_walk_apart = Arc::clone(&apart);
+        let left_out: Arc<Mutex<Vec<Outside>>> = Arc::default();
+        let to_leave_out = Arc::clone(&left_out);
+        let repository = within.as_ref().map(|(repository, _)| (*repository).clone());
         let walker = ignore::WalkBuilder::new(&dir)
             .follow_links(follow_links)
             .ignore(!skip.ignore)
@@ -299,6 +309,16 @@ pub fn walk_entries(
             .sort_by_file_name(|a, b| a.cmp(b))
             // Called before the walk enters a folder and reads its ignore files.
             .filter_entry(move |entry| {
+                if entry.depth() > 0
+                    && entry.path_is_symlink()
+                    && let Some(repository) = &repository
+                    && let Err(Some(outside)) = repository.admit(entry.path())
+                {
+                    if let Ok(mut left_out) = to_leave_out.lock() {
+                        left_out.push(outside);
+                    }
+                    return false;
+                }
                 if entry.depth() == 0 || !entry.file_type().is_some_and(|t| t.is_dir()) {
                     return true;
                 }
@@ -323,6 +343,9 @@ pub fn walk_entries(
             on_entry(entry);
         }
         let apart = std::mem::take(&mut *apart.lock().unwrap_or_else(|e| e.into_inner()));
+        if let Some((_, outside)) = within.as_mut() {
+            outside.append(&mut left_out.lock().unwrap_or_else(|e| e.into_inner()));
+        }
         let mut folders = Vec::new();
         for (folder, kinds, problems) in apart {
             in_parts = true;

@@ -294,6 +294,7 @@ fn read_template(origin: &str, root: &Path) -> Option<Source> {
     crate::read::walk_entries(
         root,
         false,
+        None,
         &mut |entry| {
             if let Ok(entry) = entry
                 && entry.file_type().is_some_and(|t| t.is_file())

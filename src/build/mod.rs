@@ -259,10 +259,11 @@ struct Build {
 }
 
 /// A path a chart or an overlay would have read that leads outside the repository, and was
-/// left out of its build.
+/// left out of its build; or one a walk of a folder met, and did not read.
 #[derive(Clone, Debug)]
 pub struct LeftOut {
-    pub target: Target,
+    /// The build that would have read it; none for a walk.
+    pub target: Option<Target>,
     pub outside: Outside,
 }
 
@@ -383,7 +384,7 @@ pub fn build_all(
         builds
             .left_out
             .extend(build.left_out.iter().map(|outside| LeftOut {
-                target: target.clone(),
+                target: Some(target.clone()),
                 outside: outside.clone(),
             }));
         match build.result {
@@ -644,7 +645,7 @@ fn fingerprint(target: &Target, options: &BuildSettings, files: &Files) -> u64 {
         file.hash(&mut hasher);
         files.bytes(&file).hash(&mut hasher);
     }
-    let repository = copy::Repository::of(target, options.roots);
+    let repository = copy::Repository::of(&target.dir, options.roots);
     copy::Plan::of(target, files, &repository)
         .left_out
         .hash(&mut hasher);
@@ -753,7 +754,7 @@ fn build(
     files: &Files,
     stop: Option<&AtomicBool>,
 ) -> Build {
-    let repository = copy::Repository::of(target, options.roots);
+    let repository = copy::Repository::of(&target.dir, options.roots);
     let plan = copy::Plan::of(target, files, &repository);
     let left_out = plan.left_out.clone();
     // A chart of regular files only, none of them edited, is what helm reads where it is: a

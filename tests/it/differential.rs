@@ -66,8 +66,8 @@ fn differential(corpus: Option<&Path>) {
         Some(corpus) => {
             // The files ownerlint finds in the corpus (its YAML and JSON files).
             let filter = Filter::new(&[], &[], None, None).expect("no patterns");
-            let found =
-                discover::discover(&[corpus.to_path_buf()], &filter, false, &Files::default());
+            let roots = [corpus.to_path_buf()];
+            let found = discover::discover(&roots, &roots, &filter, false, &Files::default());
             let files: Vec<PathBuf> = found
                 .inputs
                 .into_iter()

@@ -342,3 +342,218 @@ fn a_path_in_the_configuration_file_stays_inside_the_repository() {
         run.stderr
     );
 }
+
+/// A folder to lint, with a manifest whose owner is not found (so that it is seen linted) and
+/// symbolic links met by a walk that lead outside it: to the process's environment, to a
+/// file and to a folder elsewhere, each holding a secret. The secrets, and what is outside.
+#[cfg(unix)]
+fn repository_with_links_outside(
+    repo: &Path,
+    outside: &Path,
+) -> (String, String, &'static [&'static str]) {
+    let file_secret = unique_secret("kubeconfig-secret");
+    let folder_secret = unique_secret("vendored-secret");
+    std::fs::write(
+        outside.join("config.yaml"),
+        format!("token: {file_secret}\n"),
+    )
+    .expect("write");
+    common::write_files(
+        outside,
+        &[(
+            "vendor/cm.yaml",
+            &format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {folder_secret}\n  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: {folder_secret}\n    uid: 8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a8d\n"
+            ),
+        )],
+    );
+    common::write_files(
+        repo,
+        &[(
+            "cm.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ordinary\n  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: owner-of-the-ordinary-manifest\n    uid: 8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a8e\n",
+        )],
+    );
+    let link = |target: &Path, name: &str| {
+        std::os::unix::fs::symlink(target, repo.join(name)).expect("symlink")
+    };
+    link(Path::new("/proc/self/environ"), "env.yaml");
+    link(&outside.join("config.yaml"), "kube.yaml");
+    link(&outside.join("vendor"), "linked");
+    (
+        file_secret,
+        folder_secret,
+        &["env.yaml", "kube.yaml", "linked"],
+    )
+}
+
+#[test]
+#[cfg(unix)]
+fn a_walk_never_reads_a_link_outside_the_repository_in_a_git_work_tree_or_not() {
+    let git = common::require_tool("git", "install git");
+    for in_git in [false, true] {
+        if in_git && git.is_none() {
+            continue;
+        }
+        let outside = common::temp_dir("walk-outside");
+        let repo = common::temp_dir("walk-repository");
+        let (file_secret, folder_secret, links) =
+            repository_with_links_outside(repo.path(), outside.path());
+        if let (true, Some(git)) = (in_git, &git) {
+            common::git(git, repo.path(), &["init", "-q"]);
+        }
+        let secret = unique_secret("environment-secret");
+        let runs = every_format(repo.path(), &secret);
+        assert_left_out(&runs, &[&secret, &file_secret, &folder_secret], links);
+        for (format, run) in &runs {
+            assert!(
+                run.stdout.contains("owner-of-the-ordinary-manifest"),
+                "git: {in_git}: --format {format} does not lint the ordinary manifest:\n{}{}",
+                run.stdout,
+                run.stderr
+            );
+        }
+        let short = &runs
+            .iter()
+            .find(|(format, _)| format == "short")
+            .expect("the short format")
+            .1;
+        let mut reported: Vec<&str> = short
+            .stdout
+            .lines()
+            .filter(|line| line.contains("link-outside-repository"))
+            .collect();
+        reported.sort();
+        let expected = [
+            "env.yaml:1:1: warning[link-outside-repository]: env.yaml is a symbolic link to /proc/self/environ, outside the repository: it was not read".to_string(),
+            format!("kube.yaml:1:1: warning[link-outside-repository]: kube.yaml is a symbolic link to {}, outside the repository: it was not read", outside.path().join("config.yaml").display()),
+            format!("linked:1:1: warning[link-outside-repository]: linked is a symbolic link to {}, outside the repository: it was not read", outside.path().join("vendor").display()),
+        ];
+        assert_eq!(reported, expected, "git: {in_git}");
+        assert!(
+            !short.stdout.contains("invalid-yaml"),
+            "git: {in_git}: {}",
+            short.stdout
+        );
+    }
+}
+
+#[test]
+#[cfg(unix)]
+fn a_walk_reads_a_link_inside_the_repository() {
+    let repo = common::temp_dir("walk-inside");
+    common::write_files(
+        repo.path(),
+        &[
+            // Hidden folders are not walked: what is in them is read only through the links.
+            (
+                ".shared/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: linked-file\n  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: owner-of-the-linked-file\n    uid: 8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a8f\n",
+            ),
+            (
+                ".folder/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: linked-folder\n  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: owner-in-the-linked-folder\n    uid: 8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a80\n",
+            ),
+        ],
+    );
+    std::os::unix::fs::symlink(".shared/cm.yaml", repo.path().join("cm.yaml")).expect("symlink");
+    std::os::unix::fs::symlink(".folder", repo.path().join("folder")).expect("symlink");
+    let run = common::ownerlint()
+        .current_dir(repo.path())
+        .args(["--format", "short", "."])
+        .run();
+    assert!(
+        run.stdout.contains("cm.yaml:")
+            && run.stdout.contains("owner-of-the-linked-file")
+            && run.stdout.contains("folder/cm.yaml:")
+            && run.stdout.contains("owner-in-the-linked-folder"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(
+        !run.stdout.contains("link-outside-repository"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+#[cfg(unix)]
+fn a_link_named_on_the_command_line_is_read_as_named() {
+    let outside = common::temp_dir("named-outside");
+    let repo = common::temp_dir("named-repository");
+    repository_with_links_outside(repo.path(), outside.path());
+    let run = common::ownerlint()
+        .current_dir(repo.path())
+        .args(["--format", "short", "env.yaml", "kube.yaml", "linked"])
+        .run();
+    // The user chose these paths: each is read, as any file or folder named.
+    assert!(
+        run.stdout.contains("env.yaml:1:")
+            && run.stdout.contains("invalid-yaml")
+            && run.stdout.contains("linked/cm.yaml:"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(
+        !run.stdout.contains("link-outside-repository"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+#[cfg(unix)]
+fn the_language_server_publishes_the_link_never_what_it_names() {
+    use crate::server::{Process, WAIT, codes, push_client, uri};
+    use serde_json::{Value, json};
+    let outside = common::temp_dir("server-outside");
+    let workspace = common::temp_dir("server-workspace");
+    let root = workspace.path().canonicalize().expect("root");
+    let (file_secret, folder_secret, _) = repository_with_links_outside(&root, outside.path());
+    let secret = unique_secret("server-environment-secret");
+    let mut server = Process::start_with(&root, push_client(), Value::Null, |command| {
+        command.env("OWNERLINT_PROBE", &secret)
+    });
+    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let wanted = uri(&root.join("env.yaml"));
+    let mut seen = Vec::new();
+    let published = loop {
+        let message = server
+            .messages
+            .recv_timeout(WAIT)
+            .unwrap_or_else(|e| panic!("no diagnostics for env.yaml ({e}); seen {seen:?}"));
+        seen.push(message.to_string());
+        if message["method"] == "textDocument/publishDiagnostics"
+            && message["params"]["uri"] == wanted
+        {
+            break message;
+        }
+    };
+    let diagnostics = published["params"]["diagnostics"]
+        .as_array()
+        .expect("a list");
+    assert_eq!(
+        codes(diagnostics),
+        ["link-outside-repository"],
+        "{published}"
+    );
+    assert!(
+        diagnostics[0]["message"].as_str().is_some_and(|m| m
+            .contains("env.yaml is a symbolic link to /proc/self/environ, outside the repository: it was not read")),
+        "{published}"
+    );
+    // What came with it, and what is published in the time it takes to analyze again.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    seen.extend(server.messages.try_iter().map(|m| m.to_string()));
+    for message in &seen {
+        for secret in [&secret, &file_secret, &folder_secret] {
+            assert!(
+                !message.contains(secret.as_str()),
+                "the server published what a link outside names: {message}"
+            );
+        }
+    }
+}

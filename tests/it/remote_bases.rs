@@ -604,3 +604,42 @@ fn a_remote_base_that_never_answers_leaves_no_process_behind() {
         );
     }
 }
+
+#[test]
+#[cfg(unix)]
+fn an_overlay_that_inflates_a_helm_chart_is_refused_and_helm_never_runs() {
+    use std::os::unix::fs::PermissionsExt;
+    if common::kubectl().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("helm-charts");
+    let tools = common::temp_dir("helm-charts-stand-in");
+    let marker = tools.path().join("helm-ran");
+    let helm = tools.path().join("helm");
+    std::fs::write(&helm, format!("#!/bin/sh\ntouch '{}'\n", marker.display())).expect("write");
+    std::fs::set_permissions(&helm, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = std::env::join_paths(std::iter::once(tools.path().to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .expect("PATH");
+    common::write_files(
+        dir.path(),
+        &[(
+            "kustomization.yaml",
+            "helmCharts:\n- name: minecraft\n  repo: https://itzg.github.io/minecraft-server-charts\n  version: 3.1.3\n  releaseName: moria\n",
+        )],
+    );
+    let run = run_in(dir.path(), &["."], Some(&path));
+    assert_eq!(run.code(), Some(1), "{}{}", run.stdout, run.stderr);
+    // kustomize inflates a chart with helm only when told `--enable-helm`, which ownerlint
+    // never passes: the overlay is not built.
+    assert!(
+        run.stdout
+            .starts_with("kustomization.yaml:1:1: error[render-failed]: ")
+            && run.stdout.contains("HelmChartInflationGenerator")
+            && run.stdout.contains("must specify --enable-helm"),
+        "{}",
+        run.stdout
+    );
+    assert!(!marker.exists(), "helm ran for the overlay's helmCharts");
+}
