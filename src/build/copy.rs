@@ -106,8 +106,16 @@ impl Plan {
     }
 
     /// One file an overlay names: copied when it is inside the repository (or a text stands
-    /// in for it and no link on disk leads elsewhere).
+    /// in for it and no link on disk leads elsewhere), or when the overlay reaches it by its
+    /// folders alone, with no symbolic link on the way (`../../platform/base`, a base beside
+    /// the repository): where the folders lead is the overlay's own layout, which kustomize
+    /// itself confines (a base is a folder with a kustomization, and a file is read only below
+    /// the kustomization that names it).
     fn add(&mut self, path: &Path, files: &Files, repository: &Repository) {
+        if let Some(real) = reached_without_links(path).filter(|real| real.is_file()) {
+            self.files.push((path.to_path_buf(), real));
+            return;
+        }
         match repository.admit(path) {
             Ok(real) if real.is_file() => self.files.push((path.to_path_buf(), real)),
             // A folder, a named pipe, a device: not copied (a pipe would block the copy).
@@ -172,6 +180,15 @@ impl Plan {
             }
         }
     }
+}
+
+/// The real path of `path` when it is reached through folders alone: no symbolic link on the
+/// way (its canonical path is its absolute path), and not one of the system's own files.
+fn reached_without_links(path: &Path) -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
+    let absolute = lexical(&cwd.join(path));
+    let real = std::fs::canonicalize(path).ok()?;
+    (real == absolute && !crate::read::repository::is_system(&real)).then_some(real)
 }
 
 /// The folder that holds every one of `paths` (lexical paths, as named).

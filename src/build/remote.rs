@@ -102,9 +102,9 @@ pub(super) fn refused(dir: &Path, allow_remote: bool) -> Option<Refusal> {
                         at,
                         &entry,
                         format!(
-                            "is not a file or folder here, so kustomize was not run (it would \
-                             take it for a repository to clone): fix the path, or take it out of \
-                             {}",
+                            "is not a file or folder here, or leads outside the repository, so \
+                             kustomize was not run (it would take it for a repository to clone): \
+                             fix the path, or take it out of {}",
                             entry.field
                         ),
                     );

@@ -19,6 +19,11 @@ use super::lexical;
 /// the machine's devices.
 const SYSTEM_FOLDERS: [&str; 3] = ["/proc", "/sys", "/dev"];
 
+/// Whether the real (canonical) path `real` is one of the system's own files, never read.
+pub fn is_system(real: &Path) -> bool {
+    SYSTEM_FOLDERS.iter().any(|system| real.starts_with(system))
+}
+
 /// The folder a build or a walk may read from, canonical.
 #[derive(Clone, Debug)]
 pub struct Repository {
@@ -58,8 +63,7 @@ impl Repository {
 
     /// Whether the real (canonical) path `real` is inside the repository.
     pub fn holds(&self, real: &Path) -> bool {
-        real.starts_with(&self.root)
-            && !SYSTEM_FOLDERS.iter().any(|system| real.starts_with(system))
+        real.starts_with(&self.root) && !is_system(real)
     }
 
     /// Where `path` really is, when that is inside the repository; else what leads outside.

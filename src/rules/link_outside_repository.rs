@@ -13,7 +13,7 @@ use crate::source::Span;
 super::declare_rule! {
     id: "link-outside-repository",
     severity: Warning,
-    summary: "A chart or overlay reads a symbolic link that leads outside the repository; it was left out of the build",
+    summary: "A chart, an overlay or a folder walked holds a symbolic link that leads outside the repository; it was not read",
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {

@@ -219,6 +219,76 @@ fn a_link_inside_the_repository_is_built_with_what_it_names() {
     );
 }
 
+/// A base the overlay reaches through folders alone, with no symbolic link on the way, is the
+/// overlay's own layout: built, from inside the overlay outside a git work tree (where the
+/// repository is the folder the run was started in), and from a git work tree whose overlay
+/// builds on a folder beside it.
+#[test]
+fn a_base_reached_through_folders_alone_is_built_wherever_it_is() {
+    if common::kubectl().is_none() {
+        return;
+    }
+    let base = (
+        "platform/base/cm.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-the-base\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: owner-of-the-base\n    uid: 8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a8d\n",
+    );
+    let base_kustomization = (
+        "platform/base/kustomization.yaml",
+        "resources:\n- cm.yaml\n",
+    );
+    // No git work tree: the run starts inside the overlay.
+    let dir = common::temp_dir("base-by-folders");
+    common::write_files(
+        dir.path(),
+        &[
+            base,
+            base_kustomization,
+            (
+                "overlays/prod/kustomization.yaml",
+                "resources:\n- ../../platform/base\n",
+            ),
+        ],
+    );
+    let run = common::ownerlint()
+        .current_dir(dir.path().join("overlays/prod"))
+        .args(["--format", "short", "."])
+        .run();
+    assert!(
+        run.stdout.contains("owner-of-the-base")
+            && !run.stdout.contains("render-failed")
+            && !run.stdout.contains("link-outside-repository"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    // A git work tree whose overlay builds on a folder beside it.
+    let dir = common::temp_dir("base-beside-the-repository");
+    common::write_files(
+        dir.path(),
+        &[
+            base,
+            base_kustomization,
+            (
+                "repo/overlays/prod/kustomization.yaml",
+                "resources:\n- ../../../platform/base\n",
+            ),
+        ],
+    );
+    std::fs::create_dir(dir.path().join("repo/.git")).expect("a git work tree");
+    let run = common::ownerlint()
+        .current_dir(dir.path().join("repo"))
+        .args(["--format", "short", "overlays/prod"])
+        .run();
+    assert!(
+        run.stdout.contains("owner-of-the-base")
+            && !run.stdout.contains("render-failed")
+            && !run.stdout.contains("link-outside-repository"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+}
+
 #[test]
 fn a_long_message_from_a_tool_is_cut() {
     if common::helm().is_none() {

@@ -281,8 +281,9 @@ fn remote_references_of_every_kind_and_missing_bases_are_refused_before_kustomiz
                 "resources:\n- cm.yaml\n- ../missing\n",
             )],
             "kustomization.yaml:3:3: error[render-failed]: resources entry \"../missing\" \
-             (kustomization.yaml:3) is not a file or folder here, so kustomize was not run (it \
-             would take it for a repository to clone): fix the path, or take it out of resources"
+             (kustomization.yaml:3) is not a file or folder here, or leads outside the repository, \
+             so kustomize was not run (it would take it for a repository to clone): fix the path, \
+             or take it out of resources"
                 .to_string(),
         ),
     ];
