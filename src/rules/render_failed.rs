@@ -36,7 +36,15 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             Finding::new(&META, Label::new(unread.source, *at, "not built"), message.clone())
                 .help(format!("install {install}; or pass --no-render to lint the files as they are; or, to let the run pass without them, set `render-failed: warning` under `rules:` in .ownerlint.yaml"))
         } else {
-            let help = if message.contains("helm dependency build") {
+            let remote = crate::build::ALLOW_REMOTE_FLAG;
+            let help = if message.contains(&format!("fetched only with {remote}")) {
+                // Building it to see the error would fetch it.
+                format!("copy what it names into the repository, or pass {remote} if you trust where it comes from")
+            } else if message.contains(&format!("even with {remote}")) {
+                "take the reference out: git would run with what it says as an option".to_string()
+            } else if message.contains("or leads outside the repository") {
+                "fix the path (a base is a folder with a kustomization in the repository), or take the entry out".to_string()
+            } else if message.contains("helm dependency build") {
                 let dir = build.strip_prefix("helm template ").unwrap_or(&build);
                 format!("its dependencies are not in charts/: run `helm dependency build {dir}` before linting (or lint with --no-render)")
             } else if build.starts_with("helm") {

@@ -644,3 +644,45 @@ fn an_overlay_that_inflates_a_helm_chart_is_refused_and_helm_never_runs() {
     );
     assert!(!marker.exists(), "helm ran for the overlay's helmCharts");
 }
+
+/// The help of a refusal never says to build the overlay to see the error (that would fetch
+/// what was refused): it says how to do without the remote reference, or the flag.
+#[test]
+fn a_refusal_helps_without_fetching() {
+    let dir = common::temp_dir("remote-help");
+    let cases = [
+        (
+            "resources:\n- https://example.com/base.yaml\n",
+            vec![],
+            "copy what it names into the repository, or pass --allow-remote-bases if you trust \
+             where it comes from",
+        ),
+        (
+            "resources:\n- https://example.com/org/repo//base?ref=-x\n",
+            vec!["--allow-remote-bases"],
+            "take the reference out: git would run with what it says as an option",
+        ),
+        (
+            "resources:\n- ../missing\n",
+            vec![],
+            "fix the path (a base is a folder with a kustomization in the repository), or take \
+             the entry out",
+        ),
+    ];
+    for (kustomization, flags, help) in cases {
+        common::write_files(dir.path(), &[("kustomization.yaml", kustomization)]);
+        let run = common::ownerlint()
+            .current_dir(dir.path())
+            .args(["--format", "json"])
+            .args(&flags)
+            .arg(".")
+            .run();
+        let report: serde_json::Value =
+            serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout));
+        let helps: Vec<&str> = report["findings"]
+            .as_array()
+            .map(|findings| findings.iter().filter_map(|f| f["help"].as_str()).collect())
+            .unwrap_or_default();
+        assert_eq!(helps, [help], "{kustomization}");
+    }
+}
