@@ -385,6 +385,10 @@ impl<'a> Part<'a> {
     }
 }
 
+/// The flag that lets kustomize fetch the remote references an overlay names (the build
+/// refuses them without it, and the rules' help names it).
+pub const ALLOW_REMOTE_FLAG: &str = "--allow-remote-bases";
+
 /// The tool that builds a chart's or an overlay's folder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tool {

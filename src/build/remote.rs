@@ -18,7 +18,7 @@ use crate::source::Span;
 use crate::yaml::Node;
 
 /// The flag that lets kustomize fetch remote references.
-pub const ALLOW_FLAG: &str = "--allow-remote-bases";
+pub use crate::source::ALLOW_REMOTE_FLAG as ALLOW_FLAG;
 
 /// Why an overlay is not handed to kustomize: a reference, where it is written.
 #[derive(Debug)]

@@ -36,7 +36,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             Finding::new(&META, Label::new(unread.source, *at, "not built"), message.clone())
                 .help(format!("install {install}; or pass --no-render to lint the files as they are; or, to let the run pass without them, set `render-failed: warning` under `rules:` in .ownerlint.yaml"))
         } else {
-            let remote = crate::build::ALLOW_REMOTE_FLAG;
+            let remote = crate::source::ALLOW_REMOTE_FLAG;
             let help = if message.contains(&format!("fetched only with {remote}")) {
                 // Building it to see the error would fetch it.
                 format!("copy what it names into the repository, or pass {remote} if you trust where it comes from")
