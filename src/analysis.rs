@@ -155,6 +155,9 @@ pub struct ClusterStats {
     /// found dangling: the dependents and their owners (the garbage collector looks again too
     /// before it deletes).
     pub confirmed: usize,
+    /// Rounds of those GETs: a dependent re-pointed since its list has its new owner read in
+    /// the next, and so on until a round changes nothing.
+    pub rounds: usize,
     /// What could not be read: (resource or group, why).
     pub not_read: Vec<(String, String)>,
     /// The resources read, by (group, kind): to name an object by its API path.

@@ -237,9 +237,16 @@ impl Snapshot {
     }
 
     /// Take one object as a GET answered it now: it replaces the object of the same resource,
-    /// namespace and name taken before, if any.
-    pub fn put(&mut self, resource: &Resource, item: Map<String, Value>) {
+    /// namespace and name taken before, if any. Returns whether anything changed (an object
+    /// answered as it was listed leaves the snapshot as it was).
+    pub fn put(&mut self, resource: &Resource, item: Map<String, Value>) -> bool {
         let stored = Stored::of(resource, item);
+        if self
+            .get(resource, &stored.namespace, &stored.name)
+            .is_some_and(|taken| taken.json == stored.json)
+        {
+            return false;
+        }
         self.remove(resource, &stored.namespace, &stored.name);
         if let Some(uid) = &stored.uid {
             self.uids.insert(uid.to_string());
@@ -249,18 +256,20 @@ impl Snapshot {
             .entry(stored.namespace.to_string())
             .or_default()
             .push((at, stored));
+        true
     }
 
     /// Drop the object of this resource, namespace (`""`: cluster-scoped) and name, which a
-    /// GET found gone.
-    pub fn remove(&mut self, resource: &Resource, namespace: &str, name: &str) {
+    /// GET found gone. Returns whether there was one.
+    pub fn remove(&mut self, resource: &Resource, namespace: &str, name: &str) -> bool {
         let Some(at) = self.resources.iter().position(|r| r == resource) else {
-            return;
+            return false;
         };
         let Some(objects) = self.objects.get_mut(namespace) else {
-            return;
+            return false;
         };
         let uids = &mut self.uids;
+        let before = objects.len();
         objects.retain(|(of, stored)| {
             let this = *of == at && &*stored.name == name;
             if this && let Some(uid) = &stored.uid {
@@ -268,6 +277,26 @@ impl Snapshot {
             }
             !this
         });
+        objects.len() != before
+    }
+
+    /// The object of this resource, namespace (`""`: cluster-scoped) and name, if taken.
+    pub fn get(&self, resource: &Resource, namespace: &str, name: &str) -> Option<&Stored> {
+        let at = self.resources.iter().position(|r| r == resource)?;
+        self.objects
+            .get(namespace)?
+            .iter()
+            .find(|(of, stored)| *of == at && &*stored.name == name)
+            .map(|(_, stored)| stored)
+    }
+
+    /// The objects of one namespace (`""`: the cluster-scoped ones), with their resources.
+    pub fn objects_in(&self, namespace: &str) -> impl Iterator<Item = (&Resource, &Stored)> {
+        self.objects
+            .get(namespace)
+            .into_iter()
+            .flatten()
+            .map(|(at, stored)| (&self.resources[*at], stored))
     }
 
     /// Every object taken, with the resource it was listed as: cluster-scoped ones first, then
@@ -529,6 +558,16 @@ impl Stored {
             uid,
             json: Value::Object(object).to_string().into_boxed_str(),
         }
+    }
+
+    /// Its `metadata.uid`, if it has one.
+    pub fn uid(&self) -> Option<&str> {
+        self.uid.as_deref()
+    }
+
+    /// The object as kept: compact JSON.
+    pub fn text(&self) -> &str {
+        &self.json
     }
 
     /// The object, parsed again.

@@ -17,7 +17,7 @@
 //!                "skipped_builds",
 //!                "build_files", "errors", "warnings", "infos", "suppressed", "baselined",
 //!                "cluster": { "context", "server", "namespace", "resources", "requests",
-//!                             "confirmed", "not_read": [[what, why]] } } }
+//!                             "confirmed", "rounds", "not_read": [[what, why]] } } }
 //! (`cluster` only from `ownerlint cluster`, whose findings' `path` is the object's API path.)
 //! ```
 //! Lines and columns start at 1; columns count Unicode scalar values; `end` is exclusive.

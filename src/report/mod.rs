@@ -344,6 +344,9 @@ pub fn read_line(outcome: &Outcome) -> Option<String> {
             "; {} read again to confirm",
             plural(cluster.confirmed, "object")
         ));
+        if cluster.rounds > 1 {
+            line.push_str(&format!(" (in {} rounds)", cluster.rounds));
+        }
     }
     Some(line)
 }

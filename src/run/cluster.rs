@@ -1,21 +1,20 @@
 //! `ownerlint cluster`: read the cluster of a kubeconfig context (GET requests only), lint what
-//! it holds as a complete snapshot, confirm each dangling reference with a GET of its owner
-//! before reporting it, and report as a lint of files does. `--save DIR` keeps what was read.
+//! it holds as a complete snapshot, confirm each dangling reference with GETs before reporting
+//! it (`confirm`), and report as a lint of files does. `--save DIR` keeps what was read.
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
 use super::Streams;
+use super::confirm::confirm;
 use super::lint::{Lint, lint};
 use crate::analysis::{Analysis, ClusterStats, Options};
 use crate::catalog::KubeVersion;
 use crate::cluster::connect::{Connection, connect};
-use crate::cluster::read::{ClusterRead, Fatal, Now, Progress, Reader, Scope, read};
+use crate::cluster::read::{ClusterRead, Fatal, Progress, Reader, Scope, read};
 use crate::cluster::render;
-use crate::cluster::snapshot::{Resource, Snapshot, Stored};
+use crate::cluster::snapshot::Snapshot;
 
 /// What `ownerlint cluster` is asked.
 pub struct ClusterLint {
@@ -28,13 +27,6 @@ pub struct ClusterLint {
     /// Show a progress line on standard error (it is a terminal).
     pub progress: bool,
 }
-
-/// The rules whose findings say an owner is gone: each is confirmed by a GET first.
-const DANGLING: &[&str] = &[
-    "owner-not-found",
-    "owner-uid-mismatch",
-    "owner-uid-conflict",
-];
 
 /// Run `ownerlint cluster`; returns the exit status, as a lint does (2 when the cluster cannot
 /// be read).
@@ -162,34 +154,17 @@ async fn read_and_check(
     }
     let listed = snapshot.resources(crate::rules::kept());
     let mut analysis = analyze(&snapshot, &options);
-    // Confirm what the lists showed gone, as the garbage collector does before it deletes: a
-    // GET of the dependent and of its owner, now. What changed since its list replaces what
-    // was listed, and the snapshot is checked again.
-    let to_confirm = dangling(&analysis, &snapshot, &listed, &options);
-    let confirmed = to_confirm.len();
-    if !to_confirm.is_empty() {
-        // Analysed again below: the memory of this analysis is that one's.
+    // Confirm what the lists showed gone, as the garbage collector does before it deletes; the
+    // snapshot is analysed again only if a GET changed it.
+    let confirmation = confirm(&reader, &mut snapshot, &listed, &options, &analysis)
+        .await
+        .map_err(|Fatal(m)| fail(streams, &m))?;
+    for warning in &confirmation.warnings {
+        note!(streams.stderr, "ownerlint: warning: {warning}");
+    }
+    if confirmation.changed {
+        // The memory of this analysis is the next one's.
         drop(analysis);
-        for (resource, namespace, name) in to_confirm.into_values() {
-            let now = reader
-                .get_object(&resource, namespace.as_deref(), &name)
-                .await
-                .map_err(|Fatal(m)| fail(streams, &m))?;
-            let namespace_key = namespace
-                .clone()
-                .filter(|_| resource.namespaced)
-                .unwrap_or_default();
-            match now {
-                Now::Is(object) => snapshot.put(&resource, object),
-                Now::Gone => snapshot.remove(&resource, &namespace_key, &name),
-                // What was listed stands: said, since it may have changed since.
-                Now::Unknown(why) => note!(
-                    streams.stderr,
-                    "ownerlint: warning: could not confirm what was listed of {}: {why}",
-                    resource.object_path(namespace.as_deref(), &name)
-                ),
-            }
-        }
         analysis = analyze(&snapshot, &options);
     }
     if let Some(folder) = &save {
@@ -204,7 +179,8 @@ async fn read_and_check(
         default_namespace: connected.default_namespace.clone(),
         resources: resources_read,
         requests: reader.requests(),
-        confirmed,
+        confirmed: confirmation.objects,
+        rounds: confirmation.rounds,
         not_read: not_read
             .iter()
             .map(|n| (n.what.clone(), n.why.clone()))
@@ -244,81 +220,6 @@ fn analyze(snapshot: &Snapshot, options: &Options) -> Analysis {
 
 /// How the cluster's discovery is named among the inputs.
 const DISCOVERY_NAME: &str = "/api+/apis (discovery)";
-
-fn object_path(resource: &Resource, stored: &Stored) -> String {
-    let namespace = Some(&*stored.namespace).filter(|ns| !ns.is_empty());
-    resource.object_path(namespace, &stored.name)
-}
-
-/// The objects to GET again, by API path: the dependents of the references the dangling rules
-/// found, and the owners they name (where discovery knows the owner's kind), each once.
-fn dangling(
-    analysis: &Analysis,
-    snapshot: &Snapshot,
-    listed: &[Resource],
-    options: &Options,
-) -> BTreeMap<String, (Resource, Option<String>, String)> {
-    let mut gets = BTreeMap::new();
-    for finding in &analysis.outcome.findings {
-        if !DANGLING.contains(&finding.rule.id) {
-            continue;
-        }
-        let Some((resource, stored)) = finding
-            .object
-            .as_ref()
-            .and_then(|object| snapshot.find(listed, object))
-        else {
-            continue;
-        };
-        let object = &stored.value();
-        let Some(index) = finding
-            .field
-            .as_deref()
-            .and_then(|f| f.strip_prefix("metadata.ownerReferences["))
-            .and_then(|f| f.split(']').next())
-            .and_then(|i| i.parse::<usize>().ok())
-        else {
-            continue;
-        };
-        let text = |value: &Value, pointer: &str| {
-            value
-                .pointer(pointer)
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        };
-        let reference = &object["metadata"]["ownerReferences"][index];
-        let group = text(reference, "/apiVersion")
-            .and_then(|v| v.rsplit_once('/').map(|(g, _)| g.to_string()))
-            .unwrap_or_default();
-        let (Some(kind), Some(owner_name)) = (text(reference, "/kind"), text(reference, "/name"))
-        else {
-            continue;
-        };
-        // The owner's resource, where discovery names it; a kind in lower case resolves as its
-        // canonical spelling does.
-        let owner_resource = listed
-            .iter()
-            .find(|r| r.group == group && (r.kind == kind || r.kind.to_ascii_lowercase() == kind));
-        let kind = owner_resource.map_or(kind, |r| r.kind.clone());
-        // An owner of a kind that could not be listed is already reported as not checked.
-        if options.not_read.iter().any(|n| n.covers(&group, &kind)) {
-            continue;
-        }
-        let namespace = text(object, "/metadata/namespace");
-        let name = text(object, "/metadata/name").unwrap_or_default();
-        gets.insert(
-            object_path(resource, stored),
-            (resource.clone(), namespace.clone(), name),
-        );
-        let Some(owner_resource) = owner_resource else {
-            continue;
-        };
-        let owner_namespace = namespace.filter(|_| owner_resource.namespaced);
-        let path = owner_resource.object_path(owner_namespace.as_deref(), &owner_name);
-        gets.insert(path, (owner_resource.clone(), owner_namespace, owner_name));
-    }
-    gets
-}
 
 /// The folder `--save` writes a snapshot into, checked (and made) before the cluster is read:
 /// a new or empty folder, named as itself (a symbolic link there is refused; the folders above

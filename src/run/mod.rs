@@ -30,6 +30,7 @@ pub(crate) use note;
 
 #[cfg(feature = "cluster")]
 mod cluster;
+mod confirm;
 mod fixes;
 mod graph;
 mod lint;

@@ -9,6 +9,7 @@
 //! anything else gets 401, as a real server does.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -78,6 +79,9 @@ pub(crate) enum Reply {
         chunk: Bytes,
         length: u64,
     },
+    /// This reply, after a wait: a request the server is slow to answer. The server counts
+    /// how many it is answering so at once ([`ApiServer::most_delayed_at_once`]).
+    Delayed { wait: Duration, reply: Box<Reply> },
 }
 
 impl Reply {
@@ -112,6 +116,8 @@ pub(crate) type Override = Box<dyn Fn(&Asked, usize) -> Option<Reply> + Send + S
 pub(crate) struct ApiServer {
     pub(crate) port: u16,
     asked: Arc<Mutex<Vec<Asked>>>,
+    /// Delayed replies being answered now, and the most at once so far.
+    delayed: Arc<(AtomicUsize, AtomicUsize)>,
     runtime: Option<tokio::runtime::Runtime>,
 }
 
@@ -232,6 +238,8 @@ impl ApiServer {
         let recorded = Arc::new(answers);
         let answer = Arc::new(answer);
         let log = asked.clone();
+        let delayed: Arc<(AtomicUsize, AtomicUsize)> = Arc::default();
+        let gauge = delayed.clone();
         runtime.spawn(async move {
             loop {
                 let Ok((stream, _)) = listener.accept().await else {
@@ -239,6 +247,7 @@ impl ApiServer {
                 };
                 let acceptor = acceptor.clone();
                 let (recorded, answer, log) = (recorded.clone(), answer.clone(), log.clone());
+                let gauge = gauge.clone();
                 tokio::spawn(async move {
                     let Ok(tls) = acceptor.accept(stream).await else {
                         return;
@@ -247,6 +256,7 @@ impl ApiServer {
                     let service = hyper::service::service_fn(move |request: Request<Incoming>| {
                         let (recorded, answer, log) =
                             (recorded.clone(), answer.clone(), log.clone());
+                        let gauge = gauge.clone();
                         async move {
                             let asked = asked_of(&request, client_certificate);
                             let count = {
@@ -254,8 +264,23 @@ impl ApiServer {
                                 log.push(asked.clone());
                                 log.len()
                             };
-                            let reply = reply(&asked, count, &recorded, &answer);
+                            let mut reply = reply(&asked, count, &recorded, &answer);
+                            if let Reply::Delayed { wait, reply: then } = reply {
+                                let (now, most) = &*gauge;
+                                most.fetch_max(
+                                    now.fetch_add(1, Ordering::SeqCst) + 1,
+                                    Ordering::SeqCst,
+                                );
+                                tokio::time::sleep(wait).await;
+                                now.fetch_sub(1, Ordering::SeqCst);
+                                reply = *then;
+                            }
                             let (status, body, headers) = match reply {
+                                Reply::Delayed { .. } => (
+                                    500,
+                                    Streamed::whole("a delayed reply is delayed once".into()),
+                                    Vec::new(),
+                                ),
                                 Reply::Hang => {
                                     tokio::time::sleep(Duration::from_secs(3600)).await;
                                     (503, Streamed::whole(String::new()), Vec::new())
@@ -289,8 +314,14 @@ impl ApiServer {
         ApiServer {
             port,
             asked,
+            delayed,
             runtime: Some(runtime),
         }
+    }
+
+    /// The most [`Reply::Delayed`] replies the server was answering at once.
+    pub(crate) fn most_delayed_at_once(&self) -> usize {
+        self.delayed.1.load(Ordering::SeqCst)
     }
 
     /// Every request sent so far.

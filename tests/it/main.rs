@@ -12,6 +12,8 @@ mod assertion_files;
 mod baseline;
 mod broken_pipe;
 mod cli;
+#[cfg(feature = "cluster")]
+mod cluster_churn;
 mod cluster_dump;
 #[cfg(feature = "cluster")]
 mod cluster_hostile;
