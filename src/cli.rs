@@ -158,8 +158,8 @@ pub struct ClusterArgs {
     #[command(flatten)]
     pub connection: ConnectionArgs,
     /// Also write what was read into DIR, a new or empty folder (discovery.json,
-    /// cluster-scoped.json, namespaces/NAMESPACE.json), which `ownerlint --complete DIR` reads
-    /// later with the same findings
+    /// cluster-scoped.json, namespaces/NAMESPACE.json, and not-read.json naming what could not
+    /// be read), which `ownerlint --complete DIR` reads later with the same findings
     #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
     pub save: Option<PathBuf>,
     /// Configuration file [default: the nearest .ownerlint.yaml upwards, up to the repository root]

@@ -33,6 +33,9 @@ impl Kinds {
     /// The items of an `APIGroupDiscoveryList`: one API group of a cluster's discovery each.
     pub const API_GROUP_DISCOVERIES: Kinds =
         Kinds::Only(&[("apidiscovery.k8s.io", "APIGroupDiscovery")]);
+    /// What a saved cluster snapshot could not read (`not-read.json`, which ownerlint
+    /// writes beside the snapshot's objects): not an object of the cluster.
+    pub const NOT_READ_RECORDS: Kinds = Kinds::Only(&[(NOT_READ_GROUP, NOT_READ_KIND)]);
 
     /// Whether an object of kind `of` is one of these.
     pub fn include(self, of: ObjectKind<'_>) -> bool {
@@ -192,6 +195,12 @@ pub const CRD_SPEC: Field = typed(Kinds::CUSTOM_RESOURCE_DEFINITIONS, &["spec"])
 /// A cluster's discovery lists each version of a group with its resources.
 pub const DISCOVERY_VERSIONS: Field = typed(Kinds::API_GROUP_DISCOVERIES, &["versions"]);
 
+/// The group and kind of the record of what a saved snapshot could not read.
+pub const NOT_READ_GROUP: &str = "ownerlint.dev";
+pub const NOT_READ_KIND: &str = "NotRead";
+/// What a saved snapshot could not read: each resource (or group), and why.
+pub const NOT_READ_RESOURCES: Field = Field::on(Kinds::NOT_READ_RECORDS, &["resources"]);
+
 /// What the stages every rule relies on read: loading (what is an object, which mode it is
 /// read in), the catalog (CRDs), the index and resolution (identity, owner references), and
 /// suppression (the annotation).
@@ -208,6 +217,7 @@ pub const PIPELINE: &[Field] = &[
     IGNORE_ANNOTATION,
     CRD_SPEC,
     DISCOVERY_VERSIONS,
+    NOT_READ_RESOURCES,
 ];
 
 /// What to keep of a mapping: everything, or some keys, each with what to keep beneath it.

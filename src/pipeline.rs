@@ -450,7 +450,12 @@ fn check_cached(
     let check_options = rules::CheckOptions {
         complete: options.complete,
         partial_dump,
-        not_read: options.not_read.clone(),
+        not_read: options
+            .not_read
+            .iter()
+            .chain(&loaded.not_read)
+            .cloned()
+            .collect(),
         policies: options.policies.clone(),
     };
     let deleted = rules::Deleted {
@@ -679,6 +684,8 @@ struct LoadedAll {
     /// The API groups a cluster's discovery document among the inputs lists: for the
     /// catalogue, not objects.
     discovered: Vec<crate::catalog::DiscoveredGroup>,
+    /// What a saved cluster snapshot among the inputs says it could not read.
+    not_read: Vec<rules::NotRead>,
     unread: Vec<Unread>,
     suppressions: Vec<suppress::Suppression>,
     malformed: Vec<suppress::Malformed>,
@@ -714,6 +721,7 @@ fn load_all(
         objects: Vec::new(),
         crd_objects: Vec::new(),
         discovered: Vec::new(),
+        not_read: Vec::new(),
         unread: Vec::new(),
         suppressions: Vec::new(),
         malformed: Vec::new(),
@@ -782,6 +790,14 @@ fn load_all(
                 .extract_if(.., |o| o.discovery.is_some())
                 .filter_map(|o| o.discovery.map(|group| *group)),
         );
+        // So is what a saved snapshot could not read: its kinds are not checked, as in the
+        // run that saved it.
+        all.not_read.extend(
+            loaded
+                .objects
+                .extract_if(.., |o| is_not_read_record(o))
+                .flat_map(|o| not_read_of(&o)),
+        );
         match role {
             Role::Crds => append(&mut all.crd_objects, loaded.objects),
             Role::Deleted => {}
@@ -799,6 +815,42 @@ fn load_all(
     }
     all.outcome.stats.discovered_groups = all.discovered.len();
     all
+}
+
+/// Whether an object is the record of what a saved cluster snapshot could not read
+/// (`not-read.json`), not an object of the cluster.
+fn is_not_read_record(object: &Object) -> bool {
+    object.kind_str() == crate::fields::NOT_READ_KIND
+        && object.api_version.as_ref().is_some_and(|v| {
+            v.value
+                .split_once('/')
+                .is_some_and(|(group, _)| group == crate::fields::NOT_READ_GROUP)
+        })
+}
+
+/// What such a record says was not read: each resource (or group, without a kind) and why.
+fn not_read_of(record: &Object) -> Vec<rules::NotRead> {
+    let Some(held) = record.field(crate::fields::NOT_READ_RESOURCES) else {
+        return Vec::new();
+    };
+    let entries = held.value.as_seq().unwrap_or_default();
+    entries
+        .iter()
+        .filter_map(|entry| {
+            let text = |key: &str| {
+                entry
+                    .get(key)
+                    .and_then(crate::yaml::Node::as_str)
+                    .map(str::to_string)
+            };
+            Some(rules::NotRead {
+                group: text("group").unwrap_or_default(),
+                kind: text("kind"),
+                what: text("resource")?,
+                why: text("why").unwrap_or_default(),
+            })
+        })
+        .collect()
 }
 
 /// The charts and overlays that could not be built, as text the rules report on: the file

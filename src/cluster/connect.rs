@@ -575,7 +575,7 @@ const FILE_LIMIT: u64 = 16 << 20;
 /// bytes. `Err`: why not, as the end of a sentence.
 fn small_file(path: &std::path::Path) -> Result<String, String> {
     use std::io::Read;
-    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    let metadata = std::fs::metadata(path).map_err(|e| io_words(&e))?;
     if !metadata.is_file() {
         return Err(format!(
             "not a regular file ({}), so it was not read",
@@ -586,7 +586,7 @@ fn small_file(path: &std::path::Path) -> Result<String, String> {
     if metadata.len() > FILE_LIMIT {
         return Err(too_large());
     }
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let file = std::fs::File::open(path).map_err(|e| io_words(&e))?;
     let mut bytes = Vec::new();
     file.take(FILE_LIMIT + 1)
         .read_to_end(&mut bytes)
@@ -595,6 +595,17 @@ fn small_file(path: &std::path::Path) -> Result<String, String> {
         return Err(too_large());
     }
     String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
+}
+
+/// Why a file could not be read, in words: what the user can act on named.
+fn io_words(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => "it does not exist".to_string(),
+        std::io::ErrorKind::PermissionDenied => {
+            "permission denied: this user may not read it".to_string()
+        }
+        _ => error.to_string(),
+    }
 }
 
 fn file_type(kind: &std::fs::FileType) -> &'static str {
@@ -707,9 +718,9 @@ fn show(context: &Option<String>) -> String {
     context.as_deref().unwrap_or("(none)").to_string()
 }
 
-/// An error and its causes, as one clause.
+/// An error and its causes, as one clause; a path kube quotes twice (`'"…"'`) quoted once.
 pub fn sentence(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
+    let mut text = error.to_string().replace("'\"", "'").replace("\"'", "'");
     let mut source = error.source();
     while let Some(cause) = source {
         let said = cause.to_string();

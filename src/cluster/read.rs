@@ -92,6 +92,88 @@ pub struct ClusterRead {
     pub resources_read: usize,
     /// The resources (and groups) that were not.
     pub not_read: Vec<NotRead>,
+    /// The lists tried: one a resource.
+    pub lists_tried: usize,
+    /// The lists tried that could not be read (each is in `not_read` too).
+    pub lists_failed: Vec<FailedList>,
+}
+
+impl ClusterRead {
+    /// Why this read checked nothing, in words that follow "no object was read: ": it read
+    /// no object, and that may be for what it could not read (a list that failed, or no list
+    /// to try). `None` when it read objects, or read every list it tried to its end and they
+    /// were empty (a namespace that holds nothing, said as such).
+    pub fn nothing_read(&self, scope: &Scope) -> Option<String> {
+        if self.snapshot.object_count() > 0 {
+            return None;
+        }
+        if self.lists_tried == 0 {
+            let mut why = "discovery named no resource that can be listed".to_string();
+            if let Some(first) = self.not_read.first() {
+                why.push_str(&format!(" ({} was not read: {})", first.what, first.why));
+            }
+            return Some(why);
+        }
+        if self.lists_failed.is_empty() {
+            return None;
+        }
+        // The lists that failed alike, counted, each said once with its first resource.
+        let mut alike: Vec<(&str, usize, &FailedList)> = Vec::new();
+        for failed in &self.lists_failed {
+            match alike.iter_mut().find(|(short, ..)| *short == failed.short) {
+                Some((_, count, _)) => *count += 1,
+                None => alike.push((&failed.short, 1, failed)),
+            }
+        }
+        let reasons: Vec<String> = alike
+            .iter()
+            .map(|(short, count, first)| match count {
+                1 => format!("{}: {}", first.what, first.why),
+                _ => format!(
+                    "{}: {}, and {} more alike ({short})",
+                    first.what,
+                    first.why,
+                    count - 1
+                ),
+            })
+            .collect();
+        let failed = self.lists_failed.len();
+        let mut why = match self.lists_tried - failed {
+            0 if failed == 1 => format!("its one list could not be read: {}", reasons.join("; ")),
+            0 => format!(
+                "none of its {failed} lists could be read: {}",
+                reasons.join("; ")
+            ),
+            empty => format!(
+                "the {} it read {} empty, and {failed} could not be read: {}",
+                plural(empty, "list"),
+                if empty == 1 { "was" } else { "were" },
+                reasons.join("; ")
+            ),
+        };
+        // A user bound to a role in one namespace may list nothing across the cluster.
+        let forbidden = self
+            .lists_failed
+            .iter()
+            .all(|f| f.short == status_line(StatusCode::FORBIDDEN));
+        match &scope.namespace {
+            None if forbidden => why.push_str(
+                ": a user who may read one namespace only passes -n NAMESPACE (`kubectl auth can-i list pods -n NAMESPACE` tells)",
+            ),
+            Some(namespace) if forbidden => why.push_str(&format!(
+                ": `kubectl auth can-i --list -n {namespace}` shows what the kubeconfig's user may read there"
+            )),
+            _ => {}
+        }
+        Some(why)
+    }
+}
+
+fn plural(count: usize, what: &str) -> String {
+    match count {
+        1 => format!("1 {what}"),
+        _ => format!("{count} {what}s"),
+    }
 }
 
 /// How far a read is, for a progress line.
@@ -111,6 +193,8 @@ pub struct Reader {
     /// `None`: no limit.
     timeout: Option<Duration>,
     server: String,
+    /// The kubeconfig context, to name where a connection failed (`None` in a Pod).
+    context: Option<String>,
     requests: Arc<AtomicUsize>,
     objects: Arc<AtomicUsize>,
 }
@@ -130,6 +214,7 @@ impl Reader {
             refreshing: connected.refreshing.clone(),
             timeout: connected.request_timeout,
             server: connected.server.clone(),
+            context: connected.context.clone(),
             requests: Arc::default(),
             objects: Arc::default(),
         }
@@ -193,19 +278,24 @@ impl Reader {
     fn transport_failure(&self, err: &kube::Error) -> Failure {
         // A client error's text may hold what the server answered.
         let said = redact(&sentence(err));
-        let message = match err {
-            kube::Error::Auth(_) => {
-                format!("cannot get credentials for {}: {said}", self.server)
-            }
-            _ if said.contains("timed out") || said.contains("deadline") => {
-                return Failure::TimedOut;
-            }
-            _ => format!(
-                "cannot reach the API server at {}: {said}; check that the cluster is running and the kubeconfig's server address",
+        if let kube::Error::Auth(_) = err {
+            return Failure::Fatal(format!(
+                "cannot get credentials for {}: {said}",
                 self.server
-            ),
+            ));
+        }
+        if said.contains("timed out") || said.contains("deadline") {
+            return Failure::TimedOut;
+        }
+        let context = match &self.context {
+            Some(context) => format!(" (context {context})"),
+            None => String::new(),
         };
-        Failure::Fatal(message)
+        Failure::Fatal(format!(
+            "cannot connect to {}{context}: {}",
+            self.server,
+            connection_failure(err, &said)
+        ))
     }
 
     /// Send a GET; on 429 and 5xx, again after the wait the server asks for, a few times;
@@ -274,7 +364,7 @@ impl Reader {
             loop {
                 // A server that never ends a list (pages without end) is not followed for ever.
                 if pages.len() >= MOST_PAGES {
-                    return Listed::NotRead(format!(
+                    return Listed::not_read(format!(
                         "its list had not ended after {MOST_PAGES} pages of {PAGE_SIZE}"
                     ));
                 }
@@ -298,18 +388,37 @@ impl Reader {
                     continue 'list;
                 }
                 if !answered.status.is_success() {
-                    return Listed::NotRead(failed(&answered));
+                    return Listed::NotRead {
+                        why: failed(&answered),
+                        short: status_line(answered.status),
+                    };
                 }
                 if answered.too_large {
-                    return Listed::NotRead(format!(
+                    return Listed::not_read(format!(
                         "a page of its list was larger than {} MiB, the most ownerlint reads of one answer",
                         MOST_ANSWER_BYTES >> 20
                     ));
                 }
+                // A proxy in front of the API server (an auth proxy's login page) answers 200
+                // with a page for people.
+                if is_html(&answered.body) {
+                    return Listed::NotRead {
+                        why: format!("answered with {HTML_PAGE}, not a Kubernetes list {PROXY}"),
+                        short: format!("answered with {HTML_PAGE}"),
+                    };
+                }
                 // Each page is kept compact as soon as it is read.
                 let page = match Page::decode(resource, answered.body.as_bytes()) {
                     Ok(page) => page,
-                    Err(why) => return Listed::NotRead(redact(&why)),
+                    Err(why) => {
+                        return Listed::NotRead {
+                            why: format!(
+                                "answered with what is not a Kubernetes list: {}",
+                                redact(&why)
+                            ),
+                            short: "answered with what is not a Kubernetes list".to_string(),
+                        };
+                    }
                 };
                 drop(answered);
                 self.objects
@@ -317,13 +426,13 @@ impl Reader {
                 listed += page.objects.len();
                 if let Some(next) = &page.next {
                     if next.len() > LONGEST_TOKEN {
-                        return Listed::NotRead(format!(
+                        return Listed::not_read(format!(
                             "the server answered a continue token of {} bytes, longer than any API server's",
                             next.len()
                         ));
                     }
                     if !tokens_seen.insert(hasher.hash_one(next)) {
-                        return Listed::NotRead(
+                        return Listed::not_read(
                             "the server answered a continue token it had answered before in the same list, which would go round for ever"
                                 .to_string(),
                         );
@@ -375,6 +484,12 @@ impl Reader {
                     "the API server at {} did not answer discovery (GET {path}: {})",
                     self.server,
                     failed(&answered)
+                )));
+            }
+            if is_html(&answered.body) {
+                return Err(Fatal(format!(
+                    "the API server at {} answered GET {path} with {HTML_PAGE}, not Kubernetes API discovery {PROXY}: check the kubeconfig's server address, and that what is there lets the kubeconfig's credentials through to an API server",
+                    self.server
                 )));
             }
             match discovery::read_answer(&answered.body) {
@@ -470,9 +585,39 @@ enum Failure {
 
 enum Listed {
     Pages(Vec<Page>),
-    NotRead(String),
+    /// Why, and the same in short, to count the lists that failed alike (`403 Forbidden`).
+    NotRead {
+        why: String,
+        short: String,
+    },
     Fatal(Fatal),
 }
+
+impl Listed {
+    /// Not read, for a reason the same for every list.
+    fn not_read(why: String) -> Listed {
+        Listed::NotRead {
+            short: why.clone(),
+            why,
+        }
+    }
+}
+
+/// A list that was tried and could not be read.
+#[derive(Clone, Debug)]
+pub struct FailedList {
+    /// The resource: `pods/v1`.
+    pub what: String,
+    /// In words that follow "… was not read: ".
+    pub why: String,
+    /// The same in short, alike for the lists that failed alike: `403 Forbidden`.
+    pub short: String,
+}
+
+/// How a page for people is named.
+const HTML_PAGE: &str = "an HTML page";
+/// What a page for people where the API server should be most likely is.
+const PROXY: &str = "(a login page, or a proxy in front of the API server?)";
 
 /// Read the cluster: discovery, then every listable resource of `scope`, [`LISTS_AT_ONCE`] at
 /// a time. `progress` is told of each resource done.
@@ -545,6 +690,7 @@ pub async fn read(
         resources.retain(|r| r.namespaced);
     }
     let total = resources.len();
+    let mut lists_failed = Vec::new();
     let mut pending = resources.into_iter();
     let mut running = tokio::task::JoinSet::new();
     let mut done = 0;
@@ -585,12 +731,19 @@ pub async fn read(
                     snapshot.add(&resource, page);
                 }
             }
-            Listed::NotRead(why) => not_read.push(NotRead {
-                group: resource.group.clone(),
-                kind: Some(resource.kind.clone()),
-                what: resource.display(),
-                why,
-            }),
+            Listed::NotRead { why, short } => {
+                lists_failed.push(FailedList {
+                    what: resource.display(),
+                    why: why.clone(),
+                    short,
+                });
+                not_read.push(NotRead {
+                    group: resource.group.clone(),
+                    kind: Some(resource.kind.clone()),
+                    what: resource.display(),
+                    why,
+                });
+            }
             Listed::Fatal(fatal) => {
                 running.abort_all();
                 return Err(fatal);
@@ -607,6 +760,8 @@ pub async fn read(
         version,
         resources_read,
         not_read,
+        lists_tried: total,
+        lists_failed,
     })
 }
 
@@ -634,12 +789,99 @@ async fn read_body(mut body: Body) -> Result<Option<Vec<u8>>, kube::Error> {
 
 /// A failed answer in words: its status and the `Status` object's message.
 fn failed(answered: &Answered) -> String {
-    let code = answered.status;
-    let reason = code.canonical_reason().unwrap_or("");
+    let status = status_line(answered.status);
     match status_message(&answered.body) {
-        message if message.is_empty() => format!("{} {reason}", code.as_u16()),
-        message => format!("{} {reason}: {message}", code.as_u16()),
+        _ if is_html(&answered.body) => format!("{status}, with {HTML_PAGE} {PROXY}"),
+        message if message.is_empty() => status,
+        message => format!("{status}: {message}"),
     }
+}
+
+/// `403 Forbidden`.
+fn status_line(code: StatusCode) -> String {
+    match code.canonical_reason() {
+        Some(reason) => format!("{} {reason}", code.as_u16()),
+        None => code.as_u16().to_string(),
+    }
+}
+
+/// Whether an answer is a page for people (HTML), not what an API server answers (JSON).
+fn is_html(body: &str) -> bool {
+    body.trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('<')
+}
+
+/// Why a connection failed, in words, from what the client said (`said`): the causes a
+/// user can act on named, what to check said; else what the client said.
+fn connection_failure(err: &kube::Error, said: &str) -> String {
+    let mut source: Option<&dyn std::error::Error> = Some(err);
+    while let Some(cause) = source {
+        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+            match io.kind() {
+                std::io::ErrorKind::ConnectionRefused => {
+                    return "connection refused: is the cluster running, and the kubeconfig's server address right?".to_string();
+                }
+                std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionAborted => {
+                    return "the connection was reset before an answer: is the kubeconfig's server address an API server's?".to_string();
+                }
+                std::io::ErrorKind::HostUnreachable | std::io::ErrorKind::NetworkUnreachable => {
+                    return format!(
+                        "{io}: is the network up, and the kubeconfig's server address right?"
+                    );
+                }
+                _ => {}
+            }
+        }
+        source = cause.source();
+    }
+    // The client's layers (`ServiceError: client error (Connect): `) say nothing to a user.
+    let said = said.strip_prefix("ServiceError: ").unwrap_or(said);
+    let said = said
+        .strip_prefix("client error (")
+        .and_then(|rest| rest.split_once("): "))
+        .map_or(said, |(_, cause)| cause);
+    let lower = said.to_ascii_lowercase();
+    if lower.contains("connection refused") {
+        return "connection refused: is the cluster running, and the kubeconfig's server address right?".to_string();
+    }
+    let tls = |what: &str| {
+        format!(
+            "{what} ({}): check the certificate-authority (or certificate-authority-data) of the kubeconfig's cluster, and that its server address is the API server's",
+            after(said, "invalid peer certificate: ")
+        )
+    };
+    if lower.contains("dns error") || lower.contains("failed to lookup address") {
+        return format!(
+            "its host name does not resolve ({}): is the kubeconfig's server address right, and the network (VPN) up?",
+            after(said, "dns error: ")
+        );
+    }
+    if lower.contains("unknownissuer") {
+        return tls(
+            "the server's TLS certificate is not signed by the certificate authority the kubeconfig trusts",
+        );
+    }
+    if lower.contains("notvalidforname") {
+        return tls("the server's TLS certificate is not for this host name");
+    }
+    if lower.contains("expired") && lower.contains("certificate") {
+        return tls("the server's TLS certificate has expired (or the clock is wrong)");
+    }
+    if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake") {
+        return tls("the TLS handshake failed");
+    }
+    if lower.contains("connection closed before message completed") {
+        return "the server closed the connection without an answer: is the kubeconfig's server address an API server's (https, its port)?".to_string();
+    }
+    format!("{said}: is the cluster running, and the kubeconfig's server address right?")
+}
+
+/// What `said` says after `marker`, or all of it: the cause without the client's layers
+/// (`ServiceError: client error (Connect): …`).
+fn after<'s>(said: &'s str, marker: &str) -> &'s str {
+    said.rfind(marker)
+        .map_or(said, |at| &said[at + marker.len()..])
 }
 
 /// The `message` of a `Status` answer, or nothing; without the credentials a server (or a

@@ -22,7 +22,8 @@ use serde_json::{Map, Value, json};
 
 use super::discovery::is_path_name;
 use crate::catalog::canonical_group;
-use crate::fields::{Kept, ObjectKind};
+use crate::fields::{Kept, NOT_READ_GROUP, NOT_READ_KIND, ObjectKind};
+use crate::rules::NotRead;
 
 /// A resource to list, as discovery describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -377,6 +378,38 @@ impl Snapshot {
             }))
         })
     }
+}
+
+/// The file of a saved snapshot that says what could not be read.
+pub const NOT_READ_FILE: &str = "not-read.json";
+
+/// What could not be read, as [`NOT_READ_FILE`] holds it (`None` when everything was read):
+/// one record of kind `ownerlint.dev/v1` `NotRead`, each resource (or group, without a kind:
+/// every kind of it) with why. `ownerlint DIR` takes it as a live run takes what it could not
+/// read: with `--complete`, an owner of those kinds that is not found is not checked.
+pub fn not_read_file(not_read: &[NotRead]) -> Option<String> {
+    if not_read.is_empty() {
+        return None;
+    }
+    let resources: Vec<Value> = not_read
+        .iter()
+        .map(|n| {
+            let mut resource = Map::new();
+            resource.insert("resource".into(), Value::from(n.what.as_str()));
+            resource.insert("group".into(), Value::from(n.group.as_str()));
+            if let Some(kind) = &n.kind {
+                resource.insert("kind".into(), Value::from(kind.as_str()));
+            }
+            resource.insert("why".into(), Value::from(n.why.as_str()));
+            Value::Object(resource)
+        })
+        .collect();
+    Some(pretty(&json!({
+        "apiVersion": format!("{NOT_READ_GROUP}/v1"),
+        "kind": NOT_READ_KIND,
+        "metadata": {"name": "not-read"},
+        "resources": resources,
+    })))
 }
 
 /// One page of a list, its objects as kept: what a list reads before the snapshot takes it,

@@ -311,20 +311,28 @@ pub fn inputs_lines(outcome: &Outcome) -> Vec<String> {
 /// read again to confirm dangling references. `None` for files.
 pub fn read_line(outcome: &Outcome) -> Option<String> {
     let cluster = outcome.stats.cluster.as_ref()?;
-    let mut line = format!(
-        "ownerlint: {} of {} read from {}{} in {}",
-        plural(outcome.stats.objects, "object"),
-        plural(cluster.resources, "resource"),
-        match &cluster.context {
-            Some(context) => format!("context {context} ({})", cluster.server),
-            None => cluster.server.clone(),
-        },
-        cluster
-            .namespace
-            .as_ref()
-            .map_or(String::new(), |ns| format!(", namespace {ns}")),
-        plural(cluster.requests, "request")
-    );
+    let from = match &cluster.context {
+        Some(context) => format!("context {context} ({})", cluster.server),
+        None => cluster.server.clone(),
+    };
+    let namespace = cluster.namespace.as_ref();
+    let mut line = if outcome.stats.objects == 0 {
+        // Every list was read, and empty (else the run ends, exit 2): said as what it is.
+        format!(
+            "ownerlint: 0 objects: {} holds none of the {} read from {from} in {}",
+            namespace.map_or("the cluster".to_string(), |ns| format!("namespace {ns}")),
+            plural(cluster.resources, "resource"),
+            plural(cluster.requests, "request")
+        )
+    } else {
+        format!(
+            "ownerlint: {} of {} read from {from}{} in {}",
+            plural(outcome.stats.objects, "object"),
+            plural(cluster.resources, "resource"),
+            namespace.map_or(String::new(), |ns| format!(", namespace {ns}")),
+            plural(cluster.requests, "request")
+        )
+    };
     // The warnings above name them all; a long list is counted.
     match cluster.not_read.len() {
         0 => {}

@@ -22,19 +22,33 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
         }
         let kind = reference.kind_str().unwrap_or("?");
         let span = reference.kind.as_ref().map_or(reference.span, |k| k.span);
-        out.push(
-            cx.finding(
-                &META,
-                id,
-                span,
-                "kind of unknown scope",
+        let api_version = reference.api_version_str().unwrap_or("?");
+        // A group whose discovery failed (an aggregated API whose server did not answer):
+        // what it serves is unknown, whatever CRDs there are.
+        let discovery_failed = cx.options.not_read.iter().find(|n| {
+            n.group == resolution.group && n.kind.as_deref().is_none_or(str::is_empty)
+        });
+        let (message, help) = match discovery_failed {
+            Some(not_read) => (
                 format!(
-                    "{}: {kind} ({}) is not a built-in kind and no CustomResourceDefinition for it was found, so ownerlint cannot tell whether it is namespaced and skips the scope checks for this reference",
+                    "{}: {kind} ({api_version}) could not be looked up: {} was not read: {}, so ownerlint cannot tell whether it is namespaced and skips the scope checks for this reference",
                     cx.arrow(id, reference, resolution),
-                    reference.api_version_str().unwrap_or("?")
+                    not_read.what,
+                    not_read.why
                 ),
-            )
-            .help("pass its CustomResourceDefinition with `--crds DIR` (or include it in the input)"),
+                "run again when the API's server answers (`kubectl get apiservices` shows which is not Available)",
+            ),
+            None => (
+                format!(
+                    "{}: {kind} ({api_version}) is not a built-in kind and no CustomResourceDefinition for it was found, so ownerlint cannot tell whether it is namespaced and skips the scope checks for this reference",
+                    cx.arrow(id, reference, resolution),
+                ),
+                "pass its CustomResourceDefinition with `--crds DIR` (or include it in the input)",
+            ),
+        };
+        out.push(
+            cx.finding(&META, id, span, "kind of unknown scope", message)
+                .help(help),
         );
     }
 }

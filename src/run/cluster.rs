@@ -15,6 +15,7 @@ use crate::cluster::connect::{Connection, connect};
 use crate::cluster::read::{ClusterRead, Fatal, Progress, Reader, Scope, read};
 use crate::cluster::render;
 use crate::cluster::snapshot::Snapshot;
+use crate::rules::NotRead;
 
 /// What `ownerlint cluster` is asked.
 pub struct ClusterLint {
@@ -114,13 +115,30 @@ async fn read_and_check(
         // Clear the progress line.
         let _ = write!(streams.stderr, "\r\x1b[2K");
     }
+    let cluster_read = cluster_read.map_err(|Fatal(m)| fail(streams, &m))?;
+    // A run that read no object checked nothing: it is no pass (exit 2), unless every list it
+    // tried was read and was empty, which the summary says.
+    if let Some(why) = cluster_read.nothing_read(scope) {
+        let from = match &connected.context {
+            Some(context) => format!("context {context} ({})", connected.server),
+            None => connected.server.clone(),
+        };
+        let namespace = scope
+            .namespace
+            .as_ref()
+            .map_or(String::new(), |ns| format!(", namespace {ns}"));
+        return Err(fail(
+            streams,
+            &format!("nothing was checked: no object was read from {from}{namespace}: {why}"),
+        ));
+    }
     let ClusterRead {
         mut snapshot,
         version,
         resources_read,
         not_read,
         ..
-    } = cluster_read.map_err(|Fatal(m)| fail(streams, &m))?;
+    } = cluster_read;
     let mut options = options.clone();
     options.complete = true;
     // Removed APIs are those of the cluster's release (its discovery decides what it serves);
@@ -168,7 +186,9 @@ async fn read_and_check(
         analysis = analyze(&snapshot, &options);
     }
     if let Some(folder) = &save {
-        folder.save(&snapshot).map_err(|m| fail(streams, &m))?;
+        folder
+            .save(&snapshot, &not_read)
+            .map_err(|m| fail(streams, &m))?;
     }
     // The whole run's time: the reading and the analysis.
     analysis.outcome.stats.elapsed = started.elapsed();
@@ -298,9 +318,12 @@ impl SaveFolder {
         }
     }
 
-    /// Write the snapshot's files.
-    fn save(&self, snapshot: &Snapshot) -> Result<(), String> {
-        for (relative, text) in snapshot.files() {
+    /// Write the snapshot's files, and what was not read beside them: read back with
+    /// `--complete`, references to those kinds are not checked, as in the run that saved them.
+    fn save(&self, snapshot: &Snapshot, not_read: &[NotRead]) -> Result<(), String> {
+        let not_read = crate::cluster::snapshot::not_read_file(not_read)
+            .map(|text| (crate::cluster::snapshot::NOT_READ_FILE.to_string(), text));
+        for (relative, text) in snapshot.files().into_iter().chain(not_read) {
             self.write(&relative, text.as_bytes()).map_err(|e| {
                 format!("cannot write {}: {e}", self.path.join(&relative).display())
             })?;

@@ -27,7 +27,7 @@ pub(crate) fn recorded_page(path: &str) -> Value {
 
 /// The recorded cluster with one more ConfigMap, `object` (its metadata): in the first page of
 /// ConfigMaps, and answered by a GET of it.
-fn with_configmap(
+pub(crate) fn with_configmap(
     object: Value,
 ) -> impl Fn(&Asked) -> Option<Reply> + Clone + Send + Sync + 'static {
     move |asked: &Asked| {
@@ -625,7 +625,7 @@ fn no_server_wrong_credentials_and_a_missing_context_end_the_run_with_one_line()
     assert_eq!(run.status.code(), Some(2));
     assert!(
         run.stderr.starts_with(&format!(
-            "ownerlint: cannot reach the API server at https://127.0.0.1:{port}"
+            "ownerlint: cannot connect to https://127.0.0.1:{port} (context test): connection refused"
         )),
         "{}",
         run.stderr

@@ -19,6 +19,8 @@ mod cluster_dump;
 mod cluster_hostile;
 #[cfg(feature = "cluster")]
 mod cluster_live;
+#[cfg(feature = "cluster")]
+mod cluster_nothing;
 #[cfg(all(feature = "cluster", unix))]
 mod cluster_secrets;
 mod cluster_snapshot;
