@@ -328,9 +328,9 @@ impl Reader {
             let status = answered.status;
             if status == StatusCode::UNAUTHORIZED {
                 return Err(Fatal(format!(
-                    "the API server at {} did not accept the credentials (401 Unauthorized: {}): log in again or refresh the kubeconfig's token",
+                    "the API server at {} did not accept the credentials ({}): log in again or refresh the kubeconfig's token",
                     self.server,
-                    status_message(&answered.body)
+                    failed(&answered)
                 )));
             }
             let retried = status == StatusCode::TOO_MANY_REQUESTS
@@ -868,11 +868,18 @@ fn connection_failure(err: &kube::Error, said: &str) -> String {
     if lower.contains("expired") && lower.contains("certificate") {
         return tls("the server's TLS certificate has expired (or the clock is wrong)");
     }
-    if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake") {
+    if lower.contains("invalidcontenttype") || lower.contains("corrupt message") {
+        return "what answers there does not speak HTTPS: is the kubeconfig's server address an API server's (https, its port)?".to_string();
+    }
+    if lower.contains("certificate") || lower.contains("handshake") || lower.contains("alert") {
         return tls("the TLS handshake failed");
     }
-    if lower.contains("connection closed before message completed") {
-        return "the server closed the connection without an answer: is the kubeconfig's server address an API server's (https, its port)?".to_string();
+    if lower.contains("connection closed before message completed")
+        || lower.contains("error reading a body")
+    {
+        return format!(
+            "the server closed the connection before it had answered ({said}): is the kubeconfig's server address an API server's (https, its port)?"
+        );
     }
     format!("{said}: is the cluster running, and the kubeconfig's server address right?")
 }
