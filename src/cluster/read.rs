@@ -10,6 +10,12 @@
 //! - 403 `Forbidden`, or a failure that outlasts the retries: the resource is not read, which
 //!   the run says, and references to its kind are reported as not checked.
 //! - 401 `Unauthorized`, a server that cannot be reached or that stops answering: the run ends.
+//! - 200 with a page for people (HTML: the login page of a proxy in front of the API server)
+//!   or anything else that is not a Kubernetes list: the resource is not read, as after a 403;
+//!   discovery so answered ends the run.
+//! - No object read, and a list that failed (or no list to try): the run ends (exit 2), since
+//!   it checked nothing ([`ClusterRead::nothing_read`]). Every list read and empty (a namespace
+//!   that holds nothing) is no failure, and is said as such.
 //!
 //! And what a server may answer to do harm (client-go trusts its server in each):
 //! - A page larger than [`MOST_ANSWER_BYTES`], or without end: its list is not read, as after
