@@ -10,6 +10,12 @@
 //! - 403 `Forbidden`, or a failure that outlasts the retries: the resource is not read, which
 //!   the run says, and references to its kind are reported as not checked.
 //! - 401 `Unauthorized`, a server that cannot be reached or that stops answering: the run ends.
+//! - 200 with a page for people (HTML: the login page of a proxy in front of the API server)
+//!   or anything else that is not a Kubernetes list: the resource is not read, as after a 403;
+//!   discovery so answered ends the run.
+//! - No object read, and a list that failed (or no list to try): the run ends (exit 2), since
+//!   it checked nothing ([`ClusterRead::nothing_read`]). Every list read and empty (a namespace
+//!   that holds nothing) is no failure, and is said as such.
 //!
 //! And what a server may answer to do harm (client-go trusts its server in each):
 //! - A page larger than [`MOST_ANSWER_BYTES`], or without end: its list is not read, as after
@@ -328,9 +334,9 @@ impl Reader {
             let status = answered.status;
             if status == StatusCode::UNAUTHORIZED {
                 return Err(Fatal(format!(
-                    "the API server at {} did not accept the credentials (401 Unauthorized: {}): log in again or refresh the kubeconfig's token",
+                    "the API server at {} did not accept the credentials ({}): log in again or refresh the kubeconfig's token",
                     self.server,
-                    status_message(&answered.body)
+                    failed(&answered)
                 )));
             }
             let retried = status == StatusCode::TOO_MANY_REQUESTS
@@ -868,11 +874,18 @@ fn connection_failure(err: &kube::Error, said: &str) -> String {
     if lower.contains("expired") && lower.contains("certificate") {
         return tls("the server's TLS certificate has expired (or the clock is wrong)");
     }
-    if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake") {
+    if lower.contains("invalidcontenttype") || lower.contains("corrupt message") {
+        return "what answers there does not speak HTTPS: is the kubeconfig's server address an API server's (https, its port)?".to_string();
+    }
+    if lower.contains("certificate") || lower.contains("handshake") || lower.contains("alert") {
         return tls("the TLS handshake failed");
     }
-    if lower.contains("connection closed before message completed") {
-        return "the server closed the connection without an answer: is the kubeconfig's server address an API server's (https, its port)?".to_string();
+    if lower.contains("connection closed before message completed")
+        || lower.contains("error reading a body")
+    {
+        return format!(
+            "the server closed the connection before it had answered ({said}): is the kubeconfig's server address an API server's (https, its port)?"
+        );
     }
     format!("{said}: is the cluster running, and the kubeconfig's server address right?")
 }

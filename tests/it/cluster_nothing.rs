@@ -376,6 +376,31 @@ fn each_failure_to_connect_is_said_in_words() {
         )
     );
 
+    // A server that speaks plain HTTP where https is named.
+    let plain = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let plain_port = plain.local_addr().expect("an address").port();
+    std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for mut stream in plain.incoming().flatten() {
+            let mut hello = [0u8; 512];
+            let _ = stream.read(&mut hello);
+            let _ = stream.write_all(
+                b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+            );
+        }
+    });
+    let run = cluster(
+        &kubeconfig_for(dir.path(), plain_port, &tls_file("ca.crt")),
+        &[],
+    );
+    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(
+        run.stderr,
+        format!(
+            "ownerlint: cannot connect to https://127.0.0.1:{plain_port} (context test): what answers there does not speak HTTPS: is the kubeconfig's server address an API server's (https, its port)?\n"
+        )
+    );
+
     // A server whose certificate the kubeconfig's CA did not sign (it trusts another
     // certificate than the CA that signed the server's).
     let server = ApiServer::start(Box::new(|_, _| None));
