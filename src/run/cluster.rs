@@ -14,7 +14,7 @@ use crate::catalog::KubeVersion;
 use crate::cluster::connect::{Connection, connect};
 use crate::cluster::read::{ClusterRead, Fatal, Progress, Reader, Scope, read};
 use crate::cluster::render;
-use crate::cluster::snapshot::Snapshot;
+use crate::cluster::snapshot::{Snapshot, Stored};
 use crate::rules::NotRead;
 
 /// What `ownerlint cluster` is asked.
@@ -218,12 +218,26 @@ async fn read_and_check(
 /// file (the reports name the object by its API path); with the cluster's discovery. One input
 /// a namespace, not one an object: a hundred thousand inputs would cost twice the memory.
 fn analyze(snapshot: &Snapshot, options: &Options) -> Analysis {
-    let mut texts: BTreeMap<&str, String> = BTreeMap::new();
+    use rayon::prelude::*;
+    let mut by_namespace: BTreeMap<&str, Vec<&Stored>> = BTreeMap::new();
     for (_, stored) in snapshot.objects() {
-        let text = texts.entry(&stored.namespace).or_default();
-        text.push_str("---\n");
-        text.push_str(&render::yaml(&stored.value()));
+        by_namespace
+            .entry(&stored.namespace)
+            .or_default()
+            .push(stored);
     }
+    // Written on every core: the lists are read, and nothing else runs.
+    let texts: Vec<(&str, String)> = by_namespace
+        .into_par_iter()
+        .map(|(namespace, objects)| {
+            let mut text = String::new();
+            for stored in objects {
+                text.push_str("---\n");
+                text.push_str(&render::yaml(&stored.value()));
+            }
+            (namespace, text)
+        })
+        .collect();
     let mut inputs: Vec<(String, String)> = Vec::with_capacity(texts.len() + 1);
     if let Some(discovery) = snapshot.discovery_file() {
         inputs.push((DISCOVERY_NAME.to_string(), discovery));

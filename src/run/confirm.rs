@@ -264,6 +264,7 @@ fn dependents(
     };
     // Most objects name no owner of this name: their text says so without parsing it.
     let quoted = Value::String(owner.name.clone()).to_string();
+    let owner_path = owner.path();
     let mut found = Vec::new();
     for (resource, stored) in candidates {
         let text = stored.text();
@@ -277,7 +278,7 @@ fn dependents(
             .into_iter()
             .flatten()
             .filter_map(|reference| owner_of(listed, options, &stored.namespace, reference))
-            .any(|named| named.path() == owner.path());
+            .any(|named| named.path() == owner_path);
         if names_it {
             let dependent = Target::of(resource, stored);
             found.push((dependent.path(), dependent));
