@@ -97,6 +97,10 @@ pub struct Stats {
     pub files: usize,
     pub documents: usize,
     pub objects: usize,
+    /// Owner references of the objects linted: each one checked.
+    pub owner_references: usize,
+    /// Finalizers of the objects linted: each one checked.
+    pub finalizers: usize,
     /// API groups read from a cluster's discovery document (not objects).
     pub discovered_groups: usize,
     pub skipped_documents: usize,
@@ -112,6 +116,8 @@ pub struct Stats {
     pub not_built: usize,
     /// Charts and overlays met and built only as part of another (subcharts, bases).
     pub part_builds: usize,
+    /// Of those, the subcharts (the rest are kustomize bases and components).
+    pub part_charts: usize,
     /// Charts and overlays met and not built at all (a component no overlay here uses).
     pub skipped_builds: usize,
     /// Files that the builds read (templates, resources, patches, values): not linted alone.

@@ -108,7 +108,7 @@ pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
     let mut found = discover_all(options, &filter, &files);
     let read::Read {
         inputs: mut contents,
-        errors,
+        mut errors,
     } = read::read(
         std::mem::take(&mut found.inputs),
         options,
@@ -116,6 +116,18 @@ pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
         stdin,
         cache.as_mut().map(|cache| &mut cache.stamps),
     );
+    // Nothing piped in is no input to check: most often the command before `|` failed, and a
+    // run that checked nothing must not pass.
+    if let Some(at) = contents.iter().position(|(name, content, _)| {
+        name == STDIN_NAME
+            && matches!(content, Content::Bytes(bytes) if bytes.iter().all(u8::is_ascii_whitespace))
+    }) {
+        contents.remove(at);
+        errors.push(InputError {
+            path: STDIN_NAME.to_string(),
+            message: "empty, so nothing was checked (did the command before `|` fail?)".to_string(),
+        });
+    }
     let mut builds = run_builds(
         options,
         std::mem::take(&mut found.targets),
@@ -444,6 +456,18 @@ fn check_cached(
     let resolutions = resolve::resolve_all(&loaded.objects, &index, &catalog);
     let ownership = resolve::Ownership::new(&resolutions);
     let mut outcome = loaded.outcome;
+    // What the rules check, counted, so that a run with nothing to check does not read as a
+    // run that found everything in order.
+    let linted = loaded
+        .objects
+        .iter()
+        .filter(|o| !o.from_existing && loaded.lint_sources.contains(&o.source));
+    for object in linted {
+        outcome.stats.owner_references += object.owner_refs().len();
+        if let model::Finalizers::List(entries) = &object.finalizers {
+            outcome.stats.finalizers += entries.len();
+        }
+    }
     let partial_dump = (options.complete && rules::is_cluster_info_dump(&loaded.objects, &index))
         .then_some(rules::CLUSTER_INFO_DUMP);
     outcome.stats.partial_dump = partial_dump.is_some();
@@ -564,11 +588,19 @@ fn check_cached(
     outcome.stats.not_built = builds.failures.len();
     let part = builds.skipped.iter().filter(|s| s.part_of_another).count();
     outcome.stats.part_builds = part;
+    outcome.stats.part_charts = builds
+        .skipped
+        .iter()
+        .filter(|s| s.part_of_another && s.target.tool == crate::build::Tool::Helm)
+        .count();
     outcome.stats.skipped_builds = builds.skipped.len() - part;
     outcome.builds = build_reports(builds, &loaded.objects, &outcome.sources);
     // Rules read positions from the files too.
     let changed_errors = changed_inputs(&outcome.sources, &outcome.errors);
     outcome.errors.extend(changed_errors);
+    if options.build.is_none() {
+        one_unrendered_template_a_chart(&mut outcome.findings, &outcome.sources);
+    }
     sort_findings(&mut outcome.findings, &outcome.sources);
     Analysis {
         outcome,
@@ -579,6 +611,82 @@ fn check_cached(
         complete: options.complete,
         places: Default::default(),
     }
+}
+
+/// With `--no-render`, each template of a chart is a document of template text, an
+/// `unrendered-template` finding of its own (dozens for one chart): they are one a chart (the
+/// outermost, which renders its subcharts), at its first template, saying how many templates
+/// went unchecked and how to build it.
+fn one_unrendered_template_a_chart(findings: &mut Vec<Finding>, sources: &[Source]) {
+    // Each finding's chart, and of each chart the finding that stays and its templates.
+    let mut chart_of = HashMap::new();
+    let mut charts: HashMap<PathBuf, (usize, HashSet<SourceId>)> = HashMap::new();
+    for (at, finding) in findings.iter().enumerate() {
+        let source = finding.primary.source;
+        if finding.rule.id != "unrendered-template" {
+            continue;
+        }
+        let name = sources.get(source.0 as usize).map(|s| s.name.as_str());
+        let Some(chart) = name.and_then(chart_of_file) else {
+            continue;
+        };
+        // The chart's own templates before its subcharts', then in file order.
+        let place = |at: usize| {
+            let label = &findings[at].primary;
+            let name = sources
+                .get(label.source.0 as usize)
+                .map(|s| s.name.as_str());
+            let depth = name.map(|name| std::path::Path::new(name).components().count());
+            (depth, name, label.span.start)
+        };
+        let (first, templates) = charts.entry(chart.clone()).or_insert((at, HashSet::new()));
+        if place(at) < place(*first) {
+            *first = at;
+        }
+        templates.insert(source);
+        chart_of.insert(at, chart);
+    }
+    for (chart, (first, templates)) in &charts {
+        let shown = match read::display_path(chart) {
+            dir if dir.is_empty() => ".".to_string(),
+            dir => dir,
+        };
+        let finding = &mut findings[*first];
+        let objects = match templates.len() {
+            1 => "this template's objects were".to_string(),
+            n => format!("the objects of its {n} templates were"),
+        };
+        finding.message =
+            format!("chart {shown} was not rendered (--no-render), so {objects} not checked");
+        finding.help = Some(format!(
+            "drop --no-render to build it with helm, or lint what it renders: `helm template <release> {shown} | ownerlint -`"
+        ));
+    }
+    let mut at = 0;
+    findings.retain(|_| {
+        at += 1;
+        chart_of
+            .get(&(at - 1))
+            .is_none_or(|chart| charts[chart].0 == at - 1)
+    });
+}
+
+/// The outermost chart a file belongs to (a subchart renders through its parent), if any.
+fn chart_of_file(name: &str) -> Option<PathBuf> {
+    let path = std::path::Path::new(name);
+    let chart = path.ancestors().skip(1).find_map(|dir| {
+        let dir = if dir.as_os_str().is_empty() {
+            std::path::Path::new(".")
+        } else {
+            dir
+        };
+        crate::build::Target::of_dir(dir).filter(|t| t.tool == crate::build::Tool::Helm)
+    })?;
+    let mut outermost = chart;
+    while let Some(parent) = outermost.parent_chart() {
+        outermost = parent;
+    }
+    Some(outermost.dir)
 }
 
 /// A file named on the command line without a `.yaml`, `.yml` or `.json` name (a README, a

@@ -238,7 +238,15 @@ pub(super) fn collect_objects(
     match &root.value {
         Value::Map(_) => {
             let kind = root.get("kind").and_then(Node::as_str);
-            let items = root.get("items").and_then(Node::as_seq);
+            let items = root.get("items");
+            // A typed List whose `items` are null is empty: `kubectl cluster-info dump` writes
+            // an empty kind so (`"items": null`), and `kubectl get -f` reads it as no objects.
+            let empty_list =
+                kind.is_some_and(|kind| kind.ends_with("List")) && items.is_some_and(Node::is_null);
+            let items = match empty_list {
+                true => Some(&[][..]),
+                false => items.and_then(Node::as_seq),
+            };
             match (kind, items) {
                 (Some(kind), Some(items)) if kind.ends_with("List") => {
                     expand_list(root, text, kind, items, (id, held), out, skipped)

@@ -42,11 +42,13 @@ pub fn emit(
     };
     writeln!(
         out,
-        "**{}, {}, {} info** in {} {from}.{hidden}\n",
+        "**{}, {}, {} info** in {} {from}, with {} and {} checked.{hidden}\n",
         plural(count(Severity::Error), "error"),
         plural(count(Severity::Warning), "warning"),
         count(Severity::Info),
         plural(s.objects, "object"),
+        plural(s.owner_references, "owner reference"),
+        plural(s.finalizers, "finalizer"),
     )?;
     if !outcome.errors.is_empty() {
         writeln!(out, "Inputs that could not be read:\n")?;

@@ -391,7 +391,13 @@ pub fn summary_line(outcome: &Outcome) -> String {
             plural(s.deleted_files, "file")
         ));
     }
-    let mut builds = Vec::new();
+    // Then what was checked, and what was built or left alone besides, each a clause of its
+    // own, so that a run with nothing to check does not read like one that found all well.
+    let mut clauses = vec![format!(
+        "{} and {} checked",
+        plural(s.owner_references, "owner reference"),
+        plural(s.finalizers, "finalizer")
+    )];
     if s.not_built > 0 {
         // What was not checked is named, so that nobody reads a passing run as a full one.
         let failed: Vec<&str> = outcome
@@ -409,19 +415,30 @@ pub fn summary_line(outcome: &Outcome) -> String {
         if failed.len() > 3 {
             named.push_str(&format!(" and {} more", failed.len() - 3));
         }
-        builds.push(format!("{} not built: {named}", s.not_built));
+        clauses.push(format!("{} not built ({named})", s.not_built));
     }
-    if s.part_builds > 0 {
-        builds.push(format!("{} more inside these", s.part_builds));
+    let bases = s.part_builds.saturating_sub(s.part_charts);
+    match s.part_charts {
+        0 => {}
+        1 => clauses.push("1 subchart built through its parent chart".to_string()),
+        n => clauses.push(format!("{n} subcharts built through their parent charts")),
     }
-    if s.skipped_builds > 0 {
-        builds.push(format!(
-            "{} skipped, --show-inputs says why",
-            s.skipped_builds
-        ));
+    match bases {
+        0 => {}
+        1 => clauses.push("1 base or component built through another overlay".to_string()),
+        n => clauses.push(format!(
+            "{n} bases and components built through other overlays"
+        )),
     }
-    if !builds.is_empty() {
-        line.push_str(&format!(" ({})", builds.join("; ")));
+    match s.skipped_builds {
+        0 => {}
+        1 => clauses.push(
+            "1 kustomize Component that no overlay here uses, not built (--show-inputs names it)"
+                .to_string(),
+        ),
+        n => clauses.push(format!(
+            "{n} kustomize Components that no overlay here uses, not built (--show-inputs names them)"
+        )),
     }
     let mut skipped = Vec::new();
     match s.skipped_documents {
@@ -438,8 +455,16 @@ pub fn summary_line(outcome: &Outcome) -> String {
             plural(s.assertion_files, "file")
         ));
     }
-    if !skipped.is_empty() {
-        line.push_str(&format!(" ({}, skipped)", skipped.join("; ")));
+    if let Some((last, rest)) = skipped.split_last() {
+        let skipped = match rest {
+            [] => last.clone(),
+            rest => format!("{} and {last}", rest.join(", ")),
+        };
+        clauses.push(format!("skipped {skipped}"));
+    }
+    for clause in clauses {
+        line.push_str("; ");
+        line.push_str(&clause);
     }
     line.push_str(&format!(
         ": {}, {}, {} info",

@@ -175,6 +175,27 @@ fn wrap(text: &str, width: usize) -> String {
     out
 }
 
+/// A summary for a terminal of `width` columns: each of its lines wrapped as the report above
+/// it is, the rows after a line's first indented under it.
+pub fn wrap_summary(text: &str, width: usize) -> String {
+    const INDENT: &str = "  ";
+    let width = width.saturating_sub(INDENT.len()).max(LABEL_MIN_WIDTH);
+    let mut out = String::with_capacity(text.len() + 16);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        for (j, row) in wrap(line, width).split('\n').enumerate() {
+            if j > 0 {
+                out.push('\n');
+                out.push_str(INDENT);
+            }
+            out.push_str(row);
+        }
+    }
+    out
+}
+
 /// The words of one line: runs of text up to and including the spaces that end them, where
 /// the spaces inside a backtick span that fits in `width` do not end a word.
 fn words(line: &str, width: usize) -> Vec<Word<'_>> {

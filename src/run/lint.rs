@@ -264,7 +264,13 @@ pub fn lint(mut args: Lint, streams: &mut Streams) -> i32 {
     if read_nothing && outcome.errors.is_empty() && outcome.findings.is_empty() {
         note!(streams.stderr, "ownerlint: {}", nothing_to_lint(&options));
     } else {
-        note!(streams.stderr, "{}", report::summary_line(&outcome));
+        let summary = report::summary_line(&outcome);
+        // On a terminal it is wrapped to its width, as the report above it is.
+        let summary = match streams.stdout_is_terminal {
+            true => report::pretty::wrap_summary(&summary, report::pretty::terminal_width()),
+            false => summary,
+        };
+        note!(streams.stderr, "{summary}");
         if stats.cluster.is_some() {
             // `--fix` edits files: a cluster's objects are fixed there, by the commands shown.
             if let Some(line) = report::patchable_line(&outcome) {

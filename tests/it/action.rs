@@ -383,7 +383,7 @@ fn the_action_annotates_summarises_writes_sarif_and_sets_outputs() {
     let summary_text = std::fs::read_to_string(&summary).expect("summary");
     assert!(
         summary_text.starts_with(
-            "## ownerlint\n\n**3 errors, 1 warning, 4 info** in 9 objects from 3 files."
+            "## ownerlint\n\n**3 errors, 1 warning, 4 info** in 9 objects from 3 files, with 7 owner references and 0 finalizers checked."
         ),
         "{summary_text}"
     );
@@ -414,6 +414,10 @@ fn the_action_annotates_summarises_writes_sarif_and_sets_outputs() {
         // No chart or overlay in this repository: none built, none left unbuilt.
         ("built", "0"),
         ("not-built", "0"),
+        // What was checked: the objects, and in them the owner references and finalizers.
+        ("objects", "9"),
+        ("owner-references", "7"),
+        ("finalizers", "0"),
         ("sarif", "ownerlint.sarif"),
         ("exit-code", "1"),
     ];
@@ -487,6 +491,9 @@ fn the_action_annotates_summarises_writes_sarif_and_sets_outputs() {
         "findings",
         "built",
         "not-built",
+        "objects",
+        "owner-references",
+        "finalizers",
         "sarif",
     ] {
         assert_eq!(fourth.output(name), "", "{name}: {}", fourth.report());

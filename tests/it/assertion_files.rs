@@ -48,7 +48,7 @@ fn assertion_files_are_not_linted_and_are_counted() {
     // The applied files and the chainsaw test itself are read.
     assert_eq!(outcome.stats.files, 3);
     assert!(
-        report::summary_line(&outcome).contains("(3 files of test assertions, skipped)"),
+        report::summary_line(&outcome).contains("; skipped 3 files of test assertions:"),
         "{}",
         report::summary_line(&outcome)
     );
@@ -109,7 +109,8 @@ fn a_document_with_a_patch_directive_is_not_an_object() {
     assert_eq!(outcome.stats.objects, 0);
     assert_eq!(outcome.stats.skipped_documents, 1);
     assert!(
-        report::summary_line(&outcome).contains("(1 document that is not a Kubernetes object"),
+        report::summary_line(&outcome)
+            .contains("; skipped 1 document that is not a Kubernetes object:"),
         "{}",
         report::summary_line(&outcome)
     );

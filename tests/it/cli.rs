@@ -109,6 +109,57 @@ fn input_given_on_standard_input_without_a_dash_is_not_ignored_silently() {
 }
 
 #[test]
+fn empty_standard_input_is_said_and_fails_the_run() {
+    // `kubectl get … | ownerlint -` where kubectl failed: nothing came through the pipe, and
+    // a run that checked nothing does not pass. A file redirected in is the same.
+    let tmp = common::temp_dir("cli-stdin-empty");
+    let empty = tmp.path().join("empty.yaml");
+    std::fs::write(&empty, "").expect("write");
+    let pipes = [
+        ("nothing", ownerlint().arg("-").stdin("")),
+        ("white space", ownerlint().arg("-").stdin("\n  \n")),
+        (
+            "an empty file",
+            ownerlint()
+                .arg("-")
+                .stdin_from(std::fs::File::open(&empty).expect("open")),
+        ),
+    ];
+    for (what, run) in pipes {
+        let out = run.args(["--format", "short"]).run();
+        assert_eq!(out.code(), Some(2), "{what}: {}", out.stderr);
+        assert_eq!(out.stdout, "", "{what}");
+        assert!(
+            out.stderr.starts_with(
+                "ownerlint: <stdin>: empty, so nothing was checked (did the command before `|` fail?)\n"
+            ),
+            "{what}: {}",
+            out.stderr
+        );
+    }
+    insta::assert_snapshot!(
+        "stdin-empty-with-dash",
+        ownerlint().arg("-").stdin("").run().printed()
+    );
+    // Beside a file, the file is still checked, and the run still fails: what was piped in
+    // was meant to be checked too.
+    let out = ownerlint()
+        .args(["--format", "json", "-", "examples"])
+        .stdin("")
+        .run();
+    assert_eq!(out.code(), Some(2), "{}", out.stderr);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+    assert_eq!(json["errors"][0]["path"], "<stdin>", "{json}");
+    assert!(json["summary"]["objects"].as_u64() > Some(0), "{json}");
+    // A List of nothing is an answer (`kubectl get` of a kind there is none of): not an error.
+    let out = ownerlint()
+        .arg("-")
+        .stdin("apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: \"\"\n")
+        .run();
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
+}
+
+#[test]
 #[cfg(unix)]
 fn a_symbolic_link_loop_below_an_input_is_reported_once_and_does_not_fail_the_run() {
     let tmp = common::temp_dir("cli-loop");
@@ -710,4 +761,61 @@ fn a_commit_that_deletes_an_owner_reports_the_dependents_it_breaks() {
         .run();
     assert_eq!(out.code(), Some(2), "{}", out.stderr);
     insta::assert_snapshot!("git-deletions-outside-a-repository", out.printed());
+}
+
+#[test]
+fn the_summary_counts_the_owner_references_and_finalizers_checked() {
+    // Two owner references and a finalizer linted; the context of --existing is not counted.
+    let tmp = common::temp_dir("cli-checked");
+    let dir = tmp.path();
+    common::write_files(
+        dir,
+        &[
+            (
+                "app.yaml",
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n  uid: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  finalizers:\n  - example.com/hold\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: token\n  namespace: shop\n  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: cache\n    uid: 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d\n",
+            ),
+            (
+                "cluster.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  uid: 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d\n  finalizers: [example.com/a, example.com/b]\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d\n",
+            ),
+            (
+                "plain.yaml",
+                "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n",
+            ),
+        ],
+    );
+    let markdown = dir.join("summary.md");
+    let out = ownerlint()
+        .current_dir(dir)
+        .args(["--format", "json", "--existing", "cluster.yaml", "app.yaml"])
+        .arg("--report")
+        .arg(format!("markdown={}", markdown.display()))
+        .run();
+    assert!(
+        out.stderr.starts_with(
+            "ownerlint: 3 objects in 1 file; 2 owner references and 1 finalizer checked:"
+        ),
+        "{}",
+        out.stderr
+    );
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+    assert_eq!(json["summary"]["owner_references"], 2, "{json}");
+    assert_eq!(json["summary"]["finalizers"], 1, "{json}");
+    let markdown = std::fs::read_to_string(&markdown).expect("the markdown report");
+    assert!(
+        markdown.contains(
+            " in 3 objects from 1 file, with 2 owner references and 1 finalizer checked."
+        ),
+        "{markdown}"
+    );
+    // Nothing to check says so: objects, but not one reference.
+    let out = ownerlint().current_dir(dir).arg("plain.yaml").run();
+    assert!(
+        out.stderr.starts_with(
+            "ownerlint: 1 object in 1 file; 0 owner references and 0 finalizers checked: 0 errors,"
+        ),
+        "{}",
+        out.stderr
+    );
 }

@@ -355,7 +355,7 @@ fn a_finding_in_a_cluster_names_the_object_its_field_and_shows_it_as_yaml() {
         run.stdout
     );
     assert!(
-        run.stdout.contains(&format!("**9 errors, 2 warnings, 1 info** in 621 objects read from context `test` (https://127.0.0.1:{}).", server.port)),
+        run.stdout.contains(&format!("**9 errors, 2 warnings, 1 info** in 621 objects read from context `test` (https://127.0.0.1:{}), with 84 owner references and 6 finalizers checked.", server.port)),
         "{}",
         run.stdout
     );

@@ -350,9 +350,17 @@ fn json_string(text: &str) -> String {
     }
 }
 
-/// The document's text: YAML (block, with flow below some depth) or JSON; alone or in a List.
-fn render(objects: &[V], as_list: bool, as_json: bool, flow_from: usize) -> String {
-    let root = if as_list {
+/// The document's text: YAML (block, with flow below some depth) or JSON; alone or in a List;
+/// with `empty_list`, an empty typed List (`"items": null`, as `kubectl cluster-info dump`
+/// writes a kind it found none of) after them.
+fn render(
+    objects: &[V],
+    as_list: bool,
+    as_json: bool,
+    flow_from: usize,
+    empty_list: bool,
+) -> String {
+    let mut root = if as_list {
         vec![map(vec![
             ("apiVersion", s("v1")),
             ("kind", s("List")),
@@ -361,6 +369,17 @@ fn render(objects: &[V], as_list: bool, as_json: bool, flow_from: usize) -> Stri
     } else {
         objects.to_vec()
     };
+    if empty_list {
+        root.push(map(vec![
+            ("kind", s("DaemonSetList")),
+            ("apiVersion", s("apps/v1")),
+            (
+                "metadata",
+                map(vec![("resourceVersion", V::Quoted("900".into()))]),
+            ),
+            ("items", V::Plain("null")),
+        ]));
+    }
     let mut out = String::new();
     for document in &root {
         if as_json {
@@ -459,8 +478,9 @@ proptest! {
         as_list in any::<bool>(),
         as_json in any::<bool>(),
         flow_from in 1usize..6,
+        empty_list in any::<bool>(),
     ) {
-        let text = render(&objects, as_list, as_json, flow_from);
+        let text = render(&objects, as_list, as_json, flow_from, empty_list);
         let (fast, fast_objects) = read(&text, false, as_json);
         let (full, full_objects) = read(&text, true, as_json);
         prop_assert_eq!(fast_objects, full_objects, "input:\n{}", text);
@@ -477,7 +497,7 @@ fn generated_documents_are_read_as_objects() {
         .expect("a value")
         .current();
     for (as_list, as_json) in [(false, false), (true, false), (false, true), (true, true)] {
-        let text = render(&objects, as_list, as_json, 3);
+        let text = render(&objects, as_list, as_json, 3, true);
         let name = if as_json { "input.json" } else { "input.yaml" };
         let outcome =
             ownerlint::lint_texts(vec![(name.to_string(), text.clone())], &Options::default());

@@ -203,7 +203,7 @@ fn a_scalar_over_the_document_size_limit() {
     );
     assert_eq!(
         lines[2],
-        "ownerlint: 1 object in 2 files: 2 errors, 0 warnings, 0 info"
+        "ownerlint: 1 object in 2 files; 1 owner reference and 0 finalizers checked: 2 errors, 0 warnings, 0 info"
     );
 }
 
@@ -215,7 +215,7 @@ fn tiny_documents(name: &str, count: usize, limit: Duration) {
     let (code, text) = lint_within(dir, &["tiny.yaml"], limit);
     assert_eq!(code, 1);
     assert!(
-        text.contains(&format!("ownerlint: 1 object in 2 files ({count} documents that are not Kubernetes objects, skipped): 1 error")),
+        text.contains(&format!("ownerlint: 1 object in 2 files; 1 owner reference and 0 finalizers checked; skipped {count} documents that are not Kubernetes objects: 1 error")),
         "{}",
         text.lines().last().unwrap_or("")
     );
@@ -254,7 +254,7 @@ fn a_tree_of_files(name: &str, folders: usize, files: usize) {
     let read = folders * files + 1;
     assert!(
         text.contains(&format!(
-            "ownerlint: {read} objects in {read} files: 1 error, 0 warnings"
+            "ownerlint: {read} objects in {read} files; 1 owner reference and 0 finalizers checked: 1 error, 0 warnings"
         )),
         "{}",
         text.lines().last().unwrap_or("")
@@ -291,7 +291,9 @@ fn a_file_reached_by_several_names_is_read_once() {
     );
     assert!(text.contains(HEALTHY_FINDING), "{text}");
     assert!(
-        text.contains("ownerlint: 1 object in 1 file: 1 error"),
+        text.contains(
+            "ownerlint: 1 object in 1 file; 1 owner reference and 0 finalizers checked: 1 error"
+        ),
         "{}",
         text.lines().last().unwrap_or("")
     );
@@ -307,7 +309,7 @@ fn tiny_objects(name: &str, count: usize) {
     let (code, text) = lint(dir, &["tiny.yaml"]);
     assert!(
         text.contains(&format!(
-            "ownerlint: {} objects in 2 files: 1 error, {} warnings",
+            "ownerlint: {} objects in 2 files; 1 owner reference and 0 finalizers checked: 1 error, {} warnings",
             count + 1,
             count - 1
         )),

@@ -52,7 +52,9 @@ fn two_objects_in_a_file_and_on_standard_input() {
             "{summary}"
         );
         assert!(
-            summary.starts_with("ownerlint: 2 objects in 1 file: 1 error, 1 warning"),
+            summary.starts_with(
+                "ownerlint: 2 objects in 1 file; 2 owner references and 0 finalizers checked: 1 error, 1 warning"
+            ),
             "{summary}"
         );
         assert_eq!(out.code(), Some(1));

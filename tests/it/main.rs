@@ -32,6 +32,7 @@ mod differential;
 mod discovery;
 mod duplicates;
 mod editors;
+mod empty_lists;
 mod false_positives;
 mod fast_path;
 mod fast_path_generated;

@@ -64,7 +64,7 @@ fn overlays_are_built_and_their_findings_land_in_the_base_the_patches_and_the_co
     // The base and the component are built as part of the overlays that use them, not alone.
     assert!(
         run.stderr
-            .contains("4 objects in 2 overlays (2 more inside these):"),
+            .contains("4 objects in 2 overlays; 3 owner references and 2 finalizers checked; 2 bases and components built through other overlays:"),
         "{}",
         run.stderr
     );
@@ -164,7 +164,7 @@ fn a_chart_is_rendered_and_its_findings_land_on_template_lines() {
     // The subchart is built as part of its parent, not alone.
     assert!(
         run.stderr
-            .contains("5 objects in 1 chart (1 more inside these):"),
+            .contains("5 objects in 1 chart; 4 owner references and 0 finalizers checked; 1 subchart built through its parent chart:"),
         "{}",
         run.stderr
     );
@@ -431,7 +431,7 @@ fn without_the_tools_each_chart_and_overlay_is_one_error_and_the_run_fails() {
     assert_eq!(run.code(), Some(1), "{}", run.stderr);
     assert!(
         run.stderr.contains(
-            "(3 not built: helm template testdata/render/chart, kustomize build testdata/render/shop/overlays/prod, kustomize build testdata/render/shop/overlays/staging;"
+            "; 3 not built (helm template testdata/render/chart, kustomize build testdata/render/shop/overlays/prod, kustomize build testdata/render/shop/overlays/staging);"
         ),
         "{}",
         run.stderr
@@ -468,13 +468,46 @@ fn no_render_reads_the_files_as_they_are() {
         &["--format", "short", "--no-render", "testdata/render/chart"],
         None,
     );
-    assert!(
-        run.stdout.contains(
-            "testdata/render/chart/templates/configmap.yaml:4:9: warning[unrendered-template]"
-        ),
-        "{}",
-        run.stdout
+    // One line for the chart (its subchart's templates included), not one a template: at
+    // its own first template, with how many went unchecked and the flag to drop.
+    assert_eq!(
+        run.stdout,
+        "testdata/render/chart/templates/configmap.yaml:4:9: warning[unrendered-template]: chart testdata/render/chart was not rendered (--no-render), so the objects of its 5 templates were not checked\n"
     );
+    let json = ownerlint(
+        &["--format", "json", "--no-render", "testdata/render/chart"],
+        None,
+    );
+    let json: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert_eq!(
+        json["findings"][0]["help"],
+        "drop --no-render to build it with helm, or lint what it renders: `helm template <release> testdata/render/chart | ownerlint -`"
+    );
+    // A template named alone is the one template of its chart checked.
+    let run = ownerlint(
+        &[
+            "--format",
+            "short",
+            "--no-render",
+            "testdata/render/chart/templates/pair.yaml",
+        ],
+        None,
+    );
+    assert_eq!(
+        run.stdout,
+        "testdata/render/chart/templates/pair.yaml:4:9: warning[unrendered-template]: chart testdata/render/chart was not rendered (--no-render), so this template's objects were not checked\n"
+    );
+    // Beside an overlay (whose files are read as they are), the chart is still one line.
+    let run = ownerlint(
+        &["--format", "short", "--no-render", "testdata/render"],
+        None,
+    );
+    let unrendered: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("unrendered-template"))
+        .collect();
+    assert_eq!(unrendered.len(), 1, "{}", run.stdout);
     assert!(!run.stdout.contains("render-failed"), "{}", run.stdout);
 }
 
@@ -832,7 +865,7 @@ fn helm_gets_the_options_and_none_of_the_shells_helm_settings() {
     let stderr = &output.stderr;
     assert_eq!(output.code(), Some(0), "{stderr}");
     assert!(
-        stderr.contains("1 object in 1 chart (1 more inside these):"),
+        stderr.contains("1 object in 1 chart; 0 owner references and 0 finalizers checked; 1 subchart built through its parent chart:"),
         "{stderr}"
     );
     let called = std::fs::read_to_string(&record).expect("the stand-in ran");
@@ -930,7 +963,7 @@ fn nested_overlays_and_manifests_beside_a_kustomization_are_checked_too() {
     );
     assert!(
         run.stderr
-            .contains("ownerlint: 4 objects in 1 file and 3 overlays (1 more inside these):"),
+            .contains("ownerlint: 4 objects in 1 file and 3 overlays; 1 owner reference and 0 finalizers checked; 1 base or component built through another overlay:"),
         "{}",
         run.stderr
     );
@@ -951,7 +984,11 @@ fn nested_overlays_and_manifests_beside_a_kustomization_are_checked_too() {
         run.stdout,
         run.stderr
     );
-    assert!(run.stderr.contains("1 object in 1 file:"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("1 object in 1 file; "),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -1035,7 +1072,7 @@ metadata:
         run.stdout
     );
     assert!(
-        run.stderr.contains("2 objects in 1 chart:"),
+        run.stderr.contains("2 objects in 1 chart; "),
         "{}",
         run.stderr
     );
@@ -1366,4 +1403,73 @@ fn the_annotation_of_an_object_as_built_suppresses_and_is_reported_in_its_file()
         run.stdout
     );
     assert!(run.stderr.contains("2 suppressed"), "{}", run.stderr);
+}
+
+#[test]
+#[cfg(unix)]
+fn the_pre_commit_hook_keeps_render_failed_for_a_chart_it_could_not_build() {
+    // The hook's own command line (`.pre-commit-hooks.yaml`), given the changed template, in a
+    // git work tree: each chart it could not build fails the commit exactly as a plain run of
+    // the same file does, whether the template is wrong or helm is not installed.
+    let (Some(git), Some(_)) = (common::require_tool("git", "Debian's git"), common::helm()) else {
+        return;
+    };
+    let tmp = common::temp_dir("hook-render-failed");
+    let repo = tmp.path();
+    common::write_files(
+        repo,
+        &[
+            (
+                "db/Chart.yaml",
+                "apiVersion: v2\nname: db\nversion: 0.1.0\n",
+            ),
+            (
+                "db/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\ndata:\n  host: {{ required \"dbHost is required\" .Values.dbHost }}\n",
+            ),
+            (
+                "web/Chart.yaml",
+                "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+            ),
+            (
+                "web/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-web\n",
+            ),
+            (
+                "deploy/owner.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: owner\n  namespace: shop\n",
+            ),
+        ],
+    );
+    common::git(&git, repo, &["init", "--quiet"]);
+    common::git(&git, repo, &["add", "."]);
+    common::git(&git, repo, &["commit", "--quiet", "-m", "charts"]);
+    let hook = ["--format", "short", "--project", ".", "--git-deletions"];
+    // A PATH with git and nothing else: no helm, no kubectl.
+    let git_only = common::temp_dir("hook-git-only");
+    std::os::unix::fs::symlink(&git, git_only.path().join("git")).expect("link git");
+    for (file, path, expected) in [
+        (
+            "db/templates/cm.yaml",
+            None,
+            "db/templates/cm.yaml:6:11: error[render-failed]: helm template failed: execution error at (db/templates/cm.yaml:6:11): dbHost is required; nothing it builds was checked (from helm template db)\n",
+        ),
+        (
+            "web/templates/cm.yaml",
+            Some(git_only.path()),
+            "web/Chart.yaml:1:1: error[render-failed]: helm is not on PATH, so this chart was not rendered and its objects were not checked (from helm template web)\n",
+        ),
+    ] {
+        let plain = ownerlint_in(repo, &["--format", "short", file], path);
+        let hooked = ownerlint_in(repo, &[&hook[..], &[file]].concat(), path);
+        for (how, run) in [("plain", &plain), ("the hook's way", &hooked)] {
+            assert_eq!(run.stdout, expected, "{file}, {how}: {}", run.stderr);
+            assert_eq!(run.code(), Some(1), "{file}, {how}: {}", run.stderr);
+            assert!(
+                run.stderr.contains("1 not built (helm template "),
+                "{file}, {how}: {}",
+                run.stderr
+            );
+        }
+    }
 }
