@@ -178,6 +178,19 @@ impl Graph {
             .chain(unmapped.iter().map(|&e| &self.edges[e]))
     }
 
+    /// The `at`th of [`Graph::collector_dependents`], without walking those before it.
+    pub fn collector_dependent_at(&self, owner: ObjId, at: usize) -> Option<&Edge> {
+        let direct = self.dependents_of.get(owner.index())?;
+        let edge = match direct.get(at) {
+            Some(&edge) => edge,
+            None => *self
+                .unmapped_dependents_of
+                .get(owner.index())?
+                .get(at - direct.len())?,
+        };
+        self.edges.get(edge)
+    }
+
     /// The objects `dependent`'s references link it to in the garbage collector's graph.
     pub fn collector_owners(&self, dependent: ObjId) -> impl Iterator<Item = ObjId> + '_ {
         self.owners(dependent).filter_map(|e| match e.owner {

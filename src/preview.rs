@@ -14,7 +14,7 @@
 //! the owner it blocks by uid never ends. The preview also lists what the collector would
 //! delete as soon as the input is applied: objects all of whose owners are dangling.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write;
 
 use serde_json::json;
@@ -93,8 +93,16 @@ struct Simulation<'a> {
     issued: Vec<ObjId>,
     /// Survivors' references to owners that went, in the order they were removed.
     lose_references: Vec<(ObjId, Vec<ObjId>)>,
+    /// Where each of them is in `lose_references`.
+    losing_at: HashMap<ObjId, usize>,
     /// Objects the collector cannot process that depend on what was deleted.
     never_collected: Vec<ObjId>,
+    /// For each object, how many of its dependents (in `Graph::collector_dependent_at` order)
+    /// are known not to block its deletion any more: what goes never comes back, so the
+    /// dependents of an owner of thousands are looked at once each, not once per removal.
+    unblocked: Vec<usize>,
+    /// Whether each object is in `never_collected`.
+    kept: Vec<bool>,
     queue: VecDeque<Work>,
 }
 
@@ -116,7 +124,10 @@ impl<'a> Simulation<'a> {
             removed_references: HashSet::new(),
             issued: Vec::new(),
             lose_references: Vec::new(),
+            losing_at: HashMap::new(),
             never_collected: Vec::new(),
+            unblocked: vec![0; graph.object_count()],
+            kept: vec![false; graph.object_count()],
             queue: VecDeque::new(),
         }
     }
@@ -176,9 +187,7 @@ impl<'a> Simulation<'a> {
         let State::Deleting { foreground } = self.state[id.index()] else {
             return;
         };
-        if !self.holding_finalizers(id).is_empty()
-            || (foreground && !self.blocked_by(id).is_empty())
-        {
+        if !self.holding_finalizers(id).is_empty() || (foreground && self.is_blocked(id)) {
             return;
         }
         self.state[id.index()] = State::Removed;
@@ -186,6 +195,24 @@ impl<'a> Simulation<'a> {
         // An owner in foreground may have been waiting for it.
         let owners: Vec<ObjId> = self.graph.collector_owners(id).collect();
         self.queue.extend(owners.into_iter().map(Work::Settle));
+    }
+
+    /// Whether a dependent still blocks `id`'s deletion (`blockOwnerDeletion: true`).
+    fn is_blocked(&mut self, id: ObjId) -> bool {
+        let mut at = self.unblocked[id.index()];
+        while let Some(edge) = self.graph.collector_dependent_at(id, at) {
+            if edge.block_owner_deletion
+                && self.state[edge.dependent.index()] != State::Removed
+                && !self
+                    .removed_references
+                    .contains(&(edge.dependent, edge.reference))
+            {
+                break;
+            }
+            at += 1;
+        }
+        self.unblocked[id.index()] = at;
+        self.graph.collector_dependent_at(id, at).is_some()
     }
 
     /// The dependents that still block `id`'s deletion (`blockOwnerDeletion: true`).
@@ -206,17 +233,17 @@ impl<'a> Simulation<'a> {
         if !self.removed_references.insert((dependent, reference)) {
             return;
         }
-        match self
-            .lose_references
-            .iter_mut()
-            .find(|(d, _)| *d == dependent)
-        {
-            Some((_, owners)) => {
+        match self.losing_at.get(&dependent) {
+            Some(&at) => {
+                let owners = &mut self.lose_references[at].1;
                 if !owners.contains(&owner) {
                     owners.push(owner);
                 }
             }
-            None => self.lose_references.push((dependent, vec![owner])),
+            None => {
+                self.losing_at.insert(dependent, self.lose_references.len());
+                self.lose_references.push((dependent, vec![owner]));
+            }
         }
         // An owner in foreground may have been waiting for it.
         self.queue.push_back(Work::Settle(owner));
@@ -243,9 +270,8 @@ impl<'a> Simulation<'a> {
             return;
         }
         if references.iter().any(|e| self.keeps(e)) {
-            if references.iter().any(|e| self.owner_changed(e))
-                && !self.never_collected.contains(&id)
-            {
+            if references.iter().any(|e| self.owner_changed(e)) && !self.kept[id.index()] {
+                self.kept[id.index()] = true;
                 self.never_collected.push(id);
             }
             return;

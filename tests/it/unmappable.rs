@@ -346,3 +346,61 @@ metadata:
         assert!(run.stdout.contains(expected), "{expected}\n{}", run.stdout);
     }
 }
+
+/// The collector fails on a reference it cannot map before it looks at the others
+/// (`classifyReferences`): a dependent with one is kept whatever its other owners, and a dangling
+/// reference beside it is not removed.
+#[test]
+fn an_unmappable_reference_keeps_the_dependent_whatever_its_other_owners() {
+    let dir = common::temp_dir("unmappable-mixed");
+    common::write_files(
+        dir.path(),
+        &[(
+            "mixed.yaml",
+            "\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: owner, namespace: shop, uid: 11111111-0000-4000-8000-000000000001}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: mixed
+  namespace: shop
+  uid: 11111111-0000-4000-8000-000000000005
+  ownerReferences:
+  - {apiVersion: v1, kind: ConfigMap, name: owner, uid: 11111111-0000-4000-8000-000000000001}
+  - {apiVersion: nosuch.example.org/v1, kind: Thing, name: thing, uid: 11111111-0000-4000-8000-000000000009}
+  - {apiVersion: v1, kind: ConfigMap, name: owner, uid: 11111111-0000-4000-8000-0000000000ff}
+",
+        )],
+    );
+    let mixed = dir.path().join("mixed.yaml");
+    let lint = common::ownerlint()
+        .args(["--no-config", "--format", "short"])
+        .arg(discovery_dir())
+        .arg(&mixed)
+        .run();
+    assert!(
+        lint.stdout.contains(
+            "so the owner counts as gone and the garbage collector keeps ConfigMap shop/mixed, \
+             because it cannot resolve its reference to Thing shop/thing and retries it (this \
+             reference stays)"
+        ),
+        "{}",
+        lint.stdout
+    );
+    let preview = common::ownerlint()
+        .args(["delete-preview", "--no-config", "-n", "shop", "cm/owner"])
+        .arg(discovery_dir())
+        .arg(&mixed)
+        .run();
+    assert!(
+        preview
+            .stdout
+            .ends_with("retries it for ever:\n  - ConfigMap shop/mixed\n")
+            && !preview.stdout.contains("Survive"),
+        "{}",
+        preview.stdout
+    );
+}
