@@ -191,6 +191,19 @@ pub enum ApiStatus {
     NotInGroup {
         elsewhere: Vec<String>,
     },
+    /// A custom group that a cluster's discovery lists without this kind; `kinds` are those
+    /// it lists, `elsewhere` apiVersions that have the kind. (CustomResourceDefinitions in the
+    /// input do not tell: a group's kinds are often declared by several projects, as
+    /// `argoproj.io`'s are by Argo CD, Argo Rollouts and the Argo CD operator.)
+    NotInCustomGroup {
+        kinds: Vec<String>,
+        elsewhere: Vec<String>,
+    },
+    /// A group the cluster's discovery, which lists every group it serves, does not list;
+    /// `elsewhere` lists apiVersions that have the kind.
+    GroupNotServed {
+        elsewhere: Vec<String>,
+    },
     /// Neither built in nor declared by a CRD or configuration.
     UnknownKind,
 }
@@ -215,6 +228,8 @@ pub struct Catalog {
     /// Groups with a stale version in a cluster's discovery: what they do not list may still
     /// be served.
     stale_groups: HashSet<String>,
+    /// Every group a cluster's discovery lists, stale or not.
+    discovered_groups: HashSet<String>,
 }
 
 /// Kinds that moved between groups are one resource: an object served as
@@ -311,6 +326,7 @@ impl Catalog {
             captured: HashMap::new(),
             discovered: HashMap::new(),
             stale_groups: HashSet::default(),
+            discovered_groups: HashSet::default(),
         }
     }
 
@@ -342,7 +358,7 @@ impl Catalog {
         &self.builtin
     }
 
-    /// Add the kind a CustomResourceDefinition defines.
+    /// Add the kind a CustomResourceDefinition (or the configuration) defines.
     pub fn add_crd(&mut self, crd: &CrdInfo) {
         let scope = crd.scope;
         let same_kind = self.custom.entry(crd.kind.clone()).or_default();
@@ -377,6 +393,7 @@ impl Catalog {
     /// what it lists is served, and no version of its kinds is called unserved.
     pub fn add_discovered(&mut self, group: &DiscoveredGroup) {
         let stale = group.versions.iter().any(|v| v.stale);
+        self.discovered_groups.insert(group.group.clone());
         if stale {
             self.stale_groups.insert(group.group.clone());
         }
@@ -598,20 +615,9 @@ impl Catalog {
                 // e.g. extensions/v1beta2 Deployment: the kind was in the group, never at this version.
                 return ApiStatus::UnknownVersion { served: Vec::new() };
             }
-            let elsewhere = self
-                .builtin
-                .iter()
-                .filter(|k| k.kind == kind || k.kind.eq_ignore_ascii_case(kind))
-                .filter_map(|k| {
-                    let v = k.served.first()?;
-                    Some(if k.group.is_empty() {
-                        format!("{v} {}", k.kind)
-                    } else {
-                        format!("{}/{v} {}", k.group, k.kind)
-                    })
-                })
-                .collect();
-            return ApiStatus::NotInGroup { elsewhere };
+            return ApiStatus::NotInGroup {
+                elsewhere: self.served_elsewhere(kind),
+            };
         }
         if let Some(c) = self.custom_kind(group, kind) {
             return if c.served_versions.is_empty() || c.served_versions.iter().any(|v| v == version)
@@ -633,7 +639,63 @@ impl Catalog {
                 kind: c.kind.clone(),
             };
         }
-        ApiStatus::UnknownKind
+        // What a cluster's discovery lists of a custom group is all it has, and a group it
+        // does not list is not served; a group whose discovery is stale is known only in part.
+        if self.stale_groups.contains(group) {
+            return ApiStatus::UnknownKind;
+        }
+        if !self.discovered_groups.contains(group) {
+            return match self.knows_every_group() {
+                true => ApiStatus::GroupNotServed {
+                    elsewhere: self.served_elsewhere(kind),
+                },
+                false => ApiStatus::UnknownKind,
+            };
+        }
+        let mut kinds: Vec<String> = self
+            .custom
+            .values()
+            .flatten()
+            .filter(|c| c.group == group)
+            .map(|c| c.kind.clone())
+            .collect();
+        kinds.sort();
+        ApiStatus::NotInCustomGroup {
+            kinds,
+            elsewhere: self.served_elsewhere(kind),
+        }
+    }
+
+    /// Whether a cluster's discovery of `/apis`, which lists every group the cluster serves,
+    /// is among the inputs (a document of the core group alone says nothing of the others).
+    pub fn knows_every_group(&self) -> bool {
+        self.discovered_groups.iter().any(|g| !g.is_empty())
+    }
+
+    /// The apiVersions at which a kind of this name, or of this name in other letter case, is
+    /// served: built in, or declared by a CRD.
+    fn served_elsewhere(&self, kind: &str) -> Vec<String> {
+        let with_group = |group: &str, version: &str, kind: &str| {
+            if group.is_empty() {
+                format!("{version} {kind}")
+            } else {
+                format!("{group}/{version} {kind}")
+            }
+        };
+        let builtin = self
+            .builtin
+            .iter()
+            .filter(|k| k.kind.eq_ignore_ascii_case(kind))
+            .filter_map(|k| Some(with_group(k.group, k.served.first()?, k.kind)));
+        let mut custom: Vec<String> = self
+            .custom
+            .values()
+            .flatten()
+            .filter(|c| c.kind.eq_ignore_ascii_case(kind))
+            .filter_map(|c| Some(with_group(&c.group, c.served_versions.first()?, &c.kind)))
+            .collect();
+        custom.sort();
+        builtin.chain(custom).collect()
     }
 }
 
@@ -851,6 +913,51 @@ mod tests {
             ApiStatus::Removed { .. }
         ));
         assert_eq!(c.api_status("apps", "v1", "ReplicaSet"), ApiStatus::Served);
+        // Discovery of `/apis` lists every group the cluster serves, and all a custom one has.
+        assert_eq!(
+            c.api_status("wrong.example.com", "v1", "ConfigMap"),
+            ApiStatus::GroupNotServed {
+                elsewhere: vec!["v1 ConfigMap".into()]
+            }
+        );
+        assert_eq!(
+            c.api_status("example.com", "v1", "Sprocket"),
+            ApiStatus::UnknownKind,
+            "a group with a stale version is known only in part"
+        );
+        c.add_discovered(&DiscoveredGroup {
+            group: "example.org".into(),
+            versions: vec![DiscoveredVersion {
+                version: "v1".into(),
+                stale: false,
+                resources: vec![resource("gadgets", "Gadget", Scope::Namespaced)],
+            }],
+        });
+        assert_eq!(
+            c.api_status("example.org", "v1", "Sprocket"),
+            ApiStatus::NotInCustomGroup {
+                kinds: vec!["Gadget".into()],
+                elsewhere: Vec::new()
+            }
+        );
+    }
+
+    #[test]
+    fn without_discovery_a_custom_group_is_unknown() {
+        let mut c = Catalog::builtin();
+        c.add_crd(&CrdInfo {
+            group: "example.com".into(),
+            kind: "Widget".into(),
+            scope: Some(Scope::Namespaced),
+            served_versions: vec!["v1".into()],
+            ..CrdInfo::default()
+        });
+        for (group, kind) in [
+            ("example.com", "Sprocket"),
+            ("wrong.example.com", "ConfigMap"),
+        ] {
+            assert_eq!(c.api_status(group, "v1", kind), ApiStatus::UnknownKind);
+        }
     }
 
     #[test]

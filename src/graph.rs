@@ -53,6 +53,8 @@ pub struct Graph {
     dependents_of: Vec<Vec<usize>>,
     /// Edge indices by placeholder.
     placeholder_dependents: Vec<Vec<usize>>,
+    /// Edge indices of unmappable references, by the object that holds their uid.
+    unmapped_dependents_of: Vec<Vec<usize>>,
 }
 
 impl Graph {
@@ -64,6 +66,7 @@ impl Graph {
             owners_of: vec![Vec::new(); objects.len()],
             dependents_of: vec![Vec::new(); objects.len()],
             placeholder_dependents: Vec::new(),
+            unmapped_dependents_of: vec![Vec::new(); objects.len()],
         };
         let mut placeholder_ids: HashMap<Placeholder, usize> = HashMap::new();
         // Whether an owner missing from the input is gone, as the rules tell it.
@@ -102,7 +105,9 @@ impl Graph {
                         _ => namespace.clone(),
                     },
                     reason,
-                    object: resolution.owner(),
+                    object: resolution
+                        .owner()
+                        .or_else(|| unmapped_owner(analysis, dependent, reference, reason)),
                 };
                 let next = placeholder_ids.len();
                 let id = *placeholder_ids.entry(placeholder.clone()).or_insert(next);
@@ -132,7 +137,15 @@ impl Graph {
         self.owners_of[edge.dependent.index()].push(index);
         match edge.owner {
             Node::Object(owner) => self.dependents_of[owner.index()].push(index),
-            Node::Placeholder(p) => self.placeholder_dependents[p].push(index),
+            Node::Placeholder(p) => {
+                self.placeholder_dependents[p].push(index);
+                let placeholder = &self.placeholders[p];
+                if let Some(owner) = placeholder.object
+                    && placeholder.reason == Unresolved::UnservedApi
+                {
+                    self.unmapped_dependents_of[owner.index()].push(index);
+                }
+            }
         }
         self.edges.push(edge);
     }
@@ -153,9 +166,71 @@ impl Graph {
         list.iter().map(|&e| &self.edges[e])
     }
 
+    /// The edges to `owner` as the garbage collector's graph links them, by uid: its
+    /// dependents', and those of references that name it by uid through an apiVersion or kind
+    /// the collector cannot map.
+    pub fn collector_dependents(&self, owner: ObjId) -> impl Iterator<Item = &Edge> {
+        let unmapped = self
+            .unmapped_dependents_of
+            .get(owner.index())
+            .map_or(&[][..], Vec::as_slice);
+        self.dependents(Node::Object(owner))
+            .chain(unmapped.iter().map(|&e| &self.edges[e]))
+    }
+
+    /// The `at`th of [`Graph::collector_dependents`], without walking those before it.
+    pub fn collector_dependent_at(&self, owner: ObjId, at: usize) -> Option<&Edge> {
+        let direct = self.dependents_of.get(owner.index())?;
+        let edge = match direct.get(at) {
+            Some(&edge) => edge,
+            None => *self
+                .unmapped_dependents_of
+                .get(owner.index())?
+                .get(at - direct.len())?,
+        };
+        self.edges.get(edge)
+    }
+
+    /// The objects `dependent`'s references link it to in the garbage collector's graph.
+    pub fn collector_owners(&self, dependent: ObjId) -> impl Iterator<Item = ObjId> + '_ {
+        self.owners(dependent).filter_map(|e| match e.owner {
+            Node::Object(owner) => Some(owner),
+            Node::Placeholder(p) => {
+                let placeholder = &self.placeholders[p];
+                placeholder
+                    .object
+                    .filter(|_| placeholder.reason == Unresolved::UnservedApi)
+            }
+        })
+    }
+
     pub fn object_count(&self) -> usize {
         self.owners_of.len()
     }
+}
+
+/// The object an unmappable reference names by uid, in the dependent's namespace or cluster
+/// scoped. The garbage collector's graph links a dependent to its owner by uid alone
+/// (`uidToNode` in `graph_builder.go`), whatever the apiVersion says: a foreground delete of that
+/// object waits for the dependent, which the collector then cannot map, and never ends.
+fn unmapped_owner(
+    analysis: &Analysis,
+    dependent: ObjId,
+    reference: &crate::model::OwnerRef,
+    reason: Unresolved,
+) -> Option<ObjId> {
+    if reason != Unresolved::UnservedApi {
+        return None;
+    }
+    let uid = reference.uid_str()?;
+    let namespace = &analysis.index.facts(dependent).namespace;
+    analysis
+        .index
+        .by_uid(&analysis.objects, dependent, uid)
+        .find(|&id| {
+            let facts = analysis.index.facts(id);
+            id != dependent && (facts.namespace.is_none() || facts.namespace == *namespace)
+        })
 }
 
 fn is_true(reference: &crate::model::OwnerRef) -> bool {

@@ -399,11 +399,32 @@ impl Unresolved {
             Unresolved::OtherNamespace => "only in another namespace",
             Unresolved::UidMismatch => "uid mismatch",
             Unresolved::FreshUid => "created with a fresh uid",
-            Unresolved::UnservedApi => "unserved API",
+            Unresolved::UnservedApi => "unmappable apiVersion/kind",
             Unresolved::ClusterScopedDependent => "namespaced owner of a cluster-scoped object",
             Unresolved::NeverAnOwner => "never an owner",
             Unresolved::Invalid => "invalid reference",
         }
+    }
+
+    /// What the garbage collector does with the dependent, in a few words, as `tree` marks an
+    /// edge ("counts as gone").
+    pub fn consequence(self) -> &'static str {
+        if self.keeps_dependents() {
+            "never collected"
+        } else {
+            "counts as gone"
+        }
+    }
+
+    /// Whether the garbage collector cannot process the dependent at all: it fails on the
+    /// reference (`unable to get REST mapping`, or a namespaced owner of a cluster-scoped
+    /// object) before it looks at any other, so the dependent is never collected, whatever
+    /// becomes of its other owners.
+    pub fn keeps_dependents(self) -> bool {
+        matches!(
+            self,
+            Unresolved::UnservedApi | Unresolved::ClusterScopedDependent
+        )
     }
 
     /// Whether the garbage collector treats the owner as gone (and may delete the dependent);

@@ -194,11 +194,16 @@ impl<'a> Forest<'a> {
                     Some(ns) => format!("{ns}/{}", placeholder.name),
                     None => placeholder.name.clone(),
                 };
-                format!(
-                    "{} {name} ({})",
-                    placeholder.kind,
-                    placeholder.reason.phrase()
-                )
+                let reason = placeholder.reason;
+                match reason.keeps_dependents() {
+                    true => format!(
+                        "{} {name} ({}: {})",
+                        placeholder.kind,
+                        reason.phrase(),
+                        reason.consequence()
+                    ),
+                    false => format!("{} {name} ({})", placeholder.kind, reason.phrase()),
+                }
             }
         }
     }
@@ -366,7 +371,7 @@ pub fn text(forest: &Forest, color: bool) -> String {
             if let Some(reason) = forest.marked(&edge) {
                 line.push_str(&paint(
                     "31",
-                    &format!("  ✗ {}: counts as gone", reason.phrase()),
+                    &format!("  ✗ {}: {}", reason.phrase(), reason.consequence()),
                 ));
             }
         }

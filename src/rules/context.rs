@@ -275,10 +275,10 @@ impl<'a> Context<'a> {
     }
 
     /// What the garbage collector does with a dependent whose reference is dangling, as a
-    /// sentence, counting the dependent's other references as `delete-preview` does: it removes
-    /// just this reference when another owner is alive, keeps the dependent while another
-    /// reference can never be resolved (the collector retries it), and deletes the dependent
-    /// when every other owner is gone. An owner that may exist beyond the input (missing from
+    /// sentence, counting the dependent's other references as `delete-preview` does: it keeps
+    /// the dependent, this reference and all, while another reference can never be resolved
+    /// (the collector retries it), removes just this reference when another owner is alive,
+    /// and deletes the dependent when every other owner is gone. An owner that may exist beyond the input (missing from
     /// a snapshot) is said to decide which.
     pub fn dangling_consequence(&self, dependent: ObjId, reference_index: usize) -> String {
         use crate::resolve::Unresolved;
@@ -313,15 +313,17 @@ impl<'a> Context<'a> {
             }
         }
         let described = self.display_name(dependent);
-        if !alive.is_empty() {
-            format!(
-                "the garbage collector removes this reference from {described} ({} still owns it)",
-                alive.join(", ")
-            )
-        } else if !unresolvable.is_empty() {
+        // The collector fails on a reference it cannot resolve before it looks at the others
+        // (`classifyReferences`), so it neither deletes the dependent nor removes this one.
+        if !unresolvable.is_empty() {
             format!(
                 "the garbage collector keeps {described}, because it cannot resolve its reference to {} and retries it (this reference stays)",
                 unresolvable.join(", ")
+            )
+        } else if !alive.is_empty() {
+            format!(
+                "the garbage collector removes this reference from {described} ({} still owns it)",
+                alive.join(", ")
             )
         } else if !unknown.is_empty() {
             let (these, exist) = if unknown.len() == 1 {

@@ -31,12 +31,23 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             format!("group {}", resolution.group)
         };
         // What a cluster's discovery lists is that cluster's, not a release's.
-        let discovered = matches!(status, ApiStatus::UnknownVersion { .. })
+        let discovered = (matches!(status, ApiStatus::UnknownVersion { .. })
             && cx.catalog.is_discovered(
                 &resolution.group,
                 resolution.lower_case_of.as_deref().unwrap_or(kind),
+            ))
+            || matches!(
+                status,
+                ApiStatus::GroupNotServed { .. } | ApiStatus::NotInCustomGroup { .. }
             );
-        let checked = if discovered {
+        // A custom kind's versions are its CustomResourceDefinition's, not a release's.
+        let declared = matches!(status, ApiStatus::UnknownVersion { .. })
+            && !discovered
+            && !cx.catalog.is_builtin(
+                &resolution.group,
+                resolution.lower_case_of.as_deref().unwrap_or(kind),
+            );
+        let checked = if discovered || declared {
             String::new()
         } else {
             format!(" (checked against Kubernetes {release})")
@@ -57,6 +68,11 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 if discovered {
                     format!(
                         "the cluster does not serve {kind} at {api_version} (its API discovery lists {})",
+                        served.join(", ")
+                    )
+                } else if declared {
+                    format!(
+                        "{kind} is not served at {api_version} (its CustomResourceDefinition serves {})",
                         served.join(", ")
                     )
                 } else {
@@ -84,6 +100,23 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 format!("{group} has no kind {kind}"),
                 "use the owner's apiVersion and kind as written in its manifest".to_string(),
             ),
+            ApiStatus::GroupNotServed { elsewhere } => (
+                format!(
+                    "the cluster does not serve {group} at all (its API discovery lists no such group)"
+                ),
+                did_you_mean(elsewhere).unwrap_or_else(|| {
+                    "use the owner's apiVersion as written in its manifest, or install the API that serves the group".to_string()
+                }),
+            ),
+            ApiStatus::NotInCustomGroup { kinds, elsewhere } => (
+                format!(
+                    "the cluster serves {group} without a kind {kind} (its API discovery lists {})",
+                    kinds.join(", ")
+                ),
+                did_you_mean(elsewhere).unwrap_or_else(|| {
+                    "use the owner's kind as its CustomResourceDefinition names it, or install the CustomResourceDefinition that declares it".to_string()
+                }),
+            ),
             ApiStatus::OffByDefault => (
                 format!(
                     "{api_version} is an alpha or beta version that Kubernetes {release} does not serve unless it is enabled with --runtime-config"
@@ -103,9 +136,10 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 span,
                 "not served",
                 format!(
-                    "{}: {what}{checked}: the garbage collector cannot map the reference, retries it forever, and never collects {} even when all its owners are gone",
+                    "{}: {what}{checked}: the garbage collector cannot map the reference, retries it forever, and never collects {} even when all its owners are gone{}",
                     cx.arrow(id, reference, resolution),
-                    cx.display_name(id)
+                    cx.display_name(id),
+                    foreground_hang(cx, id, reference)
                 ),
             )
             .help(help);
@@ -132,6 +166,34 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
             finding = finding.fix(fix);
         }
         out.push(finding);
+    }
+}
+
+fn did_you_mean(elsewhere: &[String]) -> Option<String> {
+    (!elsewhere.is_empty()).then(|| format!("did you mean {}?", elsewhere.join(" or ")))
+}
+
+/// With `blockOwnerDeletion: true`, what becomes of a foreground delete of the object that
+/// holds the reference's uid: the collector's graph links the dependent to it by uid, so the
+/// delete waits for a dependent the collector cannot map, and never ends (seen on 1.36).
+fn foreground_hang(cx: &Context, id: crate::index::ObjId, reference: &crate::model::OwnerRef) -> String {
+    let blocks = reference
+        .block_owner_deletion
+        .as_ref()
+        .is_some_and(|f| f.value == crate::model::FieldValue::Bool(true));
+    let namespace = &cx.index.facts(id).namespace;
+    let owner = reference.uid_str().filter(|_| blocks).and_then(|uid| {
+        cx.index.by_uid(cx.objects, id, uid).find(|&o| {
+            let facts = cx.index.facts(o);
+            o != id && (facts.namespace.is_none() || facts.namespace == *namespace)
+        })
+    });
+    match owner {
+        Some(owner) => format!(
+            "; and since it blocks owner deletion, a foreground delete of {}, which holds its uid, waits for it for ever",
+            cx.display_name(owner)
+        ),
+        None => String::new(),
     }
 }
 

@@ -188,7 +188,7 @@ pub fn delete_preview(args: DeletePreview, streams: &mut Streams) -> i32 {
         }
     };
     let graph = Graph::build(&analysis, analysis.complete);
-    let preview = crate::preview::preview(&graph, target, args.cascade);
+    let preview = crate::preview::preview(&analysis, &graph, target, args.cascade);
     let text = match args.format {
         PreviewFormat::Text => crate::preview::text(&analysis, &preview),
         PreviewFormat::Json => crate::preview::json(&analysis, &preview),
