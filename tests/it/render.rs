@@ -57,8 +57,12 @@ fn overlays_are_built_and_their_findings_land_in_the_base_the_patches_and_the_co
             "{line}\nexpected it to start with\n{start}"
         );
     }
-    let from =
-        |overlay: &str| format!("(from kustomize build testdata/render/shop/overlays/{overlay})");
+    let from = |overlay: &str| {
+        format!(
+            "(from {} testdata/render/shop/overlays/{overlay})",
+            common::kustomize_command()
+        )
+    };
     assert!(found[0].ends_with(&from("prod")), "{}", found[0]);
     assert!(found[1].ends_with(&from("staging")), "{}", found[1]);
     // The base and the component are built as part of the overlays that use them, not alone.
@@ -340,7 +344,8 @@ fn an_object_defined_twice_in_one_build_is_told_in_the_builds_terms() {
         lines(&run.stdout),
         [
             format!(
-                "base/hpa-v2.yaml:4:9: warning[duplicate-object]: HorizontalPodAutoscaler shop/web is defined twice in `kustomize build overlays/prod`: first in base/hpa-v1.yaml:4: {consequence} (from kustomize build overlays/prod)"
+                "base/hpa-v2.yaml:4:9: warning[duplicate-object]: HorizontalPodAutoscaler shop/web is defined twice in `{kustomize} overlays/prod`: first in base/hpa-v1.yaml:4: {consequence} (from {kustomize} overlays/prod)",
+                kustomize = common::kustomize_command()
             ),
             format!(
                 "chart/templates/b.yaml:5:9: warning[duplicate-object]: ConfigMap default/settings is defined twice in `helm template chart`: first in chart/templates/a.yaml:4: {consequence} (from helm template chart)"
@@ -402,9 +407,10 @@ fn a_build_that_fails_is_one_finding_with_the_tools_own_message() {
         "db/templates/cm.yaml:6:11: error[render-failed]: helm template failed: execution error at (db/templates/cm.yaml:6:11): dbHost is required; nothing it builds was checked (from helm template db)"
     );
     assert!(
-        found[1].starts_with(
-            "overlay/kustomization.yaml:1:1: error[render-failed]: kustomize build failed: "
-        ) && found[1].contains("missing.yaml: no such file or directory"),
+        found[1].starts_with(&format!(
+            "overlay/kustomization.yaml:1:1: error[render-failed]: {} failed: ",
+            common::kustomize_command()
+        )) && found[1].contains("missing.yaml: no such file or directory"),
         "{}",
         found[1]
     );
@@ -915,15 +921,17 @@ fn nested_overlays_and_manifests_beside_a_kustomization_are_checked_too() {
         run.stderr
     );
     let shown: Vec<&str> = run.stderr.lines().collect();
+    // Each build named by the command that ran.
+    let kustomize = common::kustomize_command();
     assert_eq!(
         shown[..6],
         [
-            "kustomize build app: built, 1 object",
-            "kustomize build app/base: skipped: part of `kustomize build app/variants/prod`",
-            "kustomize build app/tests/smoke: built, 1 object",
-            "kustomize build app/variants/prod: built, 1 object",
-            "app/example.yaml: linted on its own",
-            "ownerlint: 7 files read by the builds above, not linted on their own",
+            format!("{kustomize} app: built, 1 object"),
+            format!("{kustomize} app/base: skipped: part of `{kustomize} app/variants/prod`"),
+            format!("{kustomize} app/tests/smoke: built, 1 object"),
+            format!("{kustomize} app/variants/prod: built, 1 object"),
+            "app/example.yaml: linted on its own".to_string(),
+            "ownerlint: 7 files read by the builds above, not linted on their own".to_string(),
         ],
         "{}",
         run.stderr
@@ -1359,11 +1367,98 @@ fn the_annotation_of_an_object_as_built_suppresses_and_is_reported_in_its_file()
     // annotation names it.
     assert_eq!(
         lines(&run.stdout),
-        [
-            "base/pod.yaml:7:27: warning[unused-suppression]: this suppression of `owner-kind-unknown` suppresses nothing: no owner-kind-unknown finding in this object (from kustomize build dev)"
-        ],
+        [format!(
+            "base/pod.yaml:7:27: warning[unused-suppression]: this suppression of `owner-kind-unknown` suppresses nothing: no owner-kind-unknown finding in this object (from {} dev)",
+            common::kustomize_command()
+        )],
         "{}",
         run.stdout
     );
     assert!(run.stderr.contains("2 suppressed"), "{}", run.stderr);
+}
+
+/// An overlay that renames its base's Deployment (`namePrefix: prod-`), whose ConfigMap's
+/// reference still names `web`; and an unrelated app with a `Deployment web` of its own, in
+/// another namespace.
+const RENAMED_OWNER_AND_AN_UNRELATED_APP: &[(&str, &str)] = &[
+    (
+        "app/base/kustomization.yaml",
+        "resources:\n- deploy.yaml\n- cm.yaml\n",
+    ),
+    (
+        "app/base/deploy.yaml",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n",
+    ),
+    (
+        "app/base/cm.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-config\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: web\n    uid: 11111111-2222-3333-4444-555555555555\n",
+    ),
+    (
+        "app/prod/kustomization.yaml",
+        "namespace: prod\nnamePrefix: prod-\nresources:\n- ../base\n",
+    ),
+    (
+        "app/staging/kustomization.yaml",
+        "namespace: staging\nresources:\n- ../base\n",
+    ),
+    (
+        "other/deploy.yaml",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: other\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n",
+    ),
+    (
+        "other-app/kustomization.yaml",
+        "namespace: other\nresources:\n- deploy.yaml\n",
+    ),
+    (
+        "other-app/deploy.yaml",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n",
+    ),
+];
+
+#[test]
+fn a_build_is_named_by_the_command_that_ran() {
+    if common::kubectl().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("build-command");
+    common::write_files(dir.path(), RENAMED_OWNER_AND_AN_UNRELATED_APP);
+    let kustomize = common::kustomize_command();
+    let run = ownerlint_in(
+        dir.path(),
+        &["--format", "json", "--show-inputs", "app/prod"],
+        None,
+    );
+    assert!(
+        run.stderr
+            .starts_with(&format!("{kustomize} app/prod: built, 2 objects\n")),
+        "{}",
+        run.stderr
+    );
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(
+        json["builds"][0]["command"],
+        format!("{kustomize} app/prod"),
+        "{}",
+        run.stdout
+    );
+    // Where only kubectl builds overlays, that is what ran and what is said.
+    let only_kubectl = common::temp_dir("only-kubectl");
+    let kubectl = common::kubectl().expect("found above");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&kubectl, only_kubectl.path().join("kubectl")).expect("link");
+    #[cfg(not(unix))]
+    std::fs::copy(&kubectl, only_kubectl.path().join("kubectl")).expect("copy");
+    let run = ownerlint_in(
+        dir.path(),
+        &["--format", "short", "--show-inputs", "app/prod"],
+        Some(only_kubectl.path()),
+    );
+    assert!(
+        run.stderr
+            .starts_with("kubectl kustomize app/prod: built, 2 objects\n")
+            && run.stdout.ends_with("(from kubectl kustomize app/prod)\n"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
 }
