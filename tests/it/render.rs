@@ -1416,6 +1416,67 @@ const RENAMED_OWNER_AND_AN_UNRELATED_APP: &[(&str, &str)] = &[
 ];
 
 #[test]
+fn an_overlays_reference_is_resolved_in_its_own_build_whatever_else_is_linted() {
+    if common::kubectl().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("own-build-first");
+    common::write_files(dir.path(), RENAMED_OWNER_AND_AN_UNRELATED_APP);
+    let renamed = format!(
+        "app/base/cm.yaml:6:3: warning[owner-not-found]: ConfigMap prod/prod-web-config → Deployment prod/web: kustomize renamed the owner to `prod-web` (namePrefix, nameSuffix) but not this reference, which still names Deployment prod/web; unless that exists in the cluster with uid `11111111-2222-3333-4444-555555555555`, the garbage collector deletes ConfigMap prod/prod-web-config (no other owner keeps it) (from {} app/prod)",
+        common::kustomize_command()
+    );
+    // Alone, beside an unrelated file, and beside an unrelated overlay: the same warning,
+    // never the unrelated Deployment in namespace "other".
+    for unrelated in [
+        None,
+        Some("other/deploy.yaml"),
+        Some("other"),
+        Some("other-app"),
+    ] {
+        let mut args = vec!["--format", "short", "app/prod"];
+        args.extend(unrelated);
+        let run = ownerlint_in(dir.path(), &args, None);
+        assert_eq!(
+            lines(&run.stdout),
+            [renamed.as_str()],
+            "{unrelated:?}: {}",
+            run.stderr
+        );
+        assert_eq!(run.code(), Some(0), "{unrelated:?}: {}", run.stderr);
+    }
+    // An overlay that holds the owner itself, under its own name: another file's object in
+    // another namespace that is applied with the reference's uid (`--mode apply`) gives it no
+    // uid, so it is not the owner either.
+    let with_uid = RENAMED_OWNER_AND_AN_UNRELATED_APP[5].1.replace(
+        "  namespace: other\n",
+        "  namespace: other\n  uid: 11111111-2222-3333-4444-555555555555\n",
+    );
+    common::write_files(dir.path(), &[("other/deploy.yaml", &with_uid)]);
+    let run = |args: &[&str]| {
+        let run = ownerlint_in(dir.path(), &[&["--format", "short"], args].concat(), None);
+        lines(&run.stdout)
+            .into_iter()
+            .filter(|line| line.starts_with("app/"))
+            .map(str::to_string)
+            .collect::<Vec<String>>()
+    };
+    let fresh = "app/base/cm.yaml:9:10: error[owner-created-with-fresh-uid]: ConfigMap staging/web-config → Deployment staging/web:";
+    let alone = run(&["--mode", "apply", "app/staging"]);
+    assert!(alone.len() == 1 && alone[0].starts_with(fresh), "{alone:?}");
+    let together = run(&["--mode", "apply", "app/staging", "other/deploy.yaml"]);
+    assert_eq!(together, alone);
+    // Read as a copy of the cluster's object (as it is without --mode: it has a uid), it is
+    // evidence that the cluster holds that uid in another namespace, as the garbage collector
+    // finds it.
+    let snapshot = run(&["app/staging", "other/deploy.yaml"]);
+    assert!(
+        snapshot.len() == 1 && snapshot[0].contains("error[cross-namespace-owner]"),
+        "{snapshot:?}"
+    );
+}
+
+#[test]
 fn a_build_is_named_by_the_command_that_ran() {
     if common::kubectl().is_none() {
         return;
