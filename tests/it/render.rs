@@ -404,7 +404,7 @@ fn a_build_that_fails_is_one_finding_with_the_tools_own_message() {
     // helm's position, in the template.
     assert_eq!(
         found[0],
-        "db/templates/cm.yaml:6:11: error[render-failed]: helm template failed: execution error at (db/templates/cm.yaml:6:11): dbHost is required; nothing it builds was checked (from helm template db)"
+        "db/templates/cm.yaml:6:12: error[render-failed]: helm template failed: execution error at (db/templates/cm.yaml:6:11): dbHost is required; nothing it builds was checked (from helm template db)"
     );
     assert!(
         found[1].starts_with(&format!(
@@ -1522,4 +1522,85 @@ fn a_build_is_named_by_the_command_that_ran() {
         run.stdout,
         run.stderr
     );
+}
+
+#[test]
+fn helms_template_error_lands_on_the_character_it_names() {
+    if common::helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("helm-columns");
+    common::write_files(
+        dir.path(),
+        &[
+            (
+                "db/Chart.yaml",
+                "apiVersion: v2\nname: db\nversion: 0.1.0\n",
+            ),
+            // helm counts a column in bytes, from 0: it puts `.a` at 18, after 18 bytes that
+            // are 16 characters (each `é` takes two bytes), so it is the 17th character.
+            (
+                "db/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  éé: {{ .Values.a.b.c }}\n",
+            ),
+            (
+                "fails/Chart.yaml",
+                "apiVersion: v2\nname: fails\nversion: 0.1.0\n",
+            ),
+            ("fails/templates/cm.yaml", "a: b\n{{ fail \"boom\" }}\n"),
+        ],
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "db", "fails"], None);
+    let found = lines(&run.stdout);
+    assert_eq!(found.len(), 2, "{}", run.stdout);
+    // On `.a` of `.Values.a.b.c` (the nil value's field), and on `fail`.
+    assert!(
+        found[0].starts_with("db/templates/cm.yaml:4:17: error[render-failed]: helm template failed: db/templates/cm.yaml:4:18"),
+        "{}",
+        found[0]
+    );
+    assert!(
+        "  éé: {{ .Values.a.b.c }}"
+            .chars()
+            .skip(16)
+            .collect::<String>()
+            .starts_with(".a")
+    );
+    assert!(
+        found[1].starts_with("fails/templates/cm.yaml:2:4: error[render-failed]: helm template failed: execution error at (fails/templates/cm.yaml:2:3): boom"),
+        "{}",
+        found[1]
+    );
+}
+
+#[test]
+fn a_missing_chart_dependency_is_reported_at_its_entry() {
+    if common::helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("helm-dependency");
+    common::write_files(
+        dir.path(),
+        &[
+            (
+                "shop/Chart.yaml",
+                "apiVersion: v2\nname: shop\nversion: 0.1.0\ndependencies:\n  - name: redis\n    version: 1.0.0\n    repository: https://charts.example.com\n  - name: pg\n    version: 1.0.0\n",
+            ),
+            (
+                "shop/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop\n",
+            ),
+        ],
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "shop"], None);
+    assert!(
+        run.stdout
+            .starts_with("shop/Chart.yaml:5:3: error[render-failed]: helm template failed: ")
+            && run
+                .stdout
+                .contains("missing in charts/ directory: redis, pg"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.code(), Some(1));
 }
