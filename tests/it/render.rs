@@ -1604,3 +1604,76 @@ fn a_missing_chart_dependency_is_reported_at_its_entry() {
     );
     assert_eq!(run.code(), Some(1));
 }
+
+#[test]
+fn a_finding_in_a_ranges_line_names_the_item_that_rendered_it() {
+    if common::helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("helm-range");
+    common::write_files(
+        dir.path(),
+        &[
+            (
+                "shop/Chart.yaml",
+                "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+            ),
+            (
+                "shop/values.yaml",
+                "owners:\n- name: a\n- name: b\nsettings: [p, q]\n",
+            ),
+            // One entry written as it is, the others by a range: each built entry reads
+            // `- apiVersion: apps/v1`, as two lines of the template do.
+            (
+                "shop/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop\n  namespace: shop\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: first\n    uid: 0b9c1c4e-2d3f-4a5b-8c6d-000000000001\n  {{- range .Values.owners }}\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: {{ .name }}\n    uid: 0b9c1c4e-2d3f-4a5b-8c6d-000000000002\n  {{- end }}\n",
+            ),
+            // Whole objects, alike but for their names.
+            (
+                "shop/templates/settings.yaml",
+                "{{- range .Values.settings }}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings-{{ . }}\n  namespace: shop\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: gone\n    uid: 0b9c1c4e-2d3f-4a5b-8c6d-000000000003\n{{- end }}\n",
+            ),
+        ],
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "shop"], None);
+    let found: Vec<&str> = lines(&run.stdout)
+        .into_iter()
+        .filter(|line| line.contains("warning[owner-not-found]"))
+        .collect();
+    let at = |line: &str| line.split(": ").next().unwrap_or("").to_string();
+    let item = |line: &str| {
+        line.rsplit_once(" (the ")
+            .and_then(|(_, item)| item.strip_suffix(") (from helm template shop)"))
+            .map(|item| format!("the {item}"))
+            .unwrap_or_default()
+    };
+    let seen: Vec<(String, String)> = found.iter().map(|l| (at(l), item(l))).collect();
+    assert_eq!(
+        seen,
+        [
+            // The entry written as it is, at its own line.
+            ("shop/templates/cm.yaml:7:3".to_string(), String::new()),
+            // The range's entries, at the range's line, each named.
+            (
+                "shop/templates/cm.yaml:12:3".to_string(),
+                "the 1st item of the range at shop/templates/cm.yaml:11, name: a".to_string()
+            ),
+            (
+                "shop/templates/cm.yaml:12:3".to_string(),
+                "the 2nd item of the range at shop/templates/cm.yaml:11, name: b".to_string()
+            ),
+            (
+                "shop/templates/settings.yaml:9:3".to_string(),
+                "the 1st item of the range at shop/templates/settings.yaml:1, name: settings-p"
+                    .to_string()
+            ),
+            (
+                "shop/templates/settings.yaml:9:3".to_string(),
+                "the 2nd item of the range at shop/templates/settings.yaml:1, name: settings-q"
+                    .to_string()
+            ),
+        ],
+        "{}",
+        run.stdout
+    );
+}
