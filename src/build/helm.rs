@@ -92,12 +92,20 @@ pub(super) fn build(
     })?;
     if !output.status.success() {
         let message = tool_message(&output.stderr);
-        let (file, at) = error_position(&message, &charts, &target.dir)
-            .map_or((target.file.clone(), None), |(file, at)| (file, Some(at)));
-        let message = message
+        let position = error_position(&message, &charts, &target.dir);
+        let mut message = message
             .strip_prefix("Error: ")
             .unwrap_or(&message)
             .to_string();
+        // helm's own `FILE:LINE:COLUMN` in the message, as the finding's position counts it.
+        if let Some(ErrorPosition {
+            said: Some((helm, ours)),
+            ..
+        }) = &position
+        {
+            message = message.replacen(helm.as_str(), ours, 1);
+        }
+        let (file, at) = position.map_or((target.file.clone(), None), |p| (p.file, Some(p.at)));
         return Err(fail(
             file,
             at,
@@ -182,9 +190,13 @@ fn error_position(
     message: &str,
     charts: &HashMap<String, PathBuf>,
     dir: &Path,
-) -> Option<(PathBuf, (usize, usize))> {
-    if let Some(entry) = missing_dependency(message, dir) {
-        return Some(entry);
+) -> Option<ErrorPosition> {
+    if let Some((file, at)) = missing_dependency(message, dir) {
+        return Some(ErrorPosition {
+            file,
+            at,
+            said: None,
+        });
     }
     // `execution error at (shop/templates/db.yaml:4:11): …`, `parse error at (…:5): …`;
     // helm 4's `Error: shop/templates/db.yaml:6:15` followed by `executing …`, helm 3's
@@ -230,7 +242,21 @@ fn error_position(
         Some(&offset) => column_of(&file, line, offset),
         None => 1,
     };
-    Some((file, (line, column)))
+    let said =
+        (numbers.len() == 2).then(|| (place.to_string(), format!("{origin}:{line}:{column}")));
+    Some(ErrorPosition {
+        file,
+        at: (line, column),
+        said,
+    })
+}
+
+/// Where a helm error is: the file, its 1-based line and column, and how helm wrote the
+/// place in its message with how the user counts it (`cm.yaml:4:18`, `cm.yaml:4:19`).
+struct ErrorPosition {
+    file: PathBuf,
+    at: (usize, usize),
+    said: Option<(String, String)>,
 }
 
 /// The 1-based column of the character at byte `offset` of `line` (1-based) in `file`: Go's
@@ -301,7 +327,7 @@ mod tests {
     fn helm_errors_name_their_template() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render/chart");
         let charts = HashMap::from([("shop".to_string(), dir.clone())]);
-        let at = |message: &str| error_position(message, &charts, &dir);
+        let at = |message: &str| error_position(message, &charts, &dir).map(|p| (p.file, p.at));
         let file = dir.join("templates/configmap.yaml");
         assert_eq!(
             at("Error: execution error at (shop/templates/configmap.yaml:4:11): x is required"),

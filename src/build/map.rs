@@ -1358,7 +1358,10 @@ mod tests {
         let template = "a: 1\n{{- range .Values.x }}\n- b: {{ . }}\n  {{- if .c }}\n  c: 1\n  {{- end }}\n{{- end }}\nd: 2\n";
         let at = |text: &str| template.find(text).expect("in the template");
         let (opener, body) = enclosing_range(template, at("  c: 1")).expect("in the range");
-        assert_eq!(&template[opener.start..opener.end], "{{- range .Values.x }}");
+        assert_eq!(
+            &template[opener.start..opener.end],
+            "{{- range .Values.x }}"
+        );
         assert!(template[body.start..body.end].ends_with("{{- end }}\n"));
         assert!(template[body.start..body.end].contains("- b:"));
         assert_eq!(enclosing_range(template, at("a: 1")), None);
@@ -1379,7 +1382,9 @@ mod tests {
             .collect();
         assert_eq!(
             said,
-            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"
+            ]
         );
     }
 

@@ -404,7 +404,7 @@ fn a_build_that_fails_is_one_finding_with_the_tools_own_message() {
     // helm's position, in the template.
     assert_eq!(
         found[0],
-        "db/templates/cm.yaml:6:12: error[render-failed]: helm template failed: execution error at (db/templates/cm.yaml:6:11): dbHost is required; nothing it builds was checked (from helm template db)"
+        "db/templates/cm.yaml:6:12: error[render-failed]: helm template failed: execution error at (db/templates/cm.yaml:6:12): dbHost is required; nothing it builds was checked (from helm template db)"
     );
     assert!(
         found[1].starts_with(&format!(
@@ -1538,7 +1538,8 @@ fn helms_template_error_lands_on_the_character_it_names() {
                 "apiVersion: v2\nname: db\nversion: 0.1.0\n",
             ),
             // helm counts a column in bytes, from 0: it puts `.a` at 18, after 18 bytes that
-            // are 16 characters (each `é` takes two bytes), so it is the 17th character.
+            // are 16 characters (each `é` takes two bytes), so it is the 17th character, and
+            // its message says so too.
             (
                 "db/templates/cm.yaml",
                 "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  éé: {{ .Values.a.b.c }}\n",
@@ -1555,7 +1556,7 @@ fn helms_template_error_lands_on_the_character_it_names() {
     assert_eq!(found.len(), 2, "{}", run.stdout);
     // On `.a` of `.Values.a.b.c` (the nil value's field), and on `fail`.
     assert!(
-        found[0].starts_with("db/templates/cm.yaml:4:17: error[render-failed]: helm template failed: db/templates/cm.yaml:4:18"),
+        found[0].starts_with("db/templates/cm.yaml:4:17: error[render-failed]: helm template failed: db/templates/cm.yaml:4:17 executing"),
         "{}",
         found[0]
     );
@@ -1567,7 +1568,7 @@ fn helms_template_error_lands_on_the_character_it_names() {
             .starts_with(".a")
     );
     assert!(
-        found[1].starts_with("fails/templates/cm.yaml:2:4: error[render-failed]: helm template failed: execution error at (fails/templates/cm.yaml:2:3): boom"),
+        found[1].starts_with("fails/templates/cm.yaml:2:4: error[render-failed]: helm template failed: execution error at (fails/templates/cm.yaml:2:4): boom"),
         "{}",
         found[1]
     );
