@@ -65,7 +65,7 @@ pub enum Command {
 
 #[derive(Args, Debug)]
 pub struct TreeArgs {
-    /// Start at this object (`TYPE/NAME` as kubectl takes it, e.g. `deploy/api`, in the namespace of -n)
+    /// Start at this object (`TYPE/NAME` as kubectl takes it, e.g. `deploy/api`, in the namespace of -n); a first argument `TYPE/NAME` that is no file or folder is taken for it, as kubectl-tree does
     #[arg(long, value_name = "TYPE/NAME")]
     pub root: Option<String>,
     /// Only trees that hold objects of this kind

@@ -200,6 +200,22 @@ impl Index {
         world == 0 || world == self.facts(from).world
     }
 
+    /// Whether objects `a` and `b` are of one chart or overlay built (not of the files).
+    pub fn same_build(&self, a: ObjId, b: ObjId) -> bool {
+        let world = self.facts(a).world;
+        world != 0 && world == self.facts(b).world
+    }
+
+    /// The objects of the chart or overlay `of` is an object of (none for a file's object).
+    pub fn in_build_of(&self, of: ObjId) -> impl Iterator<Item = ObjId> + '_ {
+        let world = self.facts(of).world;
+        self.facts
+            .iter()
+            .enumerate()
+            .filter(move |(_, facts)| world != 0 && facts.world == world)
+            .map(|(i, _)| ObjId(i as u32))
+    }
+
     /// Every uid held by more than one object, each group in input order.
     pub fn shared_uids(&self, objects: &[Object]) -> Vec<Vec<ObjId>> {
         let mut groups: Vec<Vec<ObjId>> = Vec::new();

@@ -316,6 +316,23 @@ fn resolve(
             })
             .collect(),
     };
+    // A built object is resolved within its own build first: the build is applied on its own,
+    // so when it holds the owner (in any namespace), or renamed it, an object of another input
+    // in another namespace is not the one its reference means. (An object read from the
+    // cluster that holds the reference's uid still is: the garbage collector finds it by uid.)
+    let mut uid_elsewhere = uid_elsewhere;
+    let own_first = |elsewhere: &mut Vec<ObjId>, unrelated: &dyn Fn(ObjId) -> bool| {
+        if elsewhere.iter().any(|id| unrelated(*id))
+            && own_build_holds(index, objects, dependent_id, group, kind, name, &candidates)
+        {
+            elsewhere.retain(|id| !unrelated(*id));
+        }
+    };
+    let applied_elsewhere = |id: ObjId| {
+        let object = &objects[id.index()];
+        !index.same_build(dependent_id, id) && object.mode == Mode::Apply && !object.from_existing
+    };
+    own_first(&mut uid_elsewhere, &applied_elsewhere);
     let check = |id: &ObjId| uid_check(&objects[id.index()], uid);
     if !uid_elsewhere.is_empty() && !candidates.iter().any(|id| check(id) == UidCheck::Match) {
         out.resolution = Resolution::NotFound {
@@ -326,7 +343,7 @@ fn resolve(
     }
     if candidates.is_empty() {
         // Only a kind known to be namespaced can be "in another namespace".
-        let elsewhere = if out.owner_scope != Some(Scope::Namespaced) {
+        let mut elsewhere = if out.owner_scope != Some(Scope::Namespaced) {
             Vec::new()
         } else {
             index
@@ -335,6 +352,7 @@ fn resolve(
                 .filter(|id| index.facts(*id).namespace.as_deref() != dependent_namespace)
                 .collect()
         };
+        own_first(&mut elsewhere, &|id| !index.same_build(dependent_id, id));
         out.resolution = Resolution::NotFound {
             elsewhere,
             shadow: None,
@@ -352,6 +370,46 @@ fn resolve(
         uid: check(&owner),
     };
     out
+}
+
+/// Whether the build `dependent` is an object of holds the owner it names: an object of that
+/// group, kind and name in any namespace (`candidates` are those in the dependent's), or one
+/// its build renamed, of that group and kind in the dependent's namespace whose name holds the
+/// referenced one (`namePrefix: prod-` makes `web` `prod-web`; kustomize renames no owner
+/// reference). An object of a file (or the context) belongs to no build.
+fn own_build_holds(
+    index: &Index,
+    objects: &[Object],
+    dependent: ObjId,
+    group: &str,
+    kind: &str,
+    name: &str,
+    candidates: &[ObjId],
+) -> bool {
+    if index.facts(dependent).world == 0 {
+        return false;
+    }
+    let own = |id: &ObjId| index.same_build(dependent, *id);
+    if candidates.iter().any(own)
+        || index
+            .lookup_any_namespace(objects, dependent, group, kind, name)
+            .iter()
+            .any(own)
+    {
+        return true;
+    }
+    let namespace = index.facts(dependent).namespace.as_deref();
+    index.in_build_of(dependent).any(|id| {
+        let facts = index.facts(id);
+        let object = &objects[id.index()];
+        facts.group.as_deref() == Some(group)
+            && facts.namespace.as_deref() == namespace
+            && object.kind_str() == kind
+            && object
+                .name
+                .as_ref()
+                .is_some_and(|n| n.value != name && n.value.contains(name))
+    })
 }
 
 fn valid_flag(field: &Option<crate::model::Field>) -> bool {

@@ -92,12 +92,20 @@ pub(super) fn build(
     })?;
     if !output.status.success() {
         let message = tool_message(&output.stderr);
-        let (file, at) = error_position(&message, &charts, &target.dir)
-            .map_or((target.file.clone(), None), |(file, at)| (file, Some(at)));
-        let message = message
+        let position = error_position(&message, &charts, &target.dir);
+        let mut message = message
             .strip_prefix("Error: ")
             .unwrap_or(&message)
             .to_string();
+        // helm's own `FILE:LINE:COLUMN` in the message, as the finding's position counts it.
+        if let Some(ErrorPosition {
+            said: Some((helm, ours)),
+            ..
+        }) = &position
+        {
+            message = message.replacen(helm.as_str(), ours, 1);
+        }
+        let (file, at) = position.map_or((target.file.clone(), None), |p| (p.file, Some(p.at)));
         return Err(fail(
             file,
             at,
@@ -176,14 +184,23 @@ pub(super) fn template_file(
 }
 
 /// Where helm's error message says the error is: `(shop/templates/req.yaml:4:11)` or
-/// `(shop/templates/bad.yaml:5)`.
+/// `(shop/templates/bad.yaml:5)`, as a 1-based line and column; or, for a dependency missing
+/// from `charts/`, its entry in `Chart.yaml`.
 fn error_position(
     message: &str,
     charts: &HashMap<String, PathBuf>,
     dir: &Path,
-) -> Option<(PathBuf, (usize, usize))> {
+) -> Option<ErrorPosition> {
+    if let Some((file, at)) = missing_dependency(message, dir) {
+        return Some(ErrorPosition {
+            file,
+            at,
+            said: None,
+        });
+    }
     // `execution error at (shop/templates/db.yaml:4:11): …`, `parse error at (…:5): …`;
-    // helm 4's `Error: shop/templates/db.yaml:6:15` followed by `executing …`; and
+    // helm 4's `Error: shop/templates/db.yaml:6:15` followed by `executing …`, helm 3's
+    // `Error: template: shop/templates/db.yaml:6:15: executing …`; and
     // `YAML parse error on shop/templates/db.yaml: …`, whose line is in the rendered text.
     let (place, whole_file) = if let Some(open) = message.find(" at (") {
         let inside = &message[open + " at (".len()..];
@@ -194,7 +211,11 @@ fn error_position(
     } else {
         let first = message.lines().next()?;
         let first = first.strip_prefix("Error: ").unwrap_or(first);
-        (first.split_whitespace().next()?, false)
+        let first = first.strip_prefix("template: ").unwrap_or(first);
+        (
+            first.split_whitespace().next()?.trim_end_matches(':'),
+            false,
+        )
     };
     // `file:line` or `file:line:column`.
     let mut numbers = Vec::new();
@@ -212,11 +233,90 @@ fn error_position(
     if numbers.is_empty() && !whole_file {
         return None;
     }
-    let line = numbers.first().copied().unwrap_or(1);
-    let column = numbers.get(1).copied().unwrap_or(1);
+    let line = numbers.first().copied().unwrap_or(1).max(1);
     let file = template_file(charts, dir, origin);
-    file.is_file()
-        .then_some((file, (line.max(1), column.max(1))))
+    if !file.is_file() {
+        return None;
+    }
+    let column = match numbers.get(1) {
+        Some(&offset) => column_of(&file, line, offset),
+        None => 1,
+    };
+    let said =
+        (numbers.len() == 2).then(|| (place.to_string(), format!("{origin}:{line}:{column}")));
+    Some(ErrorPosition {
+        file,
+        at: (line, column),
+        said,
+    })
+}
+
+/// Where a helm error is: the file, its 1-based line and column, and how helm wrote the
+/// place in its message with how the user counts it (`cm.yaml:4:18`, `cm.yaml:4:19`).
+struct ErrorPosition {
+    file: PathBuf,
+    at: (usize, usize),
+    said: Option<(String, String)>,
+}
+
+/// The 1-based column of the character at byte `offset` of `line` (1-based) in `file`: Go's
+/// templates (and so helm) give a position's column as the number of bytes before it on its
+/// line, counted from 0.
+fn column_of(file: &Path, line: usize, offset: usize) -> usize {
+    let text = crate::read::small_file(file).unwrap_or_default();
+    let Some(line_bytes) = text.as_bytes().split(|&b| b == b'\n').nth(line - 1) else {
+        return offset + 1;
+    };
+    let before = &line_bytes[..offset.min(line_bytes.len())];
+    String::from_utf8_lossy(before).chars().count() + 1
+}
+
+/// For helm's `found in Chart.yaml, but missing in charts/ directory: redis, pg`, the entry
+/// of the first of them under `dependencies:` in the chart's `Chart.yaml` (or, for a chart of
+/// `apiVersion: v1`, its `requirements.yaml`): its `- name: redis` line.
+fn missing_dependency(message: &str, dir: &Path) -> Option<(PathBuf, (usize, usize))> {
+    const MISSING: &str = "missing in charts/ directory: ";
+    let names = &message[message.find(MISSING)? + MISSING.len()..];
+    let first = names.lines().next()?.split(',').next()?.trim();
+    ["Chart.yaml", "requirements.yaml"]
+        .into_iter()
+        .map(|name| dir.join(name))
+        .find_map(|file| {
+            let text = crate::read::small_file(&file).ok()?;
+            let at = dependency_entry(&text, first)?;
+            Some((file, at))
+        })
+}
+
+/// The 1-based line and column of the entry named `name` in the `dependencies:` list of a
+/// chart's `text`: its dash, or its `name:` key when that is not on the dash's line.
+fn dependency_entry(text: &str, name: &str) -> Option<(usize, usize)> {
+    let mut in_dependencies = false;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if !line.starts_with([' ', '\t', '-']) && !trimmed.is_empty() && !trimmed.starts_with('#') {
+            in_dependencies = trimmed.trim_end() == "dependencies:";
+            continue;
+        }
+        if !in_dependencies {
+            continue;
+        }
+        let key = trimmed.strip_prefix("- ").unwrap_or(trimmed).trim_start();
+        let Some(value) = key.strip_prefix("name:") else {
+            continue;
+        };
+        let value = value.split(" #").next().unwrap_or("").trim();
+        if value.trim_matches(|c| c == '"' || c == '\'') != name {
+            continue;
+        }
+        let indent = line.len() - trimmed.len();
+        let column = match trimmed.starts_with("- ") {
+            true => indent,
+            false => line.len() - key.len(),
+        };
+        return Some((i + 1, line[..column].chars().count() + 1));
+    }
+    None
 }
 
 #[cfg(test)]
@@ -227,11 +327,11 @@ mod tests {
     fn helm_errors_name_their_template() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render/chart");
         let charts = HashMap::from([("shop".to_string(), dir.clone())]);
-        let at = |message: &str| error_position(message, &charts, &dir);
+        let at = |message: &str| error_position(message, &charts, &dir).map(|p| (p.file, p.at));
         let file = dir.join("templates/configmap.yaml");
         assert_eq!(
             at("Error: execution error at (shop/templates/configmap.yaml:4:11): x is required"),
-            Some((file.clone(), (4, 11)))
+            Some((file.clone(), (4, 12)))
         );
         assert_eq!(
             at("Error: parse error at (shop/templates/configmap.yaml:5): unclosed action"),
@@ -241,7 +341,12 @@ mod tests {
             at(
                 "Error: shop/templates/configmap.yaml:6:15\n  executing \"x\" at <.Values.a.b>: nil pointer"
             ),
-            Some((file.clone(), (6, 15)))
+            Some((file.clone(), (6, 16)))
+        );
+        // helm 3 words it so.
+        assert_eq!(
+            at("Error: template: shop/templates/configmap.yaml:6:15: executing \"x\" at <.b>: nil"),
+            Some((file.clone(), (6, 16)))
         );
         assert_eq!(
             at(
@@ -253,6 +358,16 @@ mod tests {
             at("Error: open nosuch.yaml: no such file or directory"),
             None
         );
+    }
+
+    #[test]
+    fn a_missing_dependency_is_found_at_its_entry() {
+        let chart = "apiVersion: v2\nname: x\ndependencies:\n- name: redis\n  version: 1.0.0\n- version: 2.0.0\n  name: \"pg\" # the database\nversion: 0.1.0\n";
+        assert_eq!(dependency_entry(chart, "redis"), Some((4, 1)));
+        assert_eq!(dependency_entry(chart, "pg"), Some((7, 3)));
+        assert_eq!(dependency_entry(chart, "x"), None);
+        let indented = "dependencies:\n  - name: é\n";
+        assert_eq!(dependency_entry(indented, "é"), Some((2, 3)));
     }
 
     #[test]

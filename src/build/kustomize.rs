@@ -88,7 +88,10 @@ pub(super) fn build(
     if !output.status.success() {
         let message = clean_error(&tool_message(&output.stderr))
             .replace(&overlay_text, &crate::read::display_path(&target.dir));
-        return Err(fail(format!("kustomize build failed: {message}"), false));
+        return Err(fail(
+            format!("{} failed: {message}", super::tool::kustomize_command()),
+            false,
+        ));
     }
     Ok(Built {
         target: target.clone(),

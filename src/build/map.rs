@@ -118,13 +118,20 @@ impl<'r> Mapping<'r> {
             }
             // Each place in a built stream that a label moved from, and where it went.
             let mut moved = Vec::new();
-            for label in std::iter::once(&mut finding.primary).chain(finding.related.iter_mut()) {
+            let mut range_item = None;
+            for (i, label) in std::iter::once(&mut finding.primary)
+                .chain(finding.related.iter_mut())
+                .enumerate()
+            {
                 if let Some(built) = self.built.get(&label.source) {
                     let stream = &sources[label.source.0 as usize];
                     let line = stream.line_col(label.span.start).line;
                     let from = format!("{}:{line}", stream.name);
                     let before = label.source;
                     self.mapper.map(label, stream, built);
+                    if i == 0 {
+                        range_item = self.mapper.range_item.take();
+                    }
                     if label.source != before {
                         let file = self.mapper.source(label.source);
                         let line = file.line_col(label.span.start).line;
@@ -137,6 +144,10 @@ impl<'r> Mapping<'r> {
                     finding.message = format!("{before}`{build}`{after}");
                 }
                 finding.message = at_the_files(&finding.message, &moved);
+                // One line of a `range` renders each item: which one this is.
+                if let Some(item) = range_item {
+                    finding.message = format!("{} ({item})", finding.message);
+                }
                 finding.fix = None;
                 finding.origin = Some(build);
             }
@@ -443,6 +454,9 @@ struct Mapper<'r> {
     documents: HashMap<SourceId, Vec<(Span, Option<Node>)>>,
     /// The documents of each built stream, read once whatever number of labels it has.
     streams: HashMap<SourceId, Vec<StreamDocument>>,
+    /// Which item of a template's `range` rendered the place the last label was taken to,
+    /// in words, when it is in one that rendered several.
+    range_item: Option<String>,
 }
 
 /// A document of a built stream.
@@ -492,10 +506,12 @@ impl<'r> Mapper<'r> {
             files: HashMap::new(),
             documents: HashMap::new(),
             streams: HashMap::new(),
+            range_item: None,
         }
     }
 
     fn map(&mut self, label: &mut Label, stream: &Source, built: &Built) {
+        self.range_item = None;
         let place = self
             .place(label.source, label.span, stream, built)
             .or_else(|| {
@@ -537,6 +553,14 @@ impl<'r> Mapper<'r> {
             .iter()
             .filter(|d| d.template == template && d.kind() == document.kind())
             .count();
+        // The documents its template made (helm), and where the first starts.
+        let made: Vec<Span> = documents
+            .iter()
+            .filter(|d| d.template == template)
+            .map(|d| d.span)
+            .collect();
+        let from = made.first().map_or(document.span.start, |d| d.start);
+        let document_span = document.span;
         let path = field_path(&root, span);
         let kind = root.get("kind").and_then(Node::as_str).unwrap_or("");
         let name = root
@@ -547,7 +571,17 @@ impl<'r> Mapper<'r> {
         match built.target.tool {
             Tool::Helm => {
                 let file = self.file(&built.origin_file(&template?))?;
-                self.in_template(file, stream, span, kind, nth, &path)
+                let place =
+                    self.in_template(file, stream, (document_span, span), kind, nth, &path)?;
+                let built = RangeBuilt {
+                    stream,
+                    before: Span::new(from, span.start),
+                    all: made,
+                    names: item_names(&root, &path),
+                };
+                self.range_item = range_item(&self.text(file), place.span, &built)
+                    .map(|item| item.describe(&self.source(file).name));
+                Some(place)
             }
             Tool::Kustomize => self.in_kustomize_origin(&root, built, kind, name, &path),
         }
@@ -785,7 +819,7 @@ impl<'r> Mapper<'r> {
         &mut self,
         id: SourceId,
         stream: &Source,
-        span: Span,
+        (document, span): (Span, Span),
         kind: &str,
         nth: usize,
         path: &FieldPath,
@@ -797,7 +831,9 @@ impl<'r> Mapper<'r> {
             span,
             exact: true,
         };
-        if let Some(found) = same_line(&text, region, stream, span) {
+        if let Some(found) = same_line(&text, region, stream, span)
+            .or_else(|| counted_line(&text, region, stream, document, span))
+        {
             return Some(exact(found));
         }
         if let Some((found, true)) = self.field_in_region(id, region, kind, path) {
@@ -1047,14 +1083,251 @@ fn same_line(template: &str, region: Span, stream: &Source, span: Span) -> Optio
     if found.next().is_some() {
         return None;
     }
+    on_template_line(at, line, &built, span.start - line_start, span.len())
+}
+
+/// The span on template line `line` (at offset `at`) of what is `column` bytes into the
+/// built line `built`, `len` bytes long (to the line's end when it runs past the built line).
+fn on_template_line(at: usize, line: &str, built: &str, column: usize, len: usize) -> Option<Span> {
     let indent = |l: &str| l.len() - l.trim_start().len();
-    let start = at + indent(line) + (span.start - line_start).checked_sub(indent(&built))?;
-    let end = if span.end <= line_start + built.len() {
-        start + span.len()
+    let start = at + indent(line) + column.checked_sub(indent(built))?;
+    let end = if column + len <= built.len() {
+        start + len
     } else {
         at + line.len()
     };
     Some(Span::new(start, end.min(at + line.len()).max(start)))
+}
+
+/// [`same_line`] for a built line that the template's document writes more than once, one of
+/// them inside a `range` (a list's entries written before the range, and one in it): the
+/// lines outside ranges render once each, in order, and the one inside renders the rest, so
+/// the times the line was built before the label tell which template line built it.
+fn counted_line(
+    template: &str,
+    region: Span,
+    stream: &Source,
+    document: Span,
+    span: Span,
+) -> Option<Span> {
+    let line_index = stream.line_index(span.start);
+    let line_start = stream.line_start(line_index);
+    let built = stream.line_text(line_index).into_owned();
+    let text = built.trim();
+    if text.is_empty() {
+        return None;
+    }
+    let written: Vec<(usize, &str, bool)> = line_spans(template)
+        .filter(|(at, _)| region.start <= *at && *at < region.end)
+        .filter(|(_, line)| line.trim() == text)
+        .map(|(at, line)| {
+            let in_range = enclosing_range(template, at)
+                .is_some_and(|(opener, _)| region.start <= opener.start);
+            (at, line, in_range)
+        })
+        .collect();
+    if written.len() < 2 || written.iter().filter(|(_, _, r)| *r).count() != 1 {
+        return None;
+    }
+    let document_text = stream
+        .text
+        .str(document.start..document.end)
+        .map(|t| t.into_owned())
+        .unwrap_or_default();
+    let before_label = line_start.saturating_sub(document.start);
+    let same = |t: &str| t.lines().filter(|l| l.trim() == text).count();
+    let mut before = same(document_text.get(..before_label).unwrap_or(""));
+    let rendered = same(&document_text);
+    let in_range = rendered.checked_sub(written.len() - 1)?;
+    for (at, line, ranged) in written {
+        let times = if ranged { in_range } else { 1 };
+        if before < times {
+            return on_template_line(at, line, &built, span.start - line_start, span.len());
+        }
+        before -= times;
+    }
+    None
+}
+
+/// What a helm build made from one template, for [`range_item`].
+struct RangeBuilt<'a> {
+    stream: &'a Source,
+    /// From the start of the template's first document to the label.
+    before: Span,
+    /// Every document the template made.
+    all: Vec<Span>,
+    /// The built object's name, and that of the innermost list entry the label is in that
+    /// has one (see [`item_name`]).
+    names: (Option<String>, Option<String>),
+}
+
+/// Which item of a `range` a place in a template was rendered by.
+#[derive(Debug, PartialEq)]
+struct RangeItem {
+    /// The 1-based line of the `range` action.
+    line: usize,
+    /// 1-based.
+    ordinal: usize,
+    name: Option<String>,
+}
+
+impl RangeItem {
+    /// "the 2nd item of the range at templates/cm.yaml:4, name: b".
+    fn describe(&self, template: &str) -> String {
+        let n = self.ordinal;
+        let suffix = match (n % 10, n % 100) {
+            (_, 11..=13) => "th",
+            (1, _) => "st",
+            (2, _) => "nd",
+            (3, _) => "rd",
+            _ => "th",
+        };
+        let mut out = format!(
+            "the {n}{suffix} item of the range at {template}:{}",
+            self.line
+        );
+        if let Some(name) = &self.name {
+            out.push_str(&format!(", name: {name}"));
+        }
+        out
+    }
+}
+
+/// When `place` in `template` is inside a `range` that rendered more than one item, which
+/// item rendered the built place: each item renders the range's body once, so the items before
+/// it are counted by a line of the body that reads the same in each (one with no action, once
+/// in the body), in what the template made up to the label, less the times the template writes
+/// that line before the range.
+fn range_item(template: &str, place: Span, built: &RangeBuilt) -> Option<RangeItem> {
+    let (opener, body) = enclosing_range(template, place.start)?;
+    let literal = |line: &str| {
+        let line = line.trim();
+        !line.is_empty() && !line.starts_with('#') && !line.contains("{{")
+    };
+    let body_lines: Vec<(usize, &str)> = line_spans(template)
+        .filter(|(at, line)| body.start <= *at && at + line.len() <= body.end)
+        .collect();
+    let once = |marker: &str| {
+        body_lines
+            .iter()
+            .filter(|(_, line)| line.trim() == marker)
+            .count()
+            == 1
+    };
+    let (marker_at, marker) = body_lines
+        .iter()
+        .map(|(at, line)| (*at, line.trim()))
+        .find(|(_, line)| literal(line) && once(line))?;
+    let count = |text: &str| text.lines().filter(|line| line.trim() == marker).count();
+    let written_before = count(&template[..opener.start]);
+    let written_after = count(&template[body.end.min(template.len())..]);
+    let stream_text = |span: Span| {
+        built
+            .stream
+            .text
+            .str(span.start..span.end)
+            .map(|t| t.into_owned())
+            .unwrap_or_default()
+    };
+    // The built line of the label counts when the marker is on or before its line.
+    let line_end = |span: Span| {
+        let index = built.stream.line_index(span.end);
+        built.stream.line_start(index) + built.stream.line_text(index).len()
+    };
+    let marked = match marker_at <= place.start {
+        true => count(&stream_text(Span::new(
+            built.before.start,
+            line_end(built.before),
+        ))),
+        false => count(&stream_text(built.before)) + 1,
+    };
+    let rendered: usize = built
+        .all
+        .iter()
+        .map(|span| count(&stream_text(*span)))
+        .sum();
+    let items = rendered.checked_sub(written_before + written_after)?;
+    let ordinal = marked.checked_sub(written_before)?;
+    // A range that repeats whole objects is told by their names; one inside an object by the
+    // entry's.
+    let whole_objects = body_lines.iter().any(|(_, line)| line.starts_with("kind:"));
+    let name = match whole_objects {
+        true => built.names.0.clone(),
+        false => built.names.1.clone(),
+    };
+    (items > 1 && (1..=items).contains(&ordinal)).then(|| RangeItem {
+        line: template[..opener.start].matches('\n').count() + 1,
+        ordinal,
+        name: name.filter(|n| n.chars().count() <= 40),
+    })
+}
+
+/// The innermost `{{ range }}` of `template` that holds offset `at`: its action and its body
+/// (up to its `{{ end }}`).
+fn enclosing_range(template: &str, at: usize) -> Option<(Span, Span)> {
+    // Each open block (`range`, `if`, `with`, `define`, `block`) and where it is.
+    let mut open: Vec<(bool, Span)> = Vec::new();
+    let mut innermost: Option<(usize, Span)> = None;
+    let mut from = 0;
+    while let Some(start) = template[from..].find("{{").map(|i| from + i) {
+        let Some(end) = template[start..].find("}}").map(|i| start + i + 2) else {
+            break;
+        };
+        if start >= at && innermost.is_none() {
+            innermost = open
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|(_, (range, _))| *range)
+                .map(|(depth, (_, span))| (depth, *span));
+            innermost?;
+        }
+        let action = template[start + 2..end - 2]
+            .trim_start_matches('-')
+            .trim_start();
+        let word = action.split_whitespace().next().unwrap_or("");
+        match word {
+            "range" | "if" | "with" | "define" | "block" => {
+                open.push((word == "range", Span::new(start, end)));
+            }
+            "end" => {
+                let closed = open.pop();
+                if let (Some((depth, opener)), Some(_)) = (innermost, closed)
+                    && open.len() == depth
+                {
+                    return Some((opener, Span::new(opener.end, start)));
+                }
+            }
+            _ => {}
+        }
+        from = end;
+    }
+    None
+}
+
+/// The built object's name (`metadata.name`), and that of the innermost list entry on the
+/// path to the label that has one (an owner reference, a container).
+fn item_names(root: &Node, path: &FieldPath) -> (Option<String>, Option<String>) {
+    let own = root
+        .get("metadata")
+        .and_then(|m| m.get("name"))
+        .and_then(Node::as_str)
+        .map(str::to_string);
+    let mut entry = None;
+    let mut node = root;
+    for step in &path.steps {
+        let next = match (step, &node.value) {
+            (Step::Key(key), _) => node.get(key),
+            (Step::Index(i), Value::Seq(items)) => items.get(*i),
+            _ => None,
+        };
+        let Some(next) = next else { break };
+        if let (Step::Index(_), Some(name)) = (step, next.get("name").and_then(Node::as_str)) {
+            entry = Some(name.to_string());
+        }
+        node = next;
+    }
+    (own, entry)
 }
 
 /// Each line of `text` with the offset it starts at, without its line end.
@@ -1079,6 +1352,41 @@ fn first_line(source: &Source) -> Span {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_innermost_range_around_a_place_is_found_with_its_body() {
+        let template = "a: 1\n{{- range .Values.x }}\n- b: {{ . }}\n  {{- if .c }}\n  c: 1\n  {{- end }}\n{{- end }}\nd: 2\n";
+        let at = |text: &str| template.find(text).expect("in the template");
+        let (opener, body) = enclosing_range(template, at("  c: 1")).expect("in the range");
+        assert_eq!(
+            &template[opener.start..opener.end],
+            "{{- range .Values.x }}"
+        );
+        assert!(template[body.start..body.end].ends_with("{{- end }}\n"));
+        assert!(template[body.start..body.end].contains("- b:"));
+        assert_eq!(enclosing_range(template, at("a: 1")), None);
+        assert_eq!(enclosing_range(template, at("d: 2")), None);
+    }
+
+    #[test]
+    fn items_are_counted_in_ordinals() {
+        let item = |ordinal| RangeItem {
+            line: 4,
+            ordinal,
+            name: None,
+        };
+        let said: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101]
+            .into_iter()
+            .map(|n| item(n).describe("t.yaml"))
+            .map(|d| d.split(' ').nth(1).unwrap_or_default().to_string())
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"
+            ]
+        );
+    }
 
     #[test]
     fn a_message_names_the_files_its_labels_went_to() {

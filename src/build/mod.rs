@@ -100,12 +100,13 @@ impl Target {
         }
     }
 
-    /// How the build is shown: `helm template charts/shop`, `kustomize build overlays/prod`.
+    /// How the build is shown, as the command that runs it: `helm template charts/shop`,
+    /// `kubectl kustomize overlays/prod` (or `kustomize build overlays/prod`).
     pub fn command(&self) -> String {
         let dir = self.shown_dir();
         match self.tool {
             Tool::Helm => format!("helm template {dir}"),
-            Tool::Kustomize => format!("kustomize build {dir}"),
+            Tool::Kustomize => format!("{} {dir}", tool::kustomize_command()),
         }
     }
 

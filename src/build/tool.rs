@@ -18,6 +18,20 @@ pub fn kustomize_program() -> Option<PathBuf> {
     on_path(&["kustomize", "kubectl"])
 }
 
+/// How an overlay's build is shown, as the program [`kustomize_program`] finds runs it:
+/// `kubectl kustomize` when kubectl builds overlays, else `kustomize build` (also when neither
+/// is on `PATH`: the build then fails and says so). Looked up once a run: every finding of a
+/// build names it.
+pub(super) fn kustomize_command() -> &'static str {
+    static COMMAND: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+    COMMAND.get_or_init(|| match kustomize_program() {
+        Some(program) if program.file_stem().is_some_and(|stem| stem == "kubectl") => {
+            "kubectl kustomize"
+        }
+        _ => "kustomize build",
+    })
+}
+
 /// The first of `names` found on `PATH`.
 fn on_path(names: &[&str]) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;

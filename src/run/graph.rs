@@ -126,13 +126,8 @@ fn read_cluster(
 
 /// `ownerlint tree`: the ownership forest, or the trees asked for.
 pub fn tree(mut args: Tree, streams: &mut Streams) -> i32 {
-    // With --cluster there are no paths: `tree --cluster deploy/web` names its root.
-    if args.live.is_some() && args.root.is_none() && args.input.paths.len() == 1 {
-        args.root = args
-            .input
-            .paths
-            .pop()
-            .map(|p| p.to_string_lossy().into_owned());
+    if args.root.is_none() {
+        args.root = positional_root(&mut args.input.paths, args.live.is_some());
     }
     let (analysis, lookup_namespace) = match analyze(&args.input, args.live.as_ref(), streams) {
         Ok(a) => a,
@@ -172,6 +167,41 @@ pub fn tree(mut args: Tree, streams: &mut Streams) -> i32 {
         2
     };
     print_out(streams, text, code)
+}
+
+/// The root `tree` is given before its paths, as kubectl-tree takes it (`tree deploy/web
+/// PATHS`), taken out of `paths`: a first argument `TYPE/NAME` that is no file or folder. With
+/// --cluster, which reads no paths, also `TYPE NAME` (`tree --cluster deploy web`). A file or
+/// folder that is there is read as one, whatever its name (`--root` names the root then).
+fn positional_root(paths: &mut Vec<std::path::PathBuf>, live: bool) -> Option<String> {
+    let text = |i: usize| paths.get(i).and_then(|p| p.to_str()).map(str::to_string);
+    let first = text(0)?;
+    if live {
+        let root = match (paths.len(), text(1)) {
+            (1, _) => first,
+            (2, Some(name))
+                if !first.contains('/')
+                    && !name.contains('/')
+                    && std::fs::symlink_metadata(&paths[0]).is_err() =>
+            {
+                format!("{first}/{name}")
+            }
+            _ => return None,
+        };
+        paths.clear();
+        return Some(root);
+    }
+    let (kind, name) = first.split_once('/')?;
+    let is_type = kind.starts_with(|c: char| c.is_ascii_alphabetic())
+        && kind
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
+    let is_name = !name.is_empty() && !name.contains('/');
+    if !is_type || !is_name || std::fs::symlink_metadata(&paths[0]).is_ok() {
+        return None;
+    }
+    paths.remove(0);
+    Some(first)
 }
 
 /// `ownerlint delete-preview`: what deleting the target would delete with it.

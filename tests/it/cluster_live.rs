@@ -662,6 +662,10 @@ fn tree_and_delete_preview_read_the_live_cluster() {
         "{}",
         run.stderr
     );
+    // `TYPE NAME`, as kubectl-tree takes it too.
+    let kind_name = live(&["tree", "--cluster", "deploy", "api"]);
+    assert_eq!(kind_name.status.code(), Some(0), "{}", kind_name.stderr);
+    assert_eq!(kind_name.stdout, run.stdout);
     let run = live(&[
         "delete-preview",
         "--cluster",

@@ -244,6 +244,18 @@ pub(crate) fn kubectl() -> Option<std::path::PathBuf> {
     )
 }
 
+/// How ownerlint names an overlay's build with this `PATH`: by the program that builds it,
+/// `kustomize build` when `kustomize` is on `PATH`, else `kubectl kustomize`.
+pub(crate) fn kustomize_command() -> &'static str {
+    let kustomize = std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|dir| is_executable(&dir.join("kustomize")))
+    });
+    match kustomize {
+        true => "kustomize build",
+        false => "kubectl kustomize",
+    }
+}
+
 /// Write each `(path, text)` below `dir`, making folders as needed.
 pub(crate) fn write_files(dir: &std::path::Path, files: &[(&str, &str)]) {
     for (path, text) in files {

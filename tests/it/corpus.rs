@@ -98,7 +98,11 @@ fn findings_per_project() {
         }
         report.push_str(&common::render(&outcome, Format::Short));
     }
-    let report = report.replace(&prefix, "").replace(&real_prefix, "");
+    // Overlays are named by the program that built them: as where only kubectl does.
+    let report = report
+        .replace(&prefix, "")
+        .replace(&real_prefix, "")
+        .replace(common::kustomize_command(), "kubectl kustomize");
     insta::assert_snapshot!("corpus_findings", report);
 }
 

@@ -463,3 +463,48 @@ fn names_that_hold_controls_are_drawn_escaped_in_every_format() {
         "{json}"
     );
 }
+
+#[test]
+fn trees_root_is_the_first_argument_as_kubectl_tree_takes_it() {
+    let chain = "testdata/graph/chain.yaml";
+    let with_flag = run(&["tree", "--root", "deploy/web", "-n", "shop", chain], 0);
+    assert!(with_flag.starts_with("Deployment shop/web"), "{with_flag}");
+    // `tree deploy/web PATHS`, as `tree --cluster deploy/web` takes it.
+    assert_eq!(
+        run(&["tree", "deploy/web", "-n", "shop", chain], 0),
+        with_flag
+    );
+    assert_eq!(
+        run(&["tree", "-n", "shop", "deployments.apps/web", chain], 0),
+        with_flag
+    );
+    // No such object: said as for --root, not as a missing file.
+    let out = common::ownerlint()
+        .args(["tree", "deplyo/web", "-n", "shop", chain])
+        .run();
+    assert_eq!(out.code(), Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("deplyo") && !out.stderr.contains("No such file"),
+        "{}",
+        out.stderr
+    );
+    // A folder of that name that is there is read as one.
+    let tmp = common::temp_dir("tree-root-path");
+    std::fs::create_dir_all(tmp.path().join("deploy/web")).expect("mkdir");
+    std::fs::copy(root().join(chain), tmp.path().join("deploy/web/chain.yaml")).expect("copy");
+    std::fs::write(
+        tmp.path().join("deploy/web/extra.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n  namespace: shop\n",
+    )
+    .expect("write");
+    let out = common::ownerlint()
+        .args(["tree", "-n", "shop", "deploy/web"])
+        .current_dir(tmp.path())
+        .run();
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with(&with_flag) && out.stdout.contains("ConfigMap shop/extra"),
+        "{}",
+        out.stdout
+    );
+}

@@ -315,7 +315,7 @@ fn a_long_message_from_a_tool_is_cut() {
             .run();
         assert!(
             run.stdout
-                .contains("error at (chart/templates/x.yaml:1:3): start xxxx")
+                .contains("error at (chart/templates/x.yaml:1:4): start xxxx")
                 && run.stdout.contains(" more characters)"),
             "--format {format}:\n{}",
             run.stdout.chars().take(2000).collect::<String>()

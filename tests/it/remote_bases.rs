@@ -61,7 +61,8 @@ fn the_upload_pack_probe_runs_nothing_from_the_command_line_the_hook_or_with_the
         "kustomization.yaml:2:3: error[render-failed]: resources entry \"{reference}\" \
          (kustomization.yaml:2) is remote and was not fetched: remote bases, resources and files \
          are fetched only with --allow-remote-bases; nothing it builds was checked (from \
-         kustomize build .)"
+         {} .)",
+        common::kustomize_command()
     );
     // `ownerlint DIR`, and the pre-commit hook's way (`.pre-commit-hooks.yaml`: the changed
     // file, with the repository as the project).
@@ -92,8 +93,9 @@ fn the_upload_pack_probe_runs_nothing_from_the_command_line_the_hook_or_with_the
             "kustomization.yaml:2:3: error[render-failed]: resources entry \"{reference}\" \
              (kustomization.yaml:2) was not fetched: its part \"--upload-pack=touch {}\" starts \
              with \"-\", which git would take for an option, so it is not fetched even with \
-             --allow-remote-bases; nothing it builds was checked (from kustomize build .)",
-            marker.display()
+             --allow-remote-bases; nothing it builds was checked (from {} .)",
+            marker.display(),
+            common::kustomize_command()
         )
     );
     assert!(!marker.exists(), "git ran the reference's command");
@@ -135,9 +137,10 @@ fn allowed_remote_bases_reach_git_over_https_and_ssh_only() {
     let run = run_in(&overlay, &["--allow-remote-bases", "."], None);
     assert_eq!(run.code(), Some(1), "{}{}", run.stdout, run.stderr);
     assert!(
-        run.stdout
-            .contains("error[render-failed]: kustomize build failed:")
-            && run.stdout.contains("transport 'file' not allowed"),
+        run.stdout.contains(&format!(
+            "error[render-failed]: {} failed:",
+            common::kustomize_command()
+        )) && run.stdout.contains("transport 'file' not allowed"),
         "{}",
         run.stdout
     );
@@ -555,13 +558,14 @@ fn a_remote_base_that_never_answers_leaves_no_process_behind() {
     // kustomize runs `git fetch`, which runs ssh, which connects and waits for the server's
     // greeting: stopped by ownerlint's timeout, then by kustomize's own (`?timeout=1`), after
     // which kustomize exits and leaves them to ownerlint.
+    let failed = format!("{} failed", common::kustomize_command());
     for (query, render_timeout, stopped) in [
         (
             "",
             "3",
             "it had not finished after 3 seconds, and was stopped",
         ),
-        ("?timeout=1", "60", "kustomize build failed"),
+        ("?timeout=1", "60", failed.as_str()),
     ] {
         let before = accepted.load(std::sync::atomic::Ordering::SeqCst);
         common::write_files(

@@ -57,8 +57,12 @@ fn overlays_are_built_and_their_findings_land_in_the_base_the_patches_and_the_co
             "{line}\nexpected it to start with\n{start}"
         );
     }
-    let from =
-        |overlay: &str| format!("(from kustomize build testdata/render/shop/overlays/{overlay})");
+    let from = |overlay: &str| {
+        format!(
+            "(from {} testdata/render/shop/overlays/{overlay})",
+            common::kustomize_command()
+        )
+    };
     assert!(found[0].ends_with(&from("prod")), "{}", found[0]);
     assert!(found[1].ends_with(&from("staging")), "{}", found[1]);
     // The base and the component are built as part of the overlays that use them, not alone.
@@ -340,7 +344,8 @@ fn an_object_defined_twice_in_one_build_is_told_in_the_builds_terms() {
         lines(&run.stdout),
         [
             format!(
-                "base/hpa-v2.yaml:4:9: warning[duplicate-object]: HorizontalPodAutoscaler shop/web is defined twice in `kustomize build overlays/prod`: first in base/hpa-v1.yaml:4: {consequence} (from kustomize build overlays/prod)"
+                "base/hpa-v2.yaml:4:9: warning[duplicate-object]: HorizontalPodAutoscaler shop/web is defined twice in `{kustomize} overlays/prod`: first in base/hpa-v1.yaml:4: {consequence} (from {kustomize} overlays/prod)",
+                kustomize = common::kustomize_command()
             ),
             format!(
                 "chart/templates/b.yaml:5:9: warning[duplicate-object]: ConfigMap default/settings is defined twice in `helm template chart`: first in chart/templates/a.yaml:4: {consequence} (from helm template chart)"
@@ -399,12 +404,13 @@ fn a_build_that_fails_is_one_finding_with_the_tools_own_message() {
     // helm's position, in the template.
     assert_eq!(
         found[0],
-        "db/templates/cm.yaml:6:11: error[render-failed]: helm template failed: execution error at (db/templates/cm.yaml:6:11): dbHost is required; nothing it builds was checked (from helm template db)"
+        "db/templates/cm.yaml:6:12: error[render-failed]: helm template failed: execution error at (db/templates/cm.yaml:6:12): dbHost is required; nothing it builds was checked (from helm template db)"
     );
     assert!(
-        found[1].starts_with(
-            "overlay/kustomization.yaml:1:1: error[render-failed]: kustomize build failed: "
-        ) && found[1].contains("missing.yaml: no such file or directory"),
+        found[1].starts_with(&format!(
+            "overlay/kustomization.yaml:1:1: error[render-failed]: {} failed: ",
+            common::kustomize_command()
+        )) && found[1].contains("missing.yaml: no such file or directory"),
         "{}",
         found[1]
     );
@@ -948,15 +954,17 @@ fn nested_overlays_and_manifests_beside_a_kustomization_are_checked_too() {
         run.stderr
     );
     let shown: Vec<&str> = run.stderr.lines().collect();
+    // Each build named by the command that ran.
+    let kustomize = common::kustomize_command();
     assert_eq!(
         shown[..6],
         [
-            "kustomize build app: built, 1 object",
-            "kustomize build app/base: skipped: part of `kustomize build app/variants/prod`",
-            "kustomize build app/tests/smoke: built, 1 object",
-            "kustomize build app/variants/prod: built, 1 object",
-            "app/example.yaml: linted on its own",
-            "ownerlint: 7 files read by the builds above, not linted on their own",
+            format!("{kustomize} app: built, 1 object"),
+            format!("{kustomize} app/base: skipped: part of `{kustomize} app/variants/prod`"),
+            format!("{kustomize} app/tests/smoke: built, 1 object"),
+            format!("{kustomize} app/variants/prod: built, 1 object"),
+            "app/example.yaml: linted on its own".to_string(),
+            "ownerlint: 7 files read by the builds above, not linted on their own".to_string(),
         ],
         "{}",
         run.stderr
@@ -1396,13 +1404,316 @@ fn the_annotation_of_an_object_as_built_suppresses_and_is_reported_in_its_file()
     // annotation names it.
     assert_eq!(
         lines(&run.stdout),
-        [
-            "base/pod.yaml:7:27: warning[unused-suppression]: this suppression of `owner-kind-unknown` suppresses nothing: no owner-kind-unknown finding in this object (from kustomize build dev)"
-        ],
+        [format!(
+            "base/pod.yaml:7:27: warning[unused-suppression]: this suppression of `owner-kind-unknown` suppresses nothing: no owner-kind-unknown finding in this object (from {} dev)",
+            common::kustomize_command()
+        )],
         "{}",
         run.stdout
     );
     assert!(run.stderr.contains("2 suppressed"), "{}", run.stderr);
+}
+
+/// An overlay that renames its base's Deployment (`namePrefix: prod-`), whose ConfigMap's
+/// reference still names `web`; and an unrelated app with a `Deployment web` of its own, in
+/// another namespace.
+const RENAMED_OWNER_AND_AN_UNRELATED_APP: &[(&str, &str)] = &[
+    (
+        "app/base/kustomization.yaml",
+        "resources:\n- deploy.yaml\n- cm.yaml\n",
+    ),
+    (
+        "app/base/deploy.yaml",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n",
+    ),
+    (
+        "app/base/cm.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-config\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: web\n    uid: 11111111-2222-3333-4444-555555555555\n",
+    ),
+    (
+        "app/prod/kustomization.yaml",
+        "namespace: prod\nnamePrefix: prod-\nresources:\n- ../base\n",
+    ),
+    (
+        "app/staging/kustomization.yaml",
+        "namespace: staging\nresources:\n- ../base\n",
+    ),
+    (
+        "other/deploy.yaml",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: other\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n",
+    ),
+    (
+        "other-app/kustomization.yaml",
+        "namespace: other\nresources:\n- deploy.yaml\n",
+    ),
+    (
+        "other-app/deploy.yaml",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n",
+    ),
+];
+
+#[test]
+fn an_overlays_reference_is_resolved_in_its_own_build_whatever_else_is_linted() {
+    if common::kubectl().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("own-build-first");
+    common::write_files(dir.path(), RENAMED_OWNER_AND_AN_UNRELATED_APP);
+    let renamed = format!(
+        "app/base/cm.yaml:6:3: warning[owner-not-found]: ConfigMap prod/prod-web-config → Deployment prod/web: kustomize renamed the owner to `prod-web` (namePrefix, nameSuffix) but not this reference, which still names Deployment prod/web; unless that exists in the cluster with uid `11111111-2222-3333-4444-555555555555`, the garbage collector deletes ConfigMap prod/prod-web-config (no other owner keeps it) (from {} app/prod)",
+        common::kustomize_command()
+    );
+    // Alone, beside an unrelated file, and beside an unrelated overlay: the same warning,
+    // never the unrelated Deployment in namespace "other".
+    for unrelated in [
+        None,
+        Some("other/deploy.yaml"),
+        Some("other"),
+        Some("other-app"),
+    ] {
+        let mut args = vec!["--format", "short", "app/prod"];
+        args.extend(unrelated);
+        let run = ownerlint_in(dir.path(), &args, None);
+        assert_eq!(
+            lines(&run.stdout),
+            [renamed.as_str()],
+            "{unrelated:?}: {}",
+            run.stderr
+        );
+        assert_eq!(run.code(), Some(0), "{unrelated:?}: {}", run.stderr);
+    }
+    // An overlay that holds the owner itself, under its own name: another file's object in
+    // another namespace that is applied with the reference's uid (`--mode apply`) gives it no
+    // uid, so it is not the owner either.
+    let with_uid = RENAMED_OWNER_AND_AN_UNRELATED_APP[5].1.replace(
+        "  namespace: other\n",
+        "  namespace: other\n  uid: 11111111-2222-3333-4444-555555555555\n",
+    );
+    common::write_files(dir.path(), &[("other/deploy.yaml", &with_uid)]);
+    let run = |args: &[&str]| {
+        let run = ownerlint_in(dir.path(), &[&["--format", "short"], args].concat(), None);
+        lines(&run.stdout)
+            .into_iter()
+            .filter(|line| line.starts_with("app/"))
+            .map(str::to_string)
+            .collect::<Vec<String>>()
+    };
+    let fresh = "app/base/cm.yaml:9:10: error[owner-created-with-fresh-uid]: ConfigMap staging/web-config → Deployment staging/web:";
+    let alone = run(&["--mode", "apply", "app/staging"]);
+    assert!(alone.len() == 1 && alone[0].starts_with(fresh), "{alone:?}");
+    let together = run(&["--mode", "apply", "app/staging", "other/deploy.yaml"]);
+    assert_eq!(together, alone);
+    // Read as a copy of the cluster's object (as it is without --mode: it has a uid), it is
+    // evidence that the cluster holds that uid in another namespace, as the garbage collector
+    // finds it.
+    let snapshot = run(&["app/staging", "other/deploy.yaml"]);
+    assert!(
+        snapshot.len() == 1 && snapshot[0].contains("error[cross-namespace-owner]"),
+        "{snapshot:?}"
+    );
+}
+
+#[test]
+fn a_build_is_named_by_the_command_that_ran() {
+    if common::kubectl().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("build-command");
+    common::write_files(dir.path(), RENAMED_OWNER_AND_AN_UNRELATED_APP);
+    let kustomize = common::kustomize_command();
+    let run = ownerlint_in(
+        dir.path(),
+        &["--format", "json", "--show-inputs", "app/prod"],
+        None,
+    );
+    assert!(
+        run.stderr
+            .starts_with(&format!("{kustomize} app/prod: built, 2 objects\n")),
+        "{}",
+        run.stderr
+    );
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(
+        json["builds"][0]["command"],
+        format!("{kustomize} app/prod"),
+        "{}",
+        run.stdout
+    );
+    // Where only kubectl builds overlays, that is what ran and what is said.
+    let only_kubectl = common::temp_dir("only-kubectl");
+    let kubectl = common::kubectl().expect("found above");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&kubectl, only_kubectl.path().join("kubectl")).expect("link");
+    #[cfg(not(unix))]
+    std::fs::copy(&kubectl, only_kubectl.path().join("kubectl")).expect("copy");
+    let run = ownerlint_in(
+        dir.path(),
+        &["--format", "short", "--show-inputs", "app/prod"],
+        Some(only_kubectl.path()),
+    );
+    assert!(
+        run.stderr
+            .starts_with("kubectl kustomize app/prod: built, 2 objects\n")
+            && run.stdout.ends_with("(from kubectl kustomize app/prod)\n"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+}
+
+#[test]
+fn helms_template_error_lands_on_the_character_it_names() {
+    if common::helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("helm-columns");
+    common::write_files(
+        dir.path(),
+        &[
+            (
+                "db/Chart.yaml",
+                "apiVersion: v2\nname: db\nversion: 0.1.0\n",
+            ),
+            // helm counts a column in bytes, from 0: it puts `.a` at 18, after 18 bytes that
+            // are 16 characters (each `é` takes two bytes), so it is the 17th character, and
+            // its message says so too.
+            (
+                "db/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  éé: {{ .Values.a.b.c }}\n",
+            ),
+            (
+                "fails/Chart.yaml",
+                "apiVersion: v2\nname: fails\nversion: 0.1.0\n",
+            ),
+            ("fails/templates/cm.yaml", "a: b\n{{ fail \"boom\" }}\n"),
+        ],
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "db", "fails"], None);
+    let found = lines(&run.stdout);
+    assert_eq!(found.len(), 2, "{}", run.stdout);
+    // On `.a` of `.Values.a.b.c` (the nil value's field), and on `fail`.
+    assert!(
+        found[0].starts_with("db/templates/cm.yaml:4:17: error[render-failed]: helm template failed: db/templates/cm.yaml:4:17 executing"),
+        "{}",
+        found[0]
+    );
+    assert!(
+        "  éé: {{ .Values.a.b.c }}"
+            .chars()
+            .skip(16)
+            .collect::<String>()
+            .starts_with(".a")
+    );
+    assert!(
+        found[1].starts_with("fails/templates/cm.yaml:2:4: error[render-failed]: helm template failed: execution error at (fails/templates/cm.yaml:2:4): boom"),
+        "{}",
+        found[1]
+    );
+}
+
+#[test]
+fn a_missing_chart_dependency_is_reported_at_its_entry() {
+    if common::helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("helm-dependency");
+    common::write_files(
+        dir.path(),
+        &[
+            (
+                "shop/Chart.yaml",
+                "apiVersion: v2\nname: shop\nversion: 0.1.0\ndependencies:\n  - name: redis\n    version: 1.0.0\n    repository: https://charts.example.com\n  - name: pg\n    version: 1.0.0\n",
+            ),
+            (
+                "shop/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop\n",
+            ),
+        ],
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "shop"], None);
+    assert!(
+        run.stdout
+            .starts_with("shop/Chart.yaml:5:3: error[render-failed]: helm template failed: ")
+            && run
+                .stdout
+                .contains("missing in charts/ directory: redis, pg"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.code(), Some(1));
+}
+
+#[test]
+fn a_finding_in_a_ranges_line_names_the_item_that_rendered_it() {
+    if common::helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("helm-range");
+    common::write_files(
+        dir.path(),
+        &[
+            (
+                "shop/Chart.yaml",
+                "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+            ),
+            (
+                "shop/values.yaml",
+                "owners:\n- name: a\n- name: b\nsettings: [p, q]\n",
+            ),
+            // One entry written as it is, the others by a range: each built entry reads
+            // `- apiVersion: apps/v1`, as two lines of the template do.
+            (
+                "shop/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop\n  namespace: shop\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: first\n    uid: 0b9c1c4e-2d3f-4a5b-8c6d-000000000001\n  {{- range .Values.owners }}\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: {{ .name }}\n    uid: 0b9c1c4e-2d3f-4a5b-8c6d-000000000002\n  {{- end }}\n",
+            ),
+            // Whole objects, alike but for their names.
+            (
+                "shop/templates/settings.yaml",
+                "{{- range .Values.settings }}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings-{{ . }}\n  namespace: shop\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: gone\n    uid: 0b9c1c4e-2d3f-4a5b-8c6d-000000000003\n{{- end }}\n",
+            ),
+        ],
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "shop"], None);
+    let found: Vec<&str> = lines(&run.stdout)
+        .into_iter()
+        .filter(|line| line.contains("warning[owner-not-found]"))
+        .collect();
+    let at = |line: &str| line.split(": ").next().unwrap_or("").to_string();
+    let item = |line: &str| {
+        line.rsplit_once(" (the ")
+            .and_then(|(_, item)| item.strip_suffix(") (from helm template shop)"))
+            .map(|item| format!("the {item}"))
+            .unwrap_or_default()
+    };
+    let seen: Vec<(String, String)> = found.iter().map(|l| (at(l), item(l))).collect();
+    assert_eq!(
+        seen,
+        [
+            // The entry written as it is, at its own line.
+            ("shop/templates/cm.yaml:7:3".to_string(), String::new()),
+            // The range's entries, at the range's line, each named.
+            (
+                "shop/templates/cm.yaml:12:3".to_string(),
+                "the 1st item of the range at shop/templates/cm.yaml:11, name: a".to_string()
+            ),
+            (
+                "shop/templates/cm.yaml:12:3".to_string(),
+                "the 2nd item of the range at shop/templates/cm.yaml:11, name: b".to_string()
+            ),
+            (
+                "shop/templates/settings.yaml:9:3".to_string(),
+                "the 1st item of the range at shop/templates/settings.yaml:1, name: settings-p"
+                    .to_string()
+            ),
+            (
+                "shop/templates/settings.yaml:9:3".to_string(),
+                "the 2nd item of the range at shop/templates/settings.yaml:1, name: settings-q"
+                    .to_string()
+            ),
+        ],
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
