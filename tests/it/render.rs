@@ -1763,7 +1763,7 @@ fn the_pre_commit_hook_keeps_render_failed_for_a_chart_it_could_not_build() {
         (
             "db/templates/cm.yaml",
             None,
-            "db/templates/cm.yaml:6:11: error[render-failed]: helm template failed: execution error at (db/templates/cm.yaml:6:11): dbHost is required; nothing it builds was checked (from helm template db)\n",
+            "db/templates/cm.yaml:6:12: error[render-failed]: helm template failed: execution error at (db/templates/cm.yaml:6:12): dbHost is required; nothing it builds was checked (from helm template db)\n",
         ),
         (
             "web/templates/cm.yaml",
