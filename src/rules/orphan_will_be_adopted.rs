@@ -3,13 +3,13 @@
 //! owner (`ClaimObject` in
 //! `k8s.io/kubernetes/pkg/controller/controller_ref_manager.go`).
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use super::Context;
 use crate::controllers::{Verdict, is_claimable, workload_controller};
 use crate::finding::{Finding, Label};
 use crate::index::ObjId;
-use crate::selector::{Requirement, display_labels};
+use crate::selector::{Requirement, Selector, display_labels};
 
 super::declare_rule! {
     id: "orphan-will-be-adopted",
@@ -24,59 +24,80 @@ super::declare_rule! {
 /// Of a selector's requirements, the one that the fewest objects' labels meet is the one
 /// indexed (`pod-template-hash=…` rather than the `app=web` of every Pod), so a namespace of
 /// tens of thousands of Pods and ReplicaSets costs what its objects do, not their product.
-#[derive(Default)]
-struct Adopters {
-    by_label: HashMap<(String, &'static str, &'static str, String, String), Vec<ObjId>>,
-    /// Those whose selector requires no `key=value` and no `key in (…)` (only other
-    /// expressions).
-    others: HashMap<(String, &'static str, &'static str), Vec<ObjId>>,
+/// The controllers that can adopt, indexed by what a dependent must carry to be selected. The
+/// keys borrow the objects' own text: indexing and looking up copy no string.
+struct Adopters<'a> {
+    by_label: HashMap<(&'a str, &'static str, &'static str, &'a str, &'a str), Vec<ObjId>>,
+    others: HashMap<(&'a str, &'static str, &'static str), Vec<ObjId>>,
 }
 
-impl Adopters {
-    fn of(cx: &Context) -> Adopters {
-        // How many claimable objects carry each `key=value`.
-        let mut carried: HashMap<(&str, &str), usize> = HashMap::new();
-        for (i, object) in cx.objects.iter().enumerate() {
-            let facts = cx.index.facts(ObjId(i as u32));
-            let (Some(group), Some(labels)) = (&facts.group, &object.labels) else {
-                continue;
-            };
-            if !is_claimable(group, object.kind_str()) {
-                continue;
-            }
-            for (key, value) in &labels.pairs {
-                *carried.entry((key.as_str(), value.as_str())).or_default() += 1;
-            }
-        }
-        let carried = |key: &str, value: &str| carried.get(&(key, value)).copied().unwrap_or(0);
-        let mut adopters = Adopters::default();
-        for (i, object) in cx.objects.iter().enumerate() {
+/// The `key=value` requirements of a selector a dependent must meet one value of.
+fn indexable(selector: &Selector) -> impl Iterator<Item = (&String, &[String])> {
+    selector.requirements.iter().filter_map(|r| match r {
+        Requirement::Equals(key, value) => Some((key, std::slice::from_ref(value))),
+        Requirement::In(key, values) => Some((key, values.as_slice())),
+        _ => None,
+    })
+}
+
+impl<'a> Adopters<'a> {
+    fn of(cx: &Context<'a>) -> Adopters<'a> {
+        let objects: &'a [crate::model::Object] = cx.objects;
+        let index: &'a crate::index::Index = cx.index;
+        // The controllers that can adopt: a controller being deleted adopts nothing.
+        let mut controllers = Vec::new();
+        for (i, object) in objects.iter().enumerate() {
             let id = ObjId(i as u32);
-            let facts = cx.index.facts(id);
-            // A controller being deleted adopts nothing.
             let Some(selector) = object.selector.as_ref().filter(|_| !object.is_being_deleted())
             else {
                 continue;
             };
+            let facts = index.facts(id);
             let (Some(group), Some(namespace)) = (&facts.group, &facts.namespace) else {
                 continue;
             };
             let Some(controller) = workload_controller(group, object.kind_str()) else {
                 continue;
             };
+            controllers.push((id, namespace.as_str(), controller, &**selector));
+        }
+        // How many claimable objects carry each `key=value` that a selector requires (only
+        // those are counted: they are what the index chooses between).
+        let mut carried: HashMap<(&str, &str), usize> = HashMap::new();
+        for (_, _, _, selector) in &controllers {
+            for (key, values) in indexable(selector) {
+                for value in values {
+                    carried.insert((key.as_str(), value.as_str()), 0);
+                }
+            }
+        }
+        if !carried.is_empty() {
+            for (i, object) in objects.iter().enumerate() {
+                let facts = index.facts(ObjId(i as u32));
+                let (Some(group), Some(labels)) = (&facts.group, &object.labels) else {
+                    continue;
+                };
+                if !is_claimable(group, object.kind_str()) {
+                    continue;
+                }
+                for (key, value) in &labels.pairs {
+                    if let Some(count) = carried.get_mut(&(key.as_str(), value.as_str())) {
+                        *count += 1;
+                    }
+                }
+            }
+        }
+        let carried = |key: &str, value: &str| carried.get(&(key, value)).copied().unwrap_or(0);
+        let mut adopters = Adopters {
+            by_label: HashMap::new(),
+            others: HashMap::new(),
+        };
+        for (id, namespace, controller, selector) in controllers {
             // The labels, one of which a dependent must carry to be selected, of the
             // requirement the fewest objects meet.
-            let indexed = selector
-                .requirements
-                .iter()
-                .filter_map(|r| match r {
-                    Requirement::Equals(key, value) => Some((key, std::slice::from_ref(value))),
-                    Requirement::In(key, values) => Some((key, values.as_slice())),
-                    _ => None,
-                })
-                .min_by_key(|(key, values)| {
-                    values.iter().map(|v| carried(key, v)).sum::<usize>()
-                });
+            let indexed = indexable(selector).min_by_key(|(key, values)| {
+                values.iter().map(|v| carried(key, v)).sum::<usize>()
+            });
             for claim in controller.claims {
                 let (group, kind) = (claim.group, claim.kind);
                 match indexed {
@@ -87,14 +108,14 @@ impl Adopters {
                         for value in values {
                             adopters
                                 .by_label
-                                .entry((namespace.clone(), group, kind, key.clone(), value.clone()))
+                                .entry((namespace, group, kind, key.as_str(), value.as_str()))
                                 .or_default()
                                 .push(id);
                         }
                     }
                     None => adopters
                         .others
-                        .entry((namespace.clone(), group, kind))
+                        .entry((namespace, group, kind))
                         .or_default()
                         .push(id),
                 }
@@ -103,8 +124,6 @@ impl Adopters {
         adopters
     }
 
-    /// The controllers in `namespace` that claim `group`/`kind` and whose selectors `labels`
-    /// may meet, in input order.
     fn candidates(
         &self,
         namespace: &str,
@@ -117,7 +136,7 @@ impl Adopters {
         };
         let mut found: Vec<ObjId> = self
             .others
-            .get(&(namespace.to_string(), claimed.0, claimed.1))
+            .get(&(namespace, claimed.0, claimed.1))
             .cloned()
             .unwrap_or_default();
         if let Some(labels) = labels {
@@ -126,13 +145,7 @@ impl Adopters {
             keys.dedup();
             for key in keys {
                 let value = labels.get(key).unwrap_or_default();
-                let index = (
-                    namespace.to_string(),
-                    claimed.0,
-                    claimed.1,
-                    key.to_string(),
-                    value.to_string(),
-                );
+                let index = (namespace, claimed.0, claimed.1, key, value);
                 found.extend(self.by_label.get(&index).into_iter().flatten());
             }
         }
