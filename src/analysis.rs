@@ -134,6 +134,11 @@ pub struct Stats {
     /// some kinds: only owners of those are known not to exist.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub partial_dump: bool,
+    /// What a saved cluster snapshot among the inputs records it could not read when it was
+    /// saved (`not-read.json`): (resource or group, why). References to those kinds are not
+    /// checked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_read_when_saved: Vec<(String, String)>,
     /// What `ownerlint cluster` read, and from where.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster: Option<ClusterStats>,

@@ -456,6 +456,11 @@ fn check_cached(
     let resolutions = resolve::resolve_all(&loaded.objects, &index, &catalog);
     let ownership = resolve::Ownership::new(&resolutions);
     let mut outcome = loaded.outcome;
+    outcome.stats.not_read_when_saved = loaded
+        .not_read
+        .iter()
+        .map(|n| (n.what.clone(), n.why.clone()))
+        .collect();
     // What the rules check, counted, so that a run with nothing to check does not read as a
     // run that found everything in order.
     let linted = loaded

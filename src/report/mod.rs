@@ -488,6 +488,20 @@ pub fn summary_line(outcome: &Outcome) -> String {
         line.push_str(&format!(", {} in the baseline not shown", s.baselined));
     }
     line.push_str(&format!(" ({:.2}s)", s.elapsed.as_secs_f64()));
+    match &s.not_read_when_saved[..] {
+        [] => {}
+        [(what, why)] => line.push_str(&format!(
+            "\nownerlint: warning: the saved snapshot records that {what} was not read when it was saved ({why}); references to its objects are not checked"
+        )),
+        many => line.push_str(&format!(
+            "\nownerlint: warning: the saved snapshot records that {} resources were not read when it was saved ({}); references to their objects are not checked",
+            many.len(),
+            many.iter()
+                .map(|(what, why)| format!("{what}: {why}"))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )),
+    }
     if s.partial_dump {
         line.push_str("\nownerlint: --complete: this is a `kubectl cluster-info dump`, which holds only Pods, ReplicaSets, Deployments, DaemonSets, ReplicationControllers, Services, Events and Nodes; an owner of another kind that is not in it is only not in this dump");
     }

@@ -238,6 +238,14 @@ fn a_snapshot_saved_with_a_forbidden_kind_keeps_it_not_read() {
     };
     let again = lint_saved();
     assert_eq!(findings(&again), live, "{}", again.stderr);
+    // Said once, on standard error, as the live run said it.
+    assert!(
+        again.stderr.contains(
+            "ownerlint: warning: the saved snapshot records that replicasets.apps/v1 was not read when it was saved (403 Forbidden: "
+        ),
+        "{}",
+        again.stderr
+    );
     let report: Value = serde_json::from_str(&again.stdout).expect("JSON");
     let message = report["findings"]
         .as_array()
@@ -254,6 +262,11 @@ fn a_snapshot_saved_with_a_forbidden_kind_keeps_it_not_read() {
     // The record is what makes it so: without it, the folder reads as a complete cluster.
     std::fs::remove_file(saved.join("not-read.json")).expect("remove");
     let without = lint_saved();
+    assert!(
+        !without.stderr.contains("the saved snapshot records"),
+        "{}",
+        without.stderr
+    );
     assert!(
         findings(&without)
             .iter()
