@@ -30,6 +30,7 @@ pub(crate) use note;
 
 #[cfg(feature = "cluster")]
 mod cluster;
+#[cfg(feature = "cluster")]
 mod confirm;
 mod fixes;
 mod graph;
