@@ -28,8 +28,12 @@ fuzz_target!(|data: &[u8]| {
     let _ = ownerlint::tree::mermaid(&forest);
     if !analysis.objects.is_empty() {
         let target = ownerlint::index::ObjId(0);
-        let _ =
-            ownerlint::preview::preview(&graph, target, ownerlint::preview::Cascade::Foreground);
+        let _ = ownerlint::preview::preview(
+            &analysis,
+            &graph,
+            target,
+            ownerlint::preview::Cascade::Foreground,
+        );
     }
     if let Ok(text) = std::str::from_utf8(data) {
         // Half the inputs are read as manifests to apply, so that a dump's fixes run too.
