@@ -108,6 +108,9 @@ pub struct Stats {
     pub assertion_files: usize,
     /// Kustomize patch files found and not linted.
     pub patch_files: usize,
+    /// Kustomization files met and not built (`--no-render`): of `skipped_documents`, named
+    /// apart in the summary.
+    pub unbuilt_kustomizations: usize,
     /// Helm charts built and linted as built.
     pub charts: usize,
     /// Kustomize overlays built and linted as built.

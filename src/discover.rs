@@ -24,6 +24,9 @@ pub struct Discovered {
     /// Patch files of a kustomization found among the inputs: partial objects that kustomize
     /// merges into others, never applied as they are, so not linted.
     pub patches: Vec<PathBuf>,
+    /// Kustomization files met when not building (`--no-render`, or context for `--project`):
+    /// kustomize's own configuration, never applied, so not linted as objects.
+    pub kustomizations: Vec<PathBuf>,
     /// Helm charts and Kustomize overlays to build and lint as built (unless --no-render).
     pub targets: Vec<Target>,
     /// Charts and overlays met and not built on their own, and why.
@@ -204,7 +207,26 @@ pub fn discover(
             })
             .collect();
     }
+    if !build {
+        let (kustomizations, inputs) = std::mem::take(&mut found.inputs)
+            .into_iter()
+            .partition(|input| matches!(input, Input::File(p) if is_kustomization_file(p)));
+        found.inputs = inputs;
+        found.kustomizations = kustomizations
+            .into_iter()
+            .filter_map(|input| match input {
+                Input::File(path) => Some(path),
+                Input::Stdin => None,
+            })
+            .collect();
+    }
     found
+}
+
+/// Whether kustomize reads `path` as a kustomization (by its name, as kustomize finds one).
+fn is_kustomization_file(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| crate::build::KUSTOMIZATION_FILES.iter().any(|k| n == *k))
 }
 
 /// Which of the charts and overlays met are built, each with the files it reads: all but
@@ -289,13 +311,7 @@ fn kustomize_patches(inputs: &[Input], files: &Files) -> std::collections::HashS
     use crate::yaml;
     let mut patches = std::collections::HashSet::new();
     let kustomizations = inputs.iter().filter_map(|input| match input {
-        Input::File(path)
-            if path
-                .file_name()
-                .is_some_and(|n| crate::build::KUSTOMIZATION_FILES.iter().any(|k| n == *k)) =>
-        {
-            Some(path)
-        }
+        Input::File(path) if is_kustomization_file(path) => Some(path),
         _ => None,
     });
     for path in kustomizations {

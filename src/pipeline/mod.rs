@@ -174,6 +174,8 @@ pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
     outcome.errors.extend(errors);
     outcome.stats.assertion_files = found.assertion_files;
     outcome.stats.patch_files = found.patch_files;
+    outcome.stats.skipped_documents += found.kustomization_files;
+    outcome.stats.unbuilt_kustomizations = found.kustomization_files;
     outcome.stats.build_files = found.build_files.len();
     outcome.build_files = found.build_files;
     let found_in_check = std::mem::take(&mut outcome.skipped_paths);
@@ -202,6 +204,8 @@ struct Found {
     errors: Vec<InputError>,
     assertion_files: usize,
     patch_files: usize,
+    /// Kustomization files not built (`--no-render`): documents that are not objects.
+    kustomization_files: usize,
     /// Files the builds read, not linted alone.
     build_files: Vec<String>,
     /// Folders a walk could not enter.
@@ -231,6 +235,7 @@ fn discover_all(options: &Options, filter: &Filter, files: &Files) -> Found {
         if role == Role::Lint {
             all.assertion_files += found.assertions.len();
             all.patch_files += found.patches.len();
+            all.kustomization_files += found.kustomizations.len();
             all.build_files
                 .extend(found.build_files.iter().map(|p| read::display_path(p)));
             all.targets.append(&mut found.targets);

@@ -441,10 +441,15 @@ pub fn summary_line(outcome: &Outcome) -> String {
         )),
     }
     let mut skipped = Vec::new();
-    match s.skipped_documents {
+    match s.skipped_documents - s.unbuilt_kustomizations {
         0 => {}
         1 => skipped.push("1 document that is not a Kubernetes object".to_string()),
         n => skipped.push(format!("{n} documents that are not Kubernetes objects")),
+    }
+    match s.unbuilt_kustomizations {
+        0 => {}
+        1 => skipped.push("1 kustomization (--no-render)".to_string()),
+        n => skipped.push(format!("{n} kustomizations (--no-render)")),
     }
     if s.patch_files > 0 {
         skipped.push(plural(s.patch_files, "kustomize patch file"));

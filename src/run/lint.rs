@@ -259,7 +259,11 @@ pub fn lint(mut args: Lint, streams: &mut Streams) -> i32 {
         }
     }
     let stats = &outcome.stats;
-    let read_nothing = stats.cluster.is_none() && stats.files + stats.charts + stats.overlays == 0;
+    // A file skipped on purpose (a kustomize patch, a kustomization with --no-render) is
+    // said in the summary, not taken for no file at all.
+    let skipped = stats.skipped_documents + stats.patch_files + stats.assertion_files;
+    let read_nothing =
+        stats.cluster.is_none() && stats.files + stats.charts + stats.overlays + skipped == 0;
     // (A chart or an overlay that could not be built is a finding.)
     if read_nothing && outcome.errors.is_empty() && outcome.findings.is_empty() {
         note!(streams.stderr, "ownerlint: {}", nothing_to_lint(&options));

@@ -518,6 +518,64 @@ fn no_render_reads_the_files_as_they_are() {
 }
 
 #[test]
+fn no_render_does_not_count_kustomization_files_as_objects() {
+    // A kustomization is kustomize's configuration, never applied: not an object to lint
+    // or count, but said to be skipped.
+    let json = ownerlint(
+        &["--format", "json", "--no-render", "testdata/render/shop"],
+        None,
+    );
+    let json: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let kustomizations = walk_names(std::path::Path::new("testdata/render/shop"))
+        .into_iter()
+        .filter(|p| p.ends_with("kustomization.yaml"))
+        .count();
+    assert!(kustomizations > 0);
+    assert_eq!(
+        json["summary"]["skipped_documents"],
+        serde_json::json!(kustomizations),
+        "{json}"
+    );
+    let run = ownerlint(&["--no-render", "testdata/render/shop"], None);
+    assert!(
+        run.stderr.contains(&format!(
+            "skipped {kustomizations} kustomizations (--no-render)"
+        )),
+        "{}",
+        run.stderr
+    );
+    // Named alone, it is said to be skipped, not taken for no file.
+    let run = ownerlint(
+        &[
+            "--no-render",
+            "testdata/render/shop/base/kustomization.yaml",
+        ],
+        None,
+    );
+    assert_eq!(
+        run.stderr,
+        "ownerlint: 0 objects in 0 files; 0 owner references and 0 finalizers checked; skipped 1 kustomization (--no-render): 0 errors, 0 warnings, 0 info (0.00s)\n",
+    );
+}
+
+/// Every file below `dir`.
+fn walk_names(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir)
+        .expect("the folder is read")
+        .flatten()
+    {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(walk_names(&path));
+        } else {
+            found.push(path);
+        }
+    }
+    found
+}
+
+#[test]
 fn github_and_sarif_annotate_the_source_files() {
     if common::helm().is_none() {
         return;
