@@ -313,6 +313,39 @@ impl<'a> Context<'a> {
             }
         }
         let described = self.display_name(dependent);
+        let sentence = self.consequence_given(&described, &alive, &unknown, &unresolvable);
+        // An owner kind that is neither built in nor declared by a CRD here, and not in the
+        // input: whether the collector can map it at all decides. A kind it cannot map (no CRD
+        // installed, a group not served) keeps the dependent for ever (`unable to get REST
+        // mapping`), as 1.36 did.
+        let own = object.owner_refs().get(reference_index).zip(
+            self.resolutions[dependent.index()].get(reference_index),
+        );
+        match own {
+            Some((reference, resolution))
+                if unresolvable.is_empty()
+                    && resolution.api == crate::catalog::ApiStatus::UnknownKind
+                    && resolution.unresolved() == Some(Unresolved::NotFound) =>
+            {
+                format!(
+                    "{sentence}; if the cluster does not serve {} in {}, the collector cannot map this reference and keeps the dependent for ever",
+                    reference.kind_str().unwrap_or("?"),
+                    reference.api_version_str().unwrap_or("?"),
+                )
+            }
+            _ => sentence,
+        }
+    }
+
+    /// The collector's verdict on a dependent whose reference dangles, from its other
+    /// owners: alive, unknown beyond this snapshot, or unresolvable.
+    fn consequence_given(
+        &self,
+        described: &str,
+        alive: &[String],
+        unknown: &[String],
+        unresolvable: &[String],
+    ) -> String {
         // The collector fails on a reference it cannot resolve before it looks at the others
         // (`classifyReferences`), so it neither deletes the dependent nor removes this one.
         if !unresolvable.is_empty() {

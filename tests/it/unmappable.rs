@@ -82,6 +82,25 @@ fn discovery_makes_an_unserved_group_or_kind_an_owner_the_collector_cannot_map()
         "{}",
         without.stdout
     );
+    // Nor is the collector said to delete them outright: whether it can map the reference
+    // decides, and the uid's holder is said to differ in its group only.
+    for expected in [
+        "uid `11111111-0000-4000-8000-000000000001` belongs to ConfigMap shop/owner, not to the \
+         wrong.example.com/v1 ConfigMap/owner the reference names; the garbage collector finds \
+         that object by uid, sees that its group differs, and treats the owner as absent, so the \
+         garbage collector deletes ConfigMap shop/by-wrong-group (no other owner keeps it); if \
+         the cluster does not serve ConfigMap in wrong.example.com/v1, the collector cannot map \
+         this reference and keeps the dependent for ever\n",
+        "the garbage collector deletes ConfigMap shop/by-nosuch (no other owner keeps it); if the \
+         cluster does not serve Thing in nosuch.example.org/v1, the collector cannot map this \
+         reference and keeps the dependent for ever\n",
+    ] {
+        assert!(
+            without.stdout.contains(expected),
+            "{expected}\n{}",
+            without.stdout
+        );
+    }
     let with = common::ownerlint()
         .args(["--no-config", "--format", "short"])
         .arg(discovery_dir())
