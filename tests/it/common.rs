@@ -302,7 +302,8 @@ pub(crate) fn in_ci() -> bool {
 
 /// A test cannot run its real subject here, for `reason`. Under `CI=true` that fails the test;
 /// elsewhere the reason is written to standard error past the test harness's capture, so that
-/// it shows in a plain `cargo test` run, and the caller returns.
+/// it shows in a plain `cargo test` run, and counted at the run's end (`skips`), and the caller
+/// returns.
 #[track_caller]
 pub(crate) fn skip(reason: &str) {
     let at = std::panic::Location::caller();
@@ -317,6 +318,7 @@ pub(crate) fn skip(reason: &str) {
         std::io::stderr().lock(),
         "skipped: {test} ({at}) did not run its subject: {reason}"
     );
+    crate::skips::record(test, reason);
 }
 
 /// The path of the program `name` on `PATH`. Without it, the test is skipped through [`skip`]
@@ -368,11 +370,14 @@ pub(crate) fn shared_dir(sub: &str, what: &str) -> Option<std::path::PathBuf> {
     let reason = format!("{} is missing ({what}, beside the checkout)", dir.display());
     if std::env::var("OWNERLINT_SHARED").is_ok_and(|v| v == "absent") {
         use std::io::Write;
+        let thread = std::thread::current();
+        let test = thread.name().unwrap_or("a test");
+        let reason = format!("{reason}, as .ci/run said");
         let _ = writeln!(
             std::io::stderr().lock(),
-            "skipped: {} did not run: {reason}, as .ci/run said",
-            std::thread::current().name().unwrap_or("a test")
+            "skipped: {test} did not run: {reason}"
         );
+        crate::skips::record(test, &reason);
         return None;
     }
     skip(&reason);

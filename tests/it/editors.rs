@@ -194,3 +194,53 @@ fn the_vim_errorformat_puts_the_cursor_on_each_finding() {
         "no finding stands after non-ASCII text"
     );
 }
+
+/// The Helix configuration (`editors/helix/languages.toml`, which the README gives) is TOML
+/// that starts `ownerlint server` for the languages Helix gives YAML, JSON and a chart's
+/// templates, beside the server Helix has for each (a language's list replaces Helix's).
+#[test]
+fn the_helix_configuration_serves_yaml_json_and_helm() {
+    let Some(python) = common::require_tool("python3", "install Python 3.11 or later") else {
+        return;
+    };
+    let path = root().join("editors/helix/languages.toml");
+    // Python's TOML reader (3.11), as JSON.
+    let out = std::process::Command::new(python)
+        .args([
+            "-c",
+            "import json, sys, tomllib; print(json.dumps(tomllib.load(open(sys.argv[1], 'rb'))))",
+        ])
+        .arg(&path)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let config: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        config["language-server"]["ownerlint"],
+        serde_json::json!({"command": "ownerlint", "args": ["server"]})
+    );
+    let languages: Vec<(&str, Vec<&str>)> = config["language"]
+        .as_array()
+        .expect("[[language]]")
+        .iter()
+        .map(|language| {
+            let servers = language["language-servers"]
+                .as_array()
+                .map(|s| s.iter().filter_map(|s| s.as_str()).collect())
+                .unwrap_or_default();
+            (language["name"].as_str().unwrap_or("?"), servers)
+        })
+        .collect();
+    assert_eq!(
+        languages,
+        [
+            ("yaml", vec!["yaml-language-server", "ownerlint"]),
+            ("json", vec!["vscode-json-language-server", "ownerlint"]),
+            ("helm", vec!["helm_ls", "ownerlint"]),
+        ]
+    );
+}

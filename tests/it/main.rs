@@ -59,6 +59,8 @@ mod server;
 #[cfg(target_os = "linux")]
 mod server_builds;
 mod shapes;
+mod skip_count;
+mod skips;
 mod suppress;
 mod unmappable;
 mod vscode;

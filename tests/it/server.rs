@@ -109,9 +109,14 @@ impl Client {
     }
 
     fn open(&self, file: &Path, text: &str) {
+        self.open_as(file, "yaml", text);
+    }
+
+    /// Open `file` as a document of `language`, the id the editor gives it.
+    fn open_as(&self, file: &Path, language: &str, text: &str) {
         self.notify(
             "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri(file), "languageId": "yaml", "version": 1, "text": text}}),
+            json!({"textDocument": {"uri": uri(file), "languageId": language, "version": 1, "text": text}}),
         );
     }
 
@@ -1676,4 +1681,91 @@ fn the_server_reports_what_the_command_line_reports_once_the_editors_texts_are_s
             .any(|(_, rule)| *rule == "owner-ref-unknown-field"),
         "the edited template is built: {found:?}"
     );
+}
+
+/// A chart whose owner's name comes from a named template in `_helpers.tpl`.
+const HELPERS: &str = "{{- define \"shop.owner\" -}}\n{{ .Values.owner }}\n{{- end -}}\n";
+const CACHE_BY_HELPER: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cache\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: {{ include \"shop.owner\" . }}-missing\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
+
+/// With the Kubernetes extension, VS Code (and Helix) give a chart's templates the language
+/// `helm`, `_helpers.tpl` included: the server takes a document by its path, so a template is
+/// built with its chart as a `yaml` one is, and an unsaved helper is part of the build.
+#[test]
+fn chart_templates_opened_as_helm_are_built_with_their_chart() {
+    if common::helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("server-helm-language");
+    let root = dir.path().canonicalize().expect("root");
+    common::write_files(
+        &root,
+        &[
+            ("chart/Chart.yaml", CHART),
+            ("chart/values.yaml", "owner: api\n"),
+            ("chart/templates/_helpers.tpl", HELPERS),
+            ("chart/templates/deployment.yaml", CHART_DEPLOYMENT),
+            ("chart/templates/cache.yaml", CACHE_BY_HELPER),
+        ],
+    );
+    let cache = root.join("chart/templates/cache.yaml");
+    let helpers = root.join("chart/templates/_helpers.tpl");
+    let mut client = Client::start(&root, push_client());
+    client.open_as(&cache, "helm", CACHE_BY_HELPER);
+    let diagnostics = client.published(&cache);
+    // As the command line finds it in the built chart, on the template's line.
+    assert_eq!(
+        places(&diagnostics),
+        [("owner-not-found".to_string(), 5, 2)],
+        "{diagnostics:?}"
+    );
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("Deployment default/api-missing")),
+        "{diagnostics:?}"
+    );
+    // The helper, open as `helm` and edited without saving, names another owner: the chart
+    // is built with the editor's text of it.
+    client.open_as(&helpers, "helm", HELPERS);
+    let renamed = HELPERS.replace("{{ .Values.owner }}", "web");
+    client.change(&helpers, 2, json!([{"text": renamed}]));
+    let diagnostics = loop {
+        let diagnostics = client.published(&cache);
+        let message = diagnostics
+            .first()
+            .and_then(|d| d["message"].as_str())
+            .unwrap_or_default()
+            .to_string();
+        if !message.contains("api-missing") {
+            break diagnostics;
+        }
+    };
+    assert_eq!(
+        places(&diagnostics),
+        [("owner-not-found".to_string(), 5, 2)],
+        "{diagnostics:?}"
+    );
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("Deployment default/web-missing")),
+        "{diagnostics:?}"
+    );
+    // The helper is no manifest: nothing is reported on it.
+    let on_helpers: Vec<Value> = client
+        .seen
+        .iter()
+        .filter_map(|m| match m {
+            Message::Notification(n)
+                if n.method == "textDocument/publishDiagnostics"
+                    && n.params["uri"] == uri(&helpers) =>
+            {
+                n.params["diagnostics"].as_array().cloned()
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert_eq!(on_helpers, Vec::<Value>::new());
+    client.stop();
 }
