@@ -15,8 +15,9 @@
 # only from this machine (127.0.0.1, localhost, [::1]), where nothing on the network can alter it.
 #
 # The environment (action.yml's `env:`): INPUT_VERSION, ACTION_REF, ACTION_REPOSITORY,
-# WORKFLOW_REPOSITORY, ACTION_PATH, OWNERLINT_ROOT; RUNNER_OS and RUNNER_ARCH as the runner sets them; on install, the
-# plan's outputs as PLAN_VERSION, PLAN_TARGET, PLAN_ARCHIVE, PLAN_URL and PLAN_SHA256.
+# WORKFLOW_REPOSITORY, ACTION_PATH, OWNERLINT_ROOT; RUNNER_OS and RUNNER_ARCH as the runner sets
+# them; on install, the plan's outputs as PLAN_RELEASE, PLAN_VERSION, PLAN_TARGET, PLAN_ARCHIVE,
+# PLAN_URL and PLAN_SHA256.
 set -euo pipefail
 
 # Said on standard error, which the runner reads for workflow commands too, so that a message
@@ -126,8 +127,16 @@ plan() {
   if [ -z "$version" ]; then
     # Cached by the digest of what `cargo install` builds from, so that a branch's cache follows
     # its commits instead of keeping the first build for ever.
-    local source
-    source="$(cd "$ACTION_PATH" && find Cargo.toml Cargo.lock build.rs src rules data -type f -print0 2>/dev/null |
+    local source inputs=() input
+    for input in Cargo.toml Cargo.lock build.rs src rules data; do
+      if [ -e "$ACTION_PATH/$input" ]; then
+        inputs+=("$input")
+      fi
+    done
+    if [ "${#inputs[@]}" -eq 0 ]; then
+      fail "$ACTION_PATH holds no ownerlint source (Cargo.toml, src/): the action cannot build ownerlint there; use a release tag (vX.Y.Z) or the version input"
+    fi
+    source="$(cd "$ACTION_PATH" && find "${inputs[@]}" -type f -print0 |
       LC_ALL=C sort -z | xargs -0 "${sha256[@]}" | "${sha256[@]}")"
     echo "$(ref_in_words) is not a release: ownerlint is built from source on a cache miss"
     output release false
