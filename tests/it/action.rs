@@ -1,17 +1,27 @@
 //! The GitHub Action (`action.yml`) run here as GitHub runs it: each `run:` step in bash, with
 //! the inputs, `env:` and `if:` expressions and the variables a runner sets (`GITHUB_ACTIONS`,
-//! `GITHUB_WORKSPACE`, `GITHUB_STEP_SUMMARY`, a `GITHUB_OUTPUT` file for each step), and the
-//! action's `outputs:` read from its steps' outputs, on a fixture repository. The first run
-//! takes the inputs of the README's workflow; later runs, as on a cache hit, give paths with
-//! spaces, one per line. The install step really runs `cargo install` of this checkout: a
-//! release build, minutes long unless `cargo test --release` built it already (it builds in the
-//! tests' target folder), so the test is ignored in a plain `cargo test` and `.ci/run` runs it.
+//! `GITHUB_WORKSPACE`, `GITHUB_STEP_SUMMARY`, a `GITHUB_OUTPUT` file for each step, `RUNNER_OS`,
+//! `RUNNER_ARCH`), stopping at the first step that fails, and the action's `outputs:` read from
+//! its steps' outputs, on a fixture repository. `actions/cache` is GitHub's: the test says whether
+//! it hit, and reads the key the action gives it.
+//!
+//! A release is installed from a stand-in for the release host, an HTTP server on 127.0.0.1
+//! serving an archive packed as `cargo xtask dist` packs one, from the binary these tests run,
+//! with its `.sha256` beside it. An unreleased ref takes `cargo install`: in the fast tier a
+//! `cargo` that only records its arguments stands in for it; the heavy tier runs the real one
+//! (a release build of this checkout, in the tests' target folder, so that after `cargo test
+//! --release` nothing is compiled again).
 
 use crate::common;
 
 use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 use ownerlint::yaml::{self, Limits, Node};
 
@@ -55,7 +65,8 @@ fn readme_workflow() -> String {
 /// The values of `${{ … }}` expressions this action uses.
 struct Expressions {
     inputs: HashMap<String, String>,
-    tool_cache: PathBuf,
+    /// The `github` and `runner` contexts' values the action reads, by their names.
+    context: HashMap<String, String>,
     /// Each step's outputs, by the step's id.
     steps: HashMap<String, HashMap<String, String>>,
 }
@@ -95,11 +106,10 @@ impl Expressions {
                 .cloned()
                 .unwrap_or_default();
         }
-        match expression {
-            "github.action_path" => root().display().to_string(),
-            "runner.tool_cache" => self.tool_cache.display().to_string(),
-            other => panic!("the test does not know the expression {other}"),
-        }
+        self.context
+            .get(expression)
+            .unwrap_or_else(|| panic!("the test does not know the expression {expression}"))
+            .clone()
     }
 
     /// A step's `if:`, of the one form this action uses: `<value> != '<text>'`.
@@ -141,9 +151,11 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).expect("write");
 }
 
-/// One run of the action: the `run:` steps that ran, by name, and the action's outputs.
+/// One run of the action: the `run:` steps that ran, by name, the key it gave `actions/cache`,
+/// and the action's outputs.
 struct Run {
     steps: Vec<(String, Output)>,
+    cache_key: String,
     outputs: HashMap<String, String>,
 }
 
@@ -157,18 +169,31 @@ impl Run {
             .1
     }
 
+    fn names(&self) -> Vec<&str> {
+        self.steps.iter().map(|(n, _)| n.as_str()).collect()
+    }
+
+    /// A step's standard output and error, as its log shows them.
+    fn log(&self, name: &str) -> String {
+        let step = self.step(name);
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&step.stdout),
+            String::from_utf8_lossy(&step.stderr)
+        )
+    }
+
     fn stdout(&self) -> String {
         String::from_utf8_lossy(&self.step("Run ownerlint").stdout).into_owned()
     }
 
     fn report(&self) -> String {
-        let run = self.step("Run ownerlint");
-        format!(
-            "{}\n{}\n{:?}",
-            String::from_utf8_lossy(&run.stdout),
-            String::from_utf8_lossy(&run.stderr),
-            self.outputs
-        )
+        let logs: Vec<String> = self
+            .steps
+            .iter()
+            .map(|(name, _)| format!("{name}:\n{}", self.log(name)))
+            .collect();
+        format!("{}\n{:?}", logs.join("\n"), self.outputs)
     }
 
     fn output(&self, name: &str) -> &str {
@@ -178,17 +203,100 @@ impl Run {
     }
 }
 
+/// `runner.arch` for this machine, as GitHub names it.
+fn runner_arch() -> &'static str {
+    match std::env::consts::ARCH {
+        "aarch64" => "ARM64",
+        _ => "X64",
+    }
+}
+
+/// The release target the action installs on this machine's runner.
+fn runner_target() -> &'static str {
+    match runner_arch() {
+        "ARM64" => "aarch64-unknown-linux-musl",
+        _ => "x86_64-unknown-linux-musl",
+    }
+}
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 struct Action {
     node: Node,
     work: PathBuf,
     workspace: PathBuf,
     summary: PathBuf,
+    /// The `github` and `runner` contexts' values the action reads.
+    context: HashMap<String, String>,
+    /// The job's environment, which every step inherits.
+    env: Vec<(String, String)>,
 }
 
 impl Action {
+    /// The action at this checkout, used at no ref (`uses: ./`) on a Linux runner of this
+    /// machine's architecture, with its workspace, step summary and tool cache under `work`.
+    fn new(work: &Path) -> Action {
+        let workspace = work.join("workspace");
+        std::fs::create_dir_all(&workspace).expect("mkdir");
+        let summary = work.join("step-summary.md");
+        write(&summary, "");
+        let context = [
+            ("github.action_path", root().display().to_string()),
+            ("github.action_ref", String::new()),
+            ("github.action_repository", String::new()),
+            ("github.repository", "acme/deploy-configs".to_string()),
+            ("runner.os", "Linux".to_string()),
+            ("runner.arch", runner_arch().to_string()),
+            (
+                "runner.tool_cache",
+                work.join("tool-cache").display().to_string(),
+            ),
+        ];
+        Action {
+            node: parse_yaml(
+                &std::fs::read_to_string(root().join("action.yml")).expect("action.yml"),
+                "action.yml",
+            ),
+            work: work.to_path_buf(),
+            workspace,
+            summary,
+            context: context
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+            env: Vec::new(),
+        }
+    }
+
+    /// Used as `uses: acme/ownerlint@REF`, from the repository `acme/ownerlint`.
+    fn at_ref(mut self, action_ref: &str) -> Action {
+        self.context
+            .insert("github.action_ref".into(), action_ref.into());
+        self.context
+            .insert("github.action_repository".into(), "acme/ownerlint".into());
+        self
+    }
+
+    fn with_env(mut self, key: &str, value: &str) -> Action {
+        self.env.push((key.to_string(), value.to_string()));
+        self
+    }
+
+    /// The installed binary, where the run step runs it from.
+    fn installed(&self) -> PathBuf {
+        self.work.join("tool-cache/ownerlint/bin/ownerlint")
+    }
+
     /// The action's steps with `with` over the inputs' defaults; `cache_hit` is what
-    /// `actions/cache` (a `uses:` step, GitHub's) says.
+    /// `actions/cache` (a `uses:` step, GitHub's) says. As on GitHub, a step that fails ends
+    /// the run: the steps after it do not run.
     fn run(&self, with: &[(&str, &str)], cache_hit: bool) -> Run {
+        self.run_with_cache(with, &|_| cache_hit)
+    }
+
+    /// As [`Action::run`], with `actions/cache` hitting when `saved` holds the key the action
+    /// gives it.
+    fn run_with_cache(&self, with: &[(&str, &str)], saved: &dyn Fn(&str) -> bool) -> Run {
         let mut inputs: HashMap<String, String> = self
             .node
             .get("inputs")
@@ -203,7 +311,7 @@ impl Action {
         }
         let mut expressions = Expressions {
             inputs,
-            tool_cache: self.work.join("tool-cache"),
+            context: self.context.clone(),
             steps: HashMap::new(),
         };
         let steps = self
@@ -213,12 +321,15 @@ impl Action {
             .and_then(Node::as_seq)
             .expect("steps");
         let mut ran = Vec::new();
+        let mut cache_key = String::new();
         for (i, step) in steps.iter().enumerate() {
             let id = text_of(step.get("id"));
             let Some(script) = step.get("run").and_then(Node::as_scalar) else {
                 assert!(step.get("uses").is_some(), "a step runs or uses");
                 if id == "cache" {
-                    let hit = if cache_hit { "true" } else { "false" };
+                    cache_key =
+                        expressions.eval(&text_of(step.get("with").and_then(|w| w.get("key"))));
+                    let hit = if saved(&cache_key) { "true" } else { "false" };
                     expressions.steps.insert(
                         id,
                         HashMap::from([("cache-hit".to_string(), hit.to_string())]),
@@ -241,9 +352,15 @@ impl Action {
                 .env("GITHUB_WORKSPACE", &self.workspace)
                 .env("GITHUB_STEP_SUMMARY", &self.summary)
                 .env("GITHUB_OUTPUT", &output_file)
-                // The install step builds this checkout in the tests' target folder: after
+                .env("RUNNER_OS", &self.context["runner.os"])
+                .env("RUNNER_ARCH", &self.context["runner.arch"])
+                .env_remove("OWNERLINT_RELEASES_URL")
+                // A build from source builds this checkout in the tests' target folder: after
                 // `cargo test --release` it reuses the release build, as a cache would.
                 .env("CARGO_TARGET_DIR", common::target_dir());
+            for (key, value) in &self.env {
+                command.env(key, value);
+            }
             for (key, value) in entries(step.get("env")) {
                 command.env(key, expressions.eval(&value));
             }
@@ -253,7 +370,11 @@ impl Action {
             if !id.is_empty() {
                 expressions.steps.insert(id, outputs);
             }
+            let failed = !output.status.success();
             ran.push((text_of(step.get("name")), output));
+            if failed {
+                break;
+            }
         }
         let outputs = self
             .node
@@ -268,20 +389,203 @@ impl Action {
             .collect();
         Run {
             steps: ran,
+            cache_key,
             outputs,
         }
     }
 }
 
+/// A stand-in for the release host: an HTTP server on 127.0.0.1 that serves the files published
+/// on it, answers 404 for any other path, and records every path asked for.
+struct ReleaseHost {
+    address: String,
+    files: Arc<Mutex<HashMap<String, Vec<u8>>>>,
+    requests: Arc<Mutex<Vec<String>>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl ReleaseHost {
+    fn start() -> ReleaseHost {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+        // Polled, so that dropping the host ends its thread.
+        listener.set_nonblocking(true).expect("nonblocking");
+        let address = format!(
+            "http://{}",
+            listener.local_addr().expect("the server's address")
+        );
+        let files: Arc<Mutex<HashMap<String, Vec<u8>>>> = Arc::default();
+        let requests: Arc<Mutex<Vec<String>>> = Arc::default();
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = {
+            let (files, requests, stop) = (files.clone(), requests.clone(), stop.clone());
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    match listener.accept() {
+                        Ok((stream, _)) => serve(stream, &files, &requests),
+                        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                            std::thread::sleep(Duration::from_millis(5));
+                        }
+                        Err(_) => break,
+                    }
+                }
+            })
+        };
+        ReleaseHost {
+            address,
+            files,
+            requests,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    /// The releases' address, for `OWNERLINT_RELEASES_URL`.
+    fn releases_url(&self) -> String {
+        format!("{}/releases", self.address)
+    }
+
+    /// Publish `bytes` as `NAME` of release `vVERSION`.
+    fn publish(&self, version: &str, name: &str, bytes: Vec<u8>) {
+        self.files
+            .lock()
+            .expect("files")
+            .insert(format!("/releases/v{version}/{name}"), bytes);
+    }
+
+    /// Publish `archive` with its checksum file, as a release has them.
+    fn publish_release(&self, version: &str, name: &str, archive: &[u8]) {
+        self.publish(version, name, archive.to_vec());
+        self.publish(
+            version,
+            &format!("{name}.sha256"),
+            format!("{}  {name}\n", sha256(archive)).into_bytes(),
+        );
+    }
+
+    fn requests(&self) -> Vec<String> {
+        self.requests.lock().expect("requests").clone()
+    }
+}
+
+impl Drop for ReleaseHost {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn serve(
+    mut stream: TcpStream,
+    files: &Mutex<HashMap<String, Vec<u8>>>,
+    requests: &Mutex<Vec<String>>,
+) {
+    let _ = stream.set_nonblocking(false);
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    let mut head = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 64 * 1024 {
+        match stream.read(&mut buffer) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => head.extend_from_slice(&buffer[..n]),
+        }
+    }
+    let head = String::from_utf8_lossy(&head);
+    let path = head.split(' ').nth(1).unwrap_or("").to_string();
+    requests.lock().expect("requests").push(path.clone());
+    let body = files.lock().expect("files").get(&path).cloned();
+    let (status, body) = match body {
+        Some(body) => ("200 OK", body),
+        None => ("404 Not Found", b"Not Found\n".to_vec()),
+    };
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(&body);
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    let mut child = Command::new("sha256sum")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("sha256sum runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let bytes = bytes.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&bytes));
+    let output = child.wait_with_output().expect("sha256sum");
+    writer.join().expect("writer").expect("write to sha256sum");
+    String::from_utf8_lossy(&output.stdout)
+        .split(' ')
+        .next()
+        .expect("a digest")
+        .to_string()
+}
+
+/// The archive's name for this runner: `ownerlint-VERSION-TARGET.tar.gz`.
+fn archive_name() -> String {
+    format!("ownerlint-{VERSION}-{}.tar.gz", runner_target())
+}
+
+/// A release archive as `cargo xtask dist` packs it: one folder `ownerlint-VERSION-TARGET/`
+/// with `binary` as `ownerlint`, the licences and the README; `readme` tells two packings apart.
+fn pack(dir: &Path, binary: &Path, readme: &str) -> Vec<u8> {
+    let folder = format!("ownerlint-{VERSION}-{}", runner_target());
+    let inside = dir.join(&folder);
+    std::fs::create_dir_all(&inside).expect("mkdir");
+    std::fs::copy(binary, inside.join("ownerlint")).expect("copy the binary");
+    write(&inside.join("LICENSE-MIT"), "MIT License\n");
+    write(&inside.join("LICENSE-APACHE"), "Apache License 2.0\n");
+    write(&inside.join("README.md"), readme);
+    let archive = dir.join("archive.tar.gz");
+    // The fastest compression: the debug binary is large, and only the format matters here.
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg("tar -cf - -C \"$1\" \"$2\" | gzip -1 > \"$3\"")
+        .arg("sh")
+        .arg(dir)
+        .arg(&folder)
+        .arg(&archive)
+        .status()
+        .expect("tar runs");
+    assert!(status.success(), "tar and gzip pack the archive");
+    std::fs::read(&archive).expect("the archive")
+}
+
+/// The release archive of the ownerlint these tests run, packed once.
+fn genuine_archive() -> &'static [u8] {
+    static ARCHIVE: OnceLock<Vec<u8>> = OnceLock::new();
+    ARCHIVE.get_or_init(|| {
+        let tmp = common::temp_dir("action-archive");
+        pack(
+            tmp.path(),
+            Path::new(env!("CARGO_BIN_EXE_ownerlint")),
+            "ownerlint\n",
+        )
+    })
+}
+
 /// One error: a cluster-scoped ClusterRole owned by a namespaced Deployment.
 const APP: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\nspec:\n  selector: {matchLabels: {app: api}}\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: api-reader\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a8b\n";
 
+/// The README's workflow with the action at a release tag: the release is downloaded from the
+/// stand-in release host, checked, installed and cached; then the run annotates, summarises,
+/// writes SARIF and sets every output.
 #[test]
-#[ignore = "heavy: the install step is a release build of this checkout (cargo install); .ci/run runs it"]
-fn the_action_annotates_summarises_writes_sarif_and_sets_outputs() {
+fn the_action_installs_its_release_then_annotates_summarises_writes_sarif_and_sets_outputs() {
     let tmp = common::temp_dir("action");
     let work = tmp.path();
-    let workspace = work.join("workspace");
+    let host = ReleaseHost::start();
+    host.publish_release(VERSION, &archive_name(), genuine_archive());
+    let action = Action::new(work)
+        .at_ref(&format!("v{VERSION}"))
+        .with_env("OWNERLINT_RELEASES_URL", &host.releases_url());
+    let workspace = action.workspace.clone();
+    let summary = action.summary.clone();
     // The examples' cluster dump: 2 errors, 1 warning and 4 info.
     let dump = std::fs::read_to_string(root().join("examples/cluster-dump/pods.yaml"))
         .expect("the examples' dump");
@@ -293,17 +597,6 @@ fn the_action_annotates_summarises_writes_sarif_and_sets_outputs() {
     write(&workspace.join("charts/rendered/pods.yaml"), &dump);
     write(&workspace.join("cluster dump/pods.yaml"), &dump);
     write(&workspace.join("not linted.yaml"), APP);
-    let summary = work.join("step-summary.md");
-    write(&summary, "");
-    let action = Action {
-        node: parse_yaml(
-            &std::fs::read_to_string(root().join("action.yml")).expect("action.yml"),
-            "action.yml",
-        ),
-        work: work.to_path_buf(),
-        workspace: workspace.clone(),
-        summary: summary.clone(),
-    };
 
     // The README's workflow: its inputs, and the outputs it reads.
     let workflow = parse_yaml(&readme_workflow(), "the README's workflow");
@@ -348,13 +641,38 @@ fn the_action_annotates_summarises_writes_sarif_and_sets_outputs() {
 
     let with: Vec<(&str, &str)> = with.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let first = action.run(&with, false);
-    let names: Vec<&str> = first.steps.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["Install ownerlint", "Run ownerlint"]);
-    let install = first.step("Install ownerlint");
-    assert!(
-        install.status.success(),
+    assert_eq!(
+        first.names(),
+        [
+            "Find the ownerlint release",
+            "Install ownerlint",
+            "Run ownerlint"
+        ],
         "{}",
-        String::from_utf8_lossy(&install.stderr)
+        first.report()
+    );
+    // The checksum file, then the archive: nothing else is fetched.
+    let asked: Vec<String> = [format!("{}.sha256", archive_name()), archive_name()]
+        .iter()
+        .map(|name| format!("/releases/v{VERSION}/{name}"))
+        .collect();
+    assert_eq!(host.requests(), asked);
+    // Cached by version, target and the archive's checksum.
+    assert_eq!(
+        first.cache_key,
+        format!(
+            "ownerlint-{VERSION}-{}-{}",
+            runner_target(),
+            sha256(genuine_archive())
+        )
+    );
+    let installed = Command::new(action.installed())
+        .arg("--version")
+        .output()
+        .expect("the installed ownerlint runs");
+    assert_eq!(
+        String::from_utf8_lossy(&installed.stdout),
+        format!("ownerlint {VERSION}\n")
     );
     // An error finding fails the step, after every report is written.
     assert_eq!(
@@ -438,8 +756,10 @@ fn the_action_annotates_summarises_writes_sarif_and_sets_outputs() {
         ],
         true,
     );
-    let names: Vec<&str> = second.steps.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["Run ownerlint"]);
+    assert_eq!(
+        second.names(),
+        ["Find the ownerlint release", "Run ownerlint"]
+    );
     assert_eq!(second.output("exit-code"), "1", "{}", second.report());
     assert_eq!(second.output("errors"), "3", "{}", second.report());
     assert_eq!(second.output("warnings"), "1");
@@ -499,6 +819,400 @@ fn the_action_annotates_summarises_writes_sarif_and_sets_outputs() {
         assert_eq!(fourth.output(name), "", "{name}: {}", fourth.report());
     }
     assert!(!workspace.join("ownerlint.sarif").exists());
+}
+
+/// Where a test's hostile archive would leave its mark if it ran: a unique path.
+fn mark(name: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    std::env::temp_dir().join(format!(
+        "ownerlint-action-{name}-{}-{nanos}",
+        std::process::id()
+    ))
+}
+
+/// A program for an archive: a shell script.
+fn script(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    write(&path, text);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    path
+}
+
+/// The cache is keyed by the archive's checksum, not by the tag alone: a release whose archive
+/// is published again (rebuilt, say) misses the cache, and the new archive is installed.
+#[test]
+fn a_republished_archive_misses_the_cache_and_is_installed() {
+    let tmp = common::temp_dir("action-republished");
+    let host = ReleaseHost::start();
+    let first_archive = pack(
+        &tmp.path().join("first-archive"),
+        &script(
+            tmp.path(),
+            "first",
+            "#!/bin/sh\necho 'ownerlint first build'\n",
+        ),
+        "first\n",
+    );
+    host.publish_release(VERSION, &archive_name(), &first_archive);
+    let action = Action::new(&tmp.path().join("work"))
+        .with_env("OWNERLINT_RELEASES_URL", &host.releases_url());
+    let with = [("version", VERSION), ("paths", "no such folder")];
+    let first = action.run_with_cache(&with, &|_| false);
+    assert!(
+        first.step("Install ownerlint").status.success(),
+        "{}",
+        first.report()
+    );
+    let saved = first.cache_key.clone();
+    assert!(saved.ends_with(&sha256(&first_archive)), "{saved}");
+
+    // The same version and tag: the cache still hits.
+    let again = action.run_with_cache(&with, &|key| key == saved);
+    assert_eq!(again.cache_key, saved);
+    assert_eq!(
+        again.names(),
+        ["Find the ownerlint release", "Run ownerlint"]
+    );
+
+    let second_archive = pack(
+        &tmp.path().join("second-archive"),
+        &script(
+            tmp.path(),
+            "second",
+            "#!/bin/sh\necho 'ownerlint second build'\n",
+        ),
+        "second\n",
+    );
+    host.publish_release(VERSION, &archive_name(), &second_archive);
+    let second = action.run_with_cache(&with, &|key| key == saved);
+    assert_eq!(
+        second.cache_key,
+        format!(
+            "ownerlint-{VERSION}-{}-{}",
+            runner_target(),
+            sha256(&second_archive)
+        )
+    );
+    assert!(
+        second.step("Install ownerlint").status.success(),
+        "{}",
+        second.report()
+    );
+    let installed = Command::new(action.installed()).output().expect("runs");
+    assert_eq!(
+        String::from_utf8_lossy(&installed.stdout),
+        "ownerlint second build\n"
+    );
+}
+
+/// An archive that is not the one the release's checksum file names (altered on the way, or on
+/// the host) fails the install step with both digests and the URL, and nothing of it is
+/// installed or run: its `ownerlint` would touch a file.
+#[test]
+fn an_archive_that_fails_its_checksum_fails_the_step_and_installs_nothing() {
+    let tmp = common::temp_dir("action-tampered");
+    let host = ReleaseHost::start();
+    let touched = mark("tampered");
+    let tampered = pack(
+        &tmp.path().join("tampered-archive"),
+        &script(
+            tmp.path(),
+            "tampered",
+            &format!("#!/bin/sh\ntouch '{}'\n", touched.display()),
+        ),
+        "ownerlint\n",
+    );
+    let genuine = sha256(genuine_archive());
+    host.publish(VERSION, &archive_name(), tampered.clone());
+    host.publish(
+        VERSION,
+        &format!("{}.sha256", archive_name()),
+        format!("{genuine}  {}\n", archive_name()).into_bytes(),
+    );
+    let action = Action::new(&tmp.path().join("work"))
+        .at_ref(&format!("v{VERSION}"))
+        .with_env("OWNERLINT_RELEASES_URL", &host.releases_url());
+    let run = action.run(&[], false);
+    assert_eq!(
+        run.names(),
+        ["Find the ownerlint release", "Install ownerlint"],
+        "{}",
+        run.report()
+    );
+    assert!(!run.step("Install ownerlint").status.success());
+    let url = format!("{}/v{VERSION}/{}", host.releases_url(), archive_name());
+    let log = run.log("Install ownerlint");
+    assert!(
+        log.contains(&format!(
+            "::error title=ownerlint install::{url} has sha256 {}, but {url}.sha256 says {genuine}: the download is corrupt or was altered, so nothing was installed",
+            sha256(&tampered)
+        )),
+        "{log}"
+    );
+    assert!(!action.work.join("tool-cache/ownerlint").exists());
+    assert!(!touched.exists(), "the tampered binary ran");
+}
+
+/// A release that does not exist, or lacks this runner's archive, or whose checksum file is
+/// not one, fails with a message naming what was asked for; so does a runner no release is
+/// built for. Nothing is installed.
+#[test]
+fn a_missing_release_or_archive_fails_with_a_clear_message() {
+    let tmp = common::temp_dir("action-missing");
+    let host = ReleaseHost::start();
+    let action = Action::new(&tmp.path().join("work"))
+        .with_env("OWNERLINT_RELEASES_URL", &host.releases_url());
+    let releases = host.releases_url();
+    let target = runner_target();
+
+    let run = action.run(&[("version", "v9.9.9")], false);
+    assert_eq!(
+        run.names(),
+        ["Find the ownerlint release"],
+        "{}",
+        run.report()
+    );
+    let log = run.log("Find the ownerlint release");
+    assert!(
+        log.contains(&format!("::error title=ownerlint install::{releases}/v9.9.9/ownerlint-9.9.9-{target}.tar.gz.sha256 was not found (HTTP 404): there is no such release or no archive for this runner; check the version input and the release's assets")),
+        "{log}"
+    );
+
+    // The checksum file is there, the archive is not.
+    host.publish(
+        VERSION,
+        &format!("{}.sha256", archive_name()),
+        format!("{}  {}\n", sha256(b"gone"), archive_name()).into_bytes(),
+    );
+    let run = action.run(&[("version", VERSION)], false);
+    assert_eq!(
+        run.names(),
+        ["Find the ownerlint release", "Install ownerlint"],
+        "{}",
+        run.report()
+    );
+    let log = run.log("Install ownerlint");
+    assert!(
+        log.contains(&format!(
+            "::error title=ownerlint install::{releases}/v{VERSION}/{} was not found (HTTP 404)",
+            archive_name()
+        )),
+        "{log}"
+    );
+
+    // A page where the checksum file should be.
+    host.publish(
+        VERSION,
+        &format!("{}.sha256", archive_name()),
+        b"<html>Moved</html>\n".to_vec(),
+    );
+    let run = action.run(&[("version", VERSION)], false);
+    let log = run.log("Find the ownerlint release");
+    assert!(
+        log.contains(&format!(
+            "{releases}/v{VERSION}/{}.sha256 is not a checksum of {}",
+            archive_name(),
+            archive_name()
+        )),
+        "{log}"
+    );
+    assert_eq!(run.names(), ["Find the ownerlint release"]);
+
+    let run = action.run(&[("version", "latest")], false);
+    assert!(
+        run.log("Find the ownerlint release").contains(
+            "the version input 'latest' is not a release version: give one such as 0.1.0"
+        ),
+        "{}",
+        run.report()
+    );
+
+    let mut windows = Action::new(&tmp.path().join("windows"))
+        .with_env("OWNERLINT_RELEASES_URL", &host.releases_url());
+    windows.context.insert("runner.os".into(), "Windows".into());
+    windows.context.insert("runner.arch".into(), "ARM64".into());
+    let run = windows.run(&[("version", VERSION)], false);
+    assert!(
+        run.log("Find the ownerlint release").contains(
+            "ownerlint releases have no build for Windows on ARM64 (runner.os, runner.arch)"
+        ),
+        "{}",
+        run.report()
+    );
+    assert!(!action.work.join("tool-cache/ownerlint").exists());
+    assert!(!windows.work.join("tool-cache/ownerlint").exists());
+}
+
+/// The releases' address is https, or plain http on this machine only: a mirror given as plain
+/// http elsewhere, or dressed up as localhost with a user name, is refused before anything is
+/// downloaded.
+#[test]
+fn a_releases_url_in_plain_http_off_this_machine_is_refused() {
+    let tmp = common::temp_dir("action-http");
+    for url in [
+        "http://example.invalid/releases",
+        "http://localhost:80@example.invalid/releases",
+        "http://127.0.0.1.example.invalid/releases",
+        "ftp://example.invalid/releases",
+    ] {
+        let action = Action::new(&tmp.path().join("work")).with_env("OWNERLINT_RELEASES_URL", url);
+        let run = action.run(&[("version", VERSION)], false);
+        assert_eq!(run.names(), ["Find the ownerlint release"], "{url}");
+        let log = run.log("Find the ownerlint release");
+        assert!(
+            log.contains(&format!("::error title=ownerlint install::OWNERLINT_RELEASES_URL '{url}' is not an https:// URL (plain http is taken only from 127.0.0.1 or localhost)")),
+            "{log}"
+        );
+        // curl was not run: it would have said it could not resolve the host.
+        assert!(!log.contains("curl"), "{log}");
+    }
+}
+
+/// Installed as GitHub unpacks a remote action, at `_actions/OWNER/REPO/REF`, the action knows
+/// its release from that path even where `github.action_ref` is empty (as it can be in a
+/// composite action).
+#[test]
+#[cfg(unix)]
+fn the_release_is_read_from_the_actions_path_when_the_ref_is_empty() {
+    let tmp = common::temp_dir("action-path");
+    let host = ReleaseHost::start();
+    host.publish_release(VERSION, &archive_name(), genuine_archive());
+    let unpacked = tmp
+        .path()
+        .join(format!("_actions/acme/ownerlint/v{VERSION}"));
+    std::fs::create_dir_all(unpacked.parent().expect("parent")).expect("mkdir");
+    std::os::unix::fs::symlink(root(), &unpacked).expect("symlink");
+    let mut action = Action::new(&tmp.path().join("work"))
+        .with_env("OWNERLINT_RELEASES_URL", &host.releases_url());
+    action
+        .context
+        .insert("github.action_path".into(), unpacked.display().to_string());
+    let run = action.run(&[("paths", "no such folder")], false);
+    assert!(
+        run.step("Install ownerlint").status.success(),
+        "{}",
+        run.report()
+    );
+    assert!(
+        run.log("Find the ownerlint release").contains(&format!(
+            "ownerlint {VERSION} for {}: {}/v{VERSION}/{}",
+            runner_target(),
+            host.releases_url(),
+            archive_name()
+        )),
+        "{}",
+        run.report()
+    );
+}
+
+/// A ref that is not a version tag (a branch, a major-version tag, `uses: ./`) is built from
+/// source with `cargo install --locked`, and the log says so: here a `cargo` first on PATH
+/// records what it was asked to do. Nothing is downloaded, and the cache key is the source's.
+#[test]
+fn an_unreleased_ref_is_built_from_source_and_the_log_says_so() {
+    let tmp = common::temp_dir("action-source");
+    let host = ReleaseHost::start();
+    let bin = tmp.path().join("bin");
+    let record = tmp.path().join("cargo-arguments");
+    script(
+        &bin,
+        "cargo",
+        &format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$@\" > '{}'\n",
+            record.display()
+        ),
+    );
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for (action_ref, said) in [
+        ("main", "ref main"),
+        ("v1", "ref v1"),
+        ("", "the action's own checkout (uses: ./)"),
+    ] {
+        let _ = std::fs::remove_file(&record);
+        let work = tmp.path().join(format!("work-{action_ref}"));
+        let action = Action::new(&work)
+            .at_ref(action_ref)
+            .with_env("OWNERLINT_RELEASES_URL", &host.releases_url())
+            .with_env("PATH", &path);
+        let run = action.run(&[], false);
+        let log = run.log("Install ownerlint");
+        assert!(
+            log.contains(&format!(
+                "{said} is not a release: building ownerlint from source (about 5 minutes)"
+            )),
+            "{}",
+            run.report()
+        );
+        let arguments = std::fs::read_to_string(&record).expect("cargo was run");
+        let root_dir = work.join("tool-cache/ownerlint");
+        assert_eq!(
+            arguments,
+            format!(
+                "install\n--locked\n--path\n{}\n--root\n{}\n",
+                root().display(),
+                root_dir.display()
+            )
+        );
+        let key = &run.cache_key;
+        let prefix = format!("ownerlint-source-Linux-{}-", runner_arch());
+        assert!(
+            key.strip_prefix(&prefix).is_some_and(
+                |digest| digest.len() == 64 && digest.bytes().all(|b| b.is_ascii_hexdigit())
+            ),
+            "{key}"
+        );
+
+        // On a cache hit nothing is built.
+        let _ = std::fs::remove_file(&record);
+        let hit = action.run(&[], true);
+        assert_eq!(
+            hit.names()[..2],
+            ["Find the ownerlint release", "Run ownerlint"]
+        );
+        assert!(!record.exists());
+    }
+    assert_eq!(host.requests(), Vec::<String>::new());
+}
+
+/// The build from source, for real: `uses: ./` runs `cargo install --locked` of this checkout
+/// (in the tests' target folder, so after `cargo test --release` it reuses that build), and the
+/// installed ownerlint lints.
+#[test]
+#[ignore = "heavy: a release build of this checkout (cargo install); .ci/run runs it"]
+fn an_unreleased_ref_is_built_with_cargo_install_and_lints() {
+    let tmp = common::temp_dir("action-cargo-install");
+    let action = Action::new(tmp.path());
+    write(&action.workspace.join("deploy/app.yaml"), APP);
+    let run = action.run(&[("paths", "deploy/")], false);
+    assert_eq!(
+        run.names(),
+        [
+            "Find the ownerlint release",
+            "Install ownerlint",
+            "Run ownerlint"
+        ],
+        "{}",
+        run.report()
+    );
+    assert!(
+        run.log("Install ownerlint").contains(
+            "the action's own checkout (uses: ./) is not a release: building ownerlint from source"
+        ),
+        "{}",
+        run.report()
+    );
+    assert_eq!(run.output("exit-code"), "1", "{}", run.report());
+    assert_eq!(run.output("errors"), "1", "{}", run.report());
 }
 
 /// The `format` and `fail-on` inputs list, in parentheses at the end of their descriptions,
