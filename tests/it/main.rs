@@ -43,6 +43,8 @@ mod formats;
 mod graph;
 mod hostile;
 mod json_stream;
+#[cfg(unix)]
+mod kubectl_plugin;
 mod kubectl_reads;
 mod mapped;
 mod neovim;
