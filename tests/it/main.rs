@@ -30,6 +30,8 @@ mod controllers;
 mod corpus;
 mod differential;
 mod discovery;
+#[cfg(target_os = "linux")]
+mod dist;
 mod duplicates;
 mod editors;
 mod empty_lists;
