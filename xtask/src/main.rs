@@ -313,10 +313,8 @@ fn check_tools(options: &Options) -> Result<(), String> {
     if missing.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "missing what the build needs:\n  {}",
-            missing.join("\n  ")
-        ))
+        // One line for each thing missing, each saying how to get it.
+        Err(missing.join("\ncargo xtask dist: "))
     }
 }
 
