@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::catalog::KubeVersion;
 use crate::config::Flags;
@@ -633,21 +633,31 @@ fn parse_kube_version(text: &str) -> Result<KubeVersion, String> {
 }
 
 /// Parse this process's command line, or print why it does not parse and exit, as clap does.
-/// A subcommand written after options is read as the subcommand (see `argv`).
+/// A subcommand written after options is read as the subcommand (see `argv`). Run as the
+/// kubectl plugin `kubectl-ownerlint`, usage, help and errors name it `kubectl ownerlint`, as
+/// the user typed it.
 pub fn parse() -> Cli {
+    let args = crate::argv::of_process();
+    let program = program_name(args.first().map(std::ffi::OsString::as_os_str));
     let mut command = Cli::command();
-    let (args, moved) = match crate::argv::arrange(&mut command, crate::argv::of_process()) {
+    if program != "ownerlint" {
+        command = command.bin_name(program);
+    }
+    let (args, moved) = match crate::argv::arrange(&mut command, args) {
         crate::argv::Arranged::Args { args, moved } => (args, moved),
         crate::argv::Arranged::Mistyped { word, suggestion } => {
             note!(
                 std::io::stderr(),
-                "ownerlint: `{word}` is neither a subcommand nor a file or directory \
+                "{program}: `{word}` is neither a subcommand nor a file or directory \
                  (did you mean `{suggestion}`?)"
             );
             std::process::exit(2);
         }
     };
-    match Cli::try_parse_from(&args) {
+    let parsed = command.try_get_matches_from_mut(&args).and_then(|matches| {
+        Cli::from_arg_matches(&matches).map_err(|err| err.format(&mut command))
+    });
+    match parsed {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
@@ -661,6 +671,24 @@ pub fn parse() -> Cli {
             }
             std::process::exit(err.exit_code());
         }
+    }
+}
+
+/// How the user ran ownerlint: `kubectl ownerlint` when the program file is the kubectl plugin
+/// `kubectl-ownerlint` (kubectl runs a plugin with its path as the program name), else
+/// `ownerlint`, whatever the file is called.
+pub(crate) fn program_name(argv0: Option<&std::ffi::OsStr>) -> &'static str {
+    let file = argv0.and_then(|path| std::path::Path::new(path).file_name());
+    let stem = file.map(|name| {
+        let name = name.to_string_lossy();
+        match name.strip_suffix(".exe") {
+            Some(stem) => stem.to_owned(),
+            None => name.into_owned(),
+        }
+    });
+    match stem.as_deref() {
+        Some("kubectl-ownerlint") => "kubectl ownerlint",
+        _ => "ownerlint",
     }
 }
 

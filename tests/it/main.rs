@@ -30,6 +30,8 @@ mod controllers;
 mod corpus;
 mod differential;
 mod discovery;
+#[cfg(target_os = "linux")]
+mod dist;
 mod duplicates;
 mod editors;
 mod empty_lists;
@@ -43,6 +45,8 @@ mod formats;
 mod graph;
 mod hostile;
 mod json_stream;
+#[cfg(unix)]
+mod kubectl_plugin;
 mod kubectl_reads;
 mod mapped;
 mod neovim;

@@ -1,0 +1,626 @@
+//! `cargo xtask dist`: ownerlint's release artifacts, built into `target/dist/`.
+//!
+//! For each target: the Python wheel (maturin) and the binary it carries (`cargo zigbuild` for
+//! the static Linux ones, `cargo build` elsewhere), that binary also packed as
+//! `ownerlint-VERSION-TARGET.tar.gz` (`.zip` for Windows) with a `.sha256` beside it. Then the krew plugin manifest `ownerlint.yaml`, from every archive's checksum
+//! found in `target/dist/`, and the VS Code extension's `.vsix`.
+//!
+//! The release workflow runs it once per runner (`--target` the runner's own); CI runs it for
+//! the x86_64 Linux target only.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+use sha2::{Digest, Sha256};
+
+const USAGE: &str = "usage: cargo xtask dist [--target TARGET]... [--skip-vsix] [--skip-wheel]";
+
+/// Every target a release is built for, with krew's names for its system and architecture.
+const TARGETS: [Target; 5] = [
+    Target {
+        triple: "x86_64-unknown-linux-musl",
+        os: "linux",
+        arch: "amd64",
+    },
+    Target {
+        triple: "aarch64-unknown-linux-musl",
+        os: "linux",
+        arch: "arm64",
+    },
+    Target {
+        triple: "x86_64-apple-darwin",
+        os: "darwin",
+        arch: "amd64",
+    },
+    Target {
+        triple: "aarch64-apple-darwin",
+        os: "darwin",
+        arch: "arm64",
+    },
+    Target {
+        triple: "x86_64-pc-windows-msvc",
+        os: "windows",
+        arch: "amd64",
+    },
+];
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Target {
+    triple: &'static str,
+    os: &'static str,
+    arch: &'static str,
+}
+
+impl Target {
+    fn windows(self) -> bool {
+        self.os == "windows"
+    }
+
+    /// The static Linux binaries are cross-compiled with zig as the C compiler and linker
+    /// (ring and jemalloc have C parts), from any Linux host.
+    fn zig(self) -> bool {
+        self.os == "linux"
+    }
+
+    fn exe(self) -> &'static str {
+        if self.windows() {
+            "ownerlint.exe"
+        } else {
+            "ownerlint"
+        }
+    }
+}
+
+struct Options {
+    targets: Vec<Target>,
+    vsix: bool,
+    wheel: bool,
+}
+
+/// What the release is: from Cargo.toml, through `cargo metadata`.
+struct Package {
+    version: String,
+    repository: String,
+    description: String,
+    root: PathBuf,
+    target_dir: PathBuf,
+}
+
+impl Package {
+    fn dist(&self) -> PathBuf {
+        self.target_dir.join("dist")
+    }
+
+    fn base(&self, target: Target) -> String {
+        format!("ownerlint-{}-{}", self.version, target.triple)
+    }
+
+    fn archive(&self, target: Target) -> String {
+        let extension = if target.windows() { "zip" } else { "tar.gz" };
+        format!("{}.{extension}", self.base(target))
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let options = match parse(&args) {
+        Ok(options) => options,
+        Err(why) => {
+            eprintln!("cargo xtask: {why}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match dist(&options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(why) => {
+            eprintln!("cargo xtask dist: {why}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let Some((command, rest)) = args.split_first() else {
+        return Err("no command given".into());
+    };
+    if command != "dist" {
+        return Err(format!("unknown command `{command}`"));
+    }
+    let mut options = Options {
+        targets: Vec::new(),
+        vsix: true,
+        wheel: true,
+    };
+    let mut rest = rest.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--skip-vsix" => options.vsix = false,
+            "--skip-wheel" => options.wheel = false,
+            "--target" => {
+                let Some(name) = rest.next() else {
+                    return Err(
+                        "`--target` needs a target, e.g. `--target x86_64-unknown-linux-musl`"
+                            .into(),
+                    );
+                };
+                options.targets.push(known_target(name)?);
+            }
+            other => match other.strip_prefix("--target=") {
+                Some(name) => options.targets.push(known_target(name)?),
+                None => return Err(format!("unknown argument `{other}`")),
+            },
+        }
+    }
+    if options.targets.is_empty() {
+        options.targets = host_targets()?;
+    }
+    let unique: BTreeSet<Target> = options.targets.iter().copied().collect();
+    options.targets = unique.into_iter().collect();
+    Ok(options)
+}
+
+fn known_target(name: &str) -> Result<Target, String> {
+    TARGETS
+        .iter()
+        .copied()
+        .find(|target| target.triple == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = TARGETS.iter().map(|target| target.triple).collect();
+            format!(
+                "`--target {name}` is not a release target; one of: {}",
+                names.join(", ")
+            )
+        })
+}
+
+/// Both Linux targets on Linux (zig cross-compiles); the host's own elsewhere.
+fn host_targets() -> Result<Vec<Target>, String> {
+    let own = |os: &str| {
+        let arch = match std::env::consts::ARCH {
+            "x86_64" => "amd64",
+            "aarch64" => "arm64",
+            other => other,
+        };
+        TARGETS
+            .iter()
+            .copied()
+            .find(|target| target.os == os && target.arch == arch)
+    };
+    match std::env::consts::OS {
+        "linux" => Ok(TARGETS
+            .iter()
+            .copied()
+            .filter(|target| target.os == "linux")
+            .collect()),
+        "macos" => own("darwin").into_iter().map(Ok).collect(),
+        "windows" => own("windows").into_iter().map(Ok).collect(),
+        other => Err(format!(
+            "no release target is built on {other}; name one with `--target`"
+        )),
+    }
+    .and_then(|targets: Vec<Target>| {
+        if targets.is_empty() {
+            Err(format!(
+                "no release target for this {} machine; name one with `--target`",
+                std::env::consts::ARCH
+            ))
+        } else {
+            Ok(targets)
+        }
+    })
+}
+
+fn dist(options: &Options) -> Result<(), String> {
+    let package = package()?;
+    check_tools(options)?;
+    let dist = package.dist();
+    fs::create_dir_all(&dist).map_err(|e| format!("cannot create {}: {e}", dist.display()))?;
+    for &target in &options.targets {
+        // maturin runs the same build as `cargo zigbuild` (target, profile, features, target
+        // folder), but through its own copy of cargo-zigbuild, whose linker wrapper has another
+        // path: Cargo would build everything twice. So with a wheel, the archive takes the
+        // binary maturin built, the very one in the wheel.
+        if options.wheel {
+            build_wheel(&package, target)?;
+        } else {
+            build_binary(&package, target)?;
+        }
+        pack(&package, target, &built_binary(&package, target)?)?;
+    }
+    write_krew_manifest(&package)?;
+    if options.vsix {
+        build_vsix(&package)?;
+    } else {
+        note("the .vsix is not built (--skip-vsix)");
+    }
+    note(&format!("done: {}", dist.display()));
+    Ok(())
+}
+
+fn note(text: &str) {
+    eprintln!("dist: {text}");
+}
+
+fn package() -> Result<Package, String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(&cargo)
+        .args(["metadata", "--locked", "--no-deps", "--format-version", "1"])
+        .output()
+        .map_err(|e| format!("cannot run `{cargo} metadata`: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "`cargo metadata` failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .map_err(|e| format!("`cargo metadata` printed no JSON: {e}"))?;
+    let text = |value: &serde_json::Value, what: &str| {
+        value
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| format!("Cargo.toml has no {what}"))
+    };
+    let ownerlint = metadata["packages"]
+        .as_array()
+        .and_then(|packages| packages.iter().find(|p| p["name"] == "ownerlint"))
+        .ok_or("`cargo metadata` lists no package `ownerlint`")?;
+    Ok(Package {
+        version: text(&ownerlint["version"], "package.version")?,
+        repository: text(&ownerlint["repository"], "package.repository")?
+            .trim_end_matches('/')
+            .to_owned(),
+        description: text(&ownerlint["description"], "package.description")?,
+        root: PathBuf::from(text(&metadata["workspace_root"], "workspace root")?),
+        target_dir: PathBuf::from(text(&metadata["target_directory"], "target directory")?),
+    })
+}
+
+/// Everything the build needs, checked before anything is built, each with how to get it.
+fn check_tools(options: &Options) -> Result<(), String> {
+    let mut missing = Vec::new();
+    let zig = options.targets.iter().any(|target| target.zig());
+    if zig && !runs("cargo-zigbuild", &["--version"]) {
+        missing.push("cargo-zigbuild is not on PATH: `pip install cargo-zigbuild`".to_owned());
+    }
+    if zig && !runs("zig", &["version"]) && !runs("python3", &["-m", "ziglang", "version"]) {
+        missing.push(
+            "zig is neither on PATH nor importable by python3 (`python3 -m ziglang`): \
+             `pip install ziglang`"
+                .to_owned(),
+        );
+    }
+    if options.wheel && !runs("maturin", &["--version"]) {
+        missing.push(
+            "maturin is not on PATH: `pip install maturin` (or pass --skip-wheel)".to_owned(),
+        );
+    }
+    if let Some(installed) = installed_targets() {
+        for target in &options.targets {
+            if !installed.contains(target.triple) {
+                missing.push(format!(
+                    "the Rust target {0} is not installed: `rustup target add {0}`",
+                    target.triple
+                ));
+            }
+        }
+    }
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        // One line for each thing missing, each saying how to get it.
+        Err(missing.join("\ncargo xtask dist: "))
+    }
+}
+
+fn runs(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
+}
+
+/// The targets rustup has installed, or `None` without rustup (a toolchain installed
+/// otherwise says itself what it lacks).
+fn installed_targets() -> Option<BTreeSet<String>> {
+    let output = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    Some(
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(|line| line.trim().to_owned())
+            .collect(),
+    )
+}
+
+/// Runs a build step, saying how long it took.
+fn run(what: &str, command: &mut Command) -> Result<(), String> {
+    note(&format!("{what}: {command:?}"));
+    let started = Instant::now();
+    let status = command
+        .status()
+        .map_err(|e| format!("{what}: cannot start: {e}"))?;
+    if !status.success() {
+        return Err(format!("{what} failed ({status})"));
+    }
+    note(&format!("{what}: {:.0} s", started.elapsed().as_secs_f64()));
+    Ok(())
+}
+
+/// The release binary, with the default features only: what `cargo install ownerlint` gives.
+fn build_binary(package: &Package, target: Target) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut command = Command::new(cargo);
+    command
+        .current_dir(&package.root)
+        .args([if target.zig() { "zigbuild" } else { "build" }])
+        .args([
+            "--release",
+            "--locked",
+            "--package",
+            "ownerlint",
+            "--bin",
+            "ownerlint",
+        ])
+        .args(["--target", target.triple]);
+    run(&format!("the binary for {}", target.triple), &mut command)
+}
+
+fn built_binary(package: &Package, target: Target) -> Result<PathBuf, String> {
+    let binary = package
+        .target_dir
+        .join(target.triple)
+        .join("release")
+        .join(target.exe());
+    if binary.is_file() {
+        Ok(binary)
+    } else {
+        Err(format!(
+            "the build succeeded but left no {}",
+            binary.display()
+        ))
+    }
+}
+
+/// `ownerlint-VERSION-TARGET/` holding the binary, the licences and the README, packed, with
+/// its checksum in sha256sum's format beside it.
+fn pack(package: &Package, target: Target, binary: &Path) -> Result<(), String> {
+    let base = package.base(target);
+    let name = package.archive(target);
+    let path = package.dist().join(&name);
+    let documents = ["LICENSE-MIT", "LICENSE-APACHE", "README.md"];
+    let written = if target.windows() {
+        write_zip(
+            &path,
+            &base,
+            binary,
+            target.exe(),
+            &package.root,
+            &documents,
+        )
+    } else {
+        write_tar_gz(
+            &path,
+            &base,
+            binary,
+            target.exe(),
+            &package.root,
+            &documents,
+        )
+    };
+    written.map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let digest = sha256(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let checksum = package.dist().join(format!("{name}.sha256"));
+    fs::write(&checksum, format!("{digest}  {name}\n"))
+        .map_err(|e| format!("cannot write {}: {e}", checksum.display()))?;
+    note(&format!("{name}: sha256 {digest}"));
+    Ok(())
+}
+
+fn write_tar_gz(
+    path: &Path,
+    base: &str,
+    binary: &Path,
+    exe: &str,
+    root: &Path,
+    documents: &[&str],
+) -> io::Result<()> {
+    let gzip = flate2::write::GzEncoder::new(File::create(path)?, flate2::Compression::best());
+    let mut tar = tar::Builder::new(gzip);
+    tar.mode(tar::HeaderMode::Deterministic);
+    let mut add = |source: &Path, name: &str, mode: u32| -> io::Result<()> {
+        let data = fs::read(source)?;
+        let mut header = tar::Header::new_gnu();
+        header.set_size(data.len() as u64);
+        header.set_mode(mode);
+        header.set_cksum();
+        tar.append_data(&mut header, format!("{base}/{name}"), data.as_slice())
+    };
+    add(binary, exe, 0o755)?;
+    for document in documents {
+        add(&root.join(document), document, 0o644)?;
+    }
+    tar.into_inner()?.finish()?.sync_all()
+}
+
+fn write_zip(
+    path: &Path,
+    base: &str,
+    binary: &Path,
+    exe: &str,
+    root: &Path,
+    documents: &[&str],
+) -> io::Result<()> {
+    let mut zip = zip::ZipWriter::new(File::create(path)?);
+    let mut add = |source: &Path, name: &str, mode: u32| -> io::Result<()> {
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated)
+            .unix_permissions(mode);
+        zip.start_file(format!("{base}/{name}"), options)
+            .map_err(io::Error::other)?;
+        zip.write_all(&fs::read(source)?)
+    };
+    add(binary, exe, 0o755)?;
+    for document in documents {
+        add(&root.join(document), document, 0o644)?;
+    }
+    zip.finish().map_err(io::Error::other)?.sync_all()
+}
+
+fn sha256(path: &Path) -> io::Result<String> {
+    let mut file = File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0; 1 << 16];
+    loop {
+        let read = file.read(&mut buffer)?;
+        if read == 0 {
+            break;
+        }
+        hasher.update(&buffer[..read]);
+    }
+    Ok(hasher
+        .finalize()
+        .iter()
+        .fold(String::with_capacity(64), |mut hex, byte| {
+            let _ = write!(hex, "{byte:02x}");
+            hex
+        }))
+}
+
+/// The wheel (`bindings = "bin"` in pyproject.toml) that carries the release binary, built
+/// by maturin with the default features only (`cargo zigbuild` for the Linux targets). A
+/// static musl binary runs on every Linux, so its wheel is tagged for both glibc (manylinux)
+/// and musl (musllinux) systems: pip on either takes it.
+fn build_wheel(package: &Package, target: Target) -> Result<(), String> {
+    let mut command = Command::new("maturin");
+    command
+        .current_dir(&package.root)
+        .args(["build", "--release", "--locked", "--target", target.triple])
+        .arg("--out")
+        .arg(package.dist());
+    if target.zig() {
+        command.args([
+            "--zig",
+            "--compatibility",
+            "manylinux_2_17",
+            "musllinux_1_1",
+        ]);
+    }
+    run(&format!("the wheel for {}", target.triple), &mut command)
+}
+
+/// krew's manifest: one platform for each archive whose checksum is in `target/dist/` (built
+/// here, or copied there from the other runners' builds); the others are left out, said so.
+fn write_krew_manifest(package: &Package) -> Result<(), String> {
+    let dist = package.dist();
+    let mut platforms = String::new();
+    let mut left_out = Vec::new();
+    for target in TARGETS {
+        let name = package.archive(target);
+        let checksum = dist.join(format!("{name}.sha256"));
+        let digest = match fs::read_to_string(&checksum) {
+            Ok(text) => parse_checksum(&text, &name).ok_or_else(|| {
+                format!(
+                    "{} is not one line `SHA256  {name}`; rebuild it with `cargo xtask dist --target {}`",
+                    checksum.display(),
+                    target.triple
+                )
+            })?,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                left_out.push(target.triple);
+                continue;
+            }
+            Err(e) => return Err(format!("cannot read {}: {e}", checksum.display())),
+        };
+        let base = package.base(target);
+        let _ = write!(
+            platforms,
+            "  - selector:\n      matchLabels:\n        os: {os}\n        arch: {arch}\n    \
+             uri: {uri}\n    sha256: {digest}\n    files:\n    \
+             - from: {base}/{exe}\n      to: .\n    \
+             - from: {base}/LICENSE-*\n      to: .\n    bin: {exe}\n",
+            os = target.os,
+            arch = target.arch,
+            uri = format_args!(
+                "{}/releases/download/v{}/{name}",
+                package.repository, package.version
+            ),
+            exe = target.exe(),
+        );
+    }
+    if platforms.is_empty() {
+        return Err(format!(
+            "no archive's .sha256 is in {}: nothing for the krew manifest",
+            dist.display()
+        ));
+    }
+    if !left_out.is_empty() {
+        note(&format!(
+            "ownerlint.yaml leaves out {} (no .sha256 in {}: build them there, or copy their .sha256 files in)",
+            left_out.join(", "),
+            dist.display()
+        ));
+    }
+    let description = package.description.replace('\n', " ");
+    let manifest = format!(
+        "apiVersion: krew.googlecontainertools.github.com/v1alpha2\n\
+         kind: Plugin\n\
+         metadata:\n  name: ownerlint\n\
+         spec:\n  version: v{version}\n  homepage: {homepage}\n  \
+         shortDescription: Find broken ownerReferences in manifests and clusters\n  \
+         description: |\n    {description}.\n    `kubectl ownerlint cluster` reads the current context's cluster;\n    \
+         `kubectl ownerlint tree --cluster deploy/web` shows what a delete takes with it;\n    \
+         `kubectl ownerlint rules` lists what is checked.\n  \
+         platforms:\n{platforms}",
+        version = package.version,
+        homepage = package.repository,
+    );
+    let path = dist.join("ownerlint.yaml");
+    fs::write(&path, manifest).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    note(&format!("{}: written", path.display()));
+    Ok(())
+}
+
+/// The digest in sha256sum's line `HEX  NAME` for `name`.
+fn parse_checksum(text: &str, name: &str) -> Option<String> {
+    let (digest, file) = text.trim_end().split_once("  ")?;
+    let valid = digest.len() == 64 && digest.bytes().all(|b| b.is_ascii_hexdigit());
+    (valid && file == name && !text.trim_end().contains('\n')).then(|| digest.to_ascii_lowercase())
+}
+
+/// The VS Code extension, packaged by its own `package` script (`@vscode/vsce`).
+fn build_vsix(package: &Package) -> Result<(), String> {
+    let folder = package.root.join("editors/vscode");
+    let manifest = folder.join("package.json");
+    let text = fs::read_to_string(&manifest)
+        .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{} is not JSON: {e}", manifest.display()))?;
+    if json["scripts"]["package"].as_str().is_none() {
+        note("editors/vscode has no package script: the .vsix is not built");
+        return Ok(());
+    }
+    let out = package
+        .dist()
+        .join(format!("ownerlint-{}.vsix", package.version));
+    run("npm ci", Command::new("npm").current_dir(&folder).arg("ci"))?;
+    run(
+        "the .vsix",
+        Command::new("npm")
+            .current_dir(&folder)
+            .args(["run", "package", "--", "--out"])
+            .arg(&out),
+    )
+}
