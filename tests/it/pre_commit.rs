@@ -1,18 +1,31 @@
-//! The pre-commit hook (`.pre-commit-hooks.yaml`), run by the real pre-commit from PyPI with
-//! `pre-commit try-repo` against this checkout, on a fixture repository. pre-commit passes only
-//! the changed file; the owner it names lives in an unchanged file, and resolves because the
-//! hook indexes the whole repository (`--project .`). A commit that only deletes files, for
-//! which pre-commit passes no file, still runs the hook, which reads the deletions from git.
+//! The pre-commit hook, run by the real pre-commit from PyPI on fixture repositories. pre-commit
+//! passes only the changed file; the owner it names lives in an unchanged file, and resolves
+//! because the hook indexes the whole repository (`--project .`). A commit that only deletes
+//! files, for which pre-commit passes no file, still runs the hook, which reads the deletions
+//! from git.
 //!
-//! The hook is `language: python`: pip installs this checkout, and maturin (pyproject.toml,
-//! through hook/build_backend.py) builds it with `cargo build --locked`. The test holds the
-//! build to Cargo.lock: the same hook from a copy of this checkout whose Cargo.lock lacks a
-//! package fails to install rather than resolving anew.
+//! Three ways users get the hook with no Rust toolchain, each run with a `PATH` that has no
+//! cargo, rustc or rustup on it:
+//! - the pre-commit mirror (`cargo xtask dist` writes it to `target/dist/pre-commit-mirror/`),
+//!   a hook repository whose package depends on ownerlint's wheel: pip installs the wheel
+//!   offline, from a folder that holds only the wheel (`PIP_NO_INDEX`, `PIP_FIND_LINKS`);
+//! - the same, with `args: [--fix]`: the hook fixes the file and fails, and the next run passes;
+//! - `repo: local` with `language: system`, for a binary installed otherwise (an archive, krew,
+//!   pip).
 //!
-//! pre-commit must be on `PATH` (`.ci/run` installs it from PyPI); without it the test says so
-//! and is skipped, and under `CI=true` it fails. pip fetches maturin from PyPI, and the build is
-//! a release build, minutes long unless `cargo test --release` made most of it: the test is
-//! ignored in a plain `cargo test`, and `.ci/run` runs it.
+//! The mirror's tests take the wheel and the mirror from `OWNERLINT_DIST` (`.ci/run` sets it to
+//! `target/dist` after `cargo xtask dist`); without them the tests say so and are skipped, and
+//! under `CI=true` they fail.
+//!
+//! The checkout's own `.pre-commit-hooks.yaml` builds ownerlint from source: pip installs the
+//! checkout, and maturin (pyproject.toml, through hook/build_backend.py) builds it with `cargo
+//! build --locked`. Its test holds the build to Cargo.lock: the same hook from a copy of this
+//! checkout whose Cargo.lock lacks a package fails to install rather than resolving anew. That
+//! build takes minutes, and is not what users install: `.ci/run` skips the test.
+//!
+//! pre-commit must be on `PATH` (`.ci/run` installs it from PyPI); without it the tests say so
+//! and are skipped, and under `CI=true` they fail. They are heavy: a plain `cargo test` ignores
+//! them, and `.ci/run` runs them.
 
 use crate::common;
 
@@ -93,8 +106,9 @@ fn copy_checkout(git: &Path, to: &Path) {
 }
 
 #[test]
-#[ignore = "heavy: pre-commit (from PyPI) builds the hook, a release build; .ci/run runs it"]
-fn the_hook_builds_from_cargo_lock_passes_a_clean_commit_and_fails_a_broken_owner_reference() {
+#[ignore = "heavy: pre-commit (from PyPI) builds the hook, a release build; .ci/run skips it"]
+fn the_checkout_hook_builds_from_source_with_cargo_lock_passes_a_clean_commit_and_fails_a_broken_owner_reference()
+ {
     let Some(pre_commit) = common::require_tool("pre-commit", "pip install pre-commit") else {
         return;
     };
@@ -333,4 +347,425 @@ print("ok")
         .env_remove("CARGO_TARGET_DIR"));
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "ok\n");
+}
+
+/// This version, as the mirror is tagged (`vVERSION`) and the wheel named.
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The ReplicaSet's uid, as the Pod names it, and a stale one.
+const OWNER_UID: &str = "0f1e2d3c-4b5a-4697-8a8b-9c0d1e2f3a4b";
+const STALE_UID: &str = "9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a";
+
+/// The `repo:` of the mirror's snippets, as users paste it.
+fn mirror_address() -> String {
+    format!("{}-pre-commit", env!("CARGO_PKG_REPOSITORY"))
+}
+
+/// What `cargo xtask dist` wrote to `OWNERLINT_DIST`: the pre-commit mirror's folder and this
+/// version's wheels. Without them the test is skipped through [`common::skip`] (a failure under
+/// `CI=true`).
+#[track_caller]
+fn dist() -> Option<(PathBuf, Vec<PathBuf>)> {
+    let how = "run `cargo xtask dist` and set OWNERLINT_DIST=target/dist";
+    let Some(dist) = std::env::var_os("OWNERLINT_DIST").map(|dist| root().join(dist)) else {
+        common::skip(&format!("OWNERLINT_DIST is not set ({how})"));
+        return None;
+    };
+    let prefix = format!("ownerlint-{VERSION}-");
+    let wheels: Vec<PathBuf> = std::fs::read_dir(&dist)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| name.starts_with(&prefix) && name.ends_with(".whl"))
+        })
+        .collect();
+    let mirror = dist.join("pre-commit-mirror");
+    if wheels.is_empty() || !mirror.join(".pre-commit-hooks.yaml").is_file() {
+        common::skip(&format!(
+            "{} holds no {prefix}*.whl, or no pre-commit-mirror/ ({how})",
+            dist.display()
+        ));
+        return None;
+    }
+    Some((mirror, wheels))
+}
+
+/// A folder to be the whole of `PATH`: links to `programs`, then to every other program on the
+/// tests' `PATH` (the first of each name) but Rust's and ownerlint: no cargo, rustc or rustup is
+/// within reach, and the shell tools git's own scripts run are.
+#[cfg(unix)]
+fn path_without_rust(work: &Path, programs: &[&Path]) -> PathBuf {
+    let bin = work.join("bin");
+    std::fs::create_dir_all(&bin).expect("mkdir");
+    let link = |program: &Path, name: &std::ffi::OsStr| {
+        let to = bin.join(name);
+        if to.symlink_metadata().is_err() {
+            std::os::unix::fs::symlink(program, to).expect("a link");
+        }
+    };
+    for program in programs {
+        link(program, program.file_name().expect("a program's name"));
+    }
+    let rust = |name: &str| {
+        ["cargo", "rust", "clippy"]
+            .iter()
+            .any(|tool| name.starts_with(tool))
+            || name == "ownerlint"
+    };
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for dir in std::env::split_paths(&path) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let name = entry.file_name();
+            if !name.to_str().is_some_and(rust) && entry.path().is_file() {
+                link(&entry.path(), &name);
+            }
+        }
+    }
+    for compiler in ["cargo", "rustc", "rustup"] {
+        assert!(
+            bin.join(compiler).symlink_metadata().is_err(),
+            "{compiler} is on PATH"
+        );
+    }
+    bin
+}
+
+/// `pre-commit ARGS` in `repo` with nothing of the tests' environment: `PATH` is `bin` alone
+/// (see [`path_without_rust`]), no `CARGO` or `RUSTUP_*` variable tells where a toolchain is, and
+/// pip has no index: it installs from `find_links`, a folder that holds the wheel.
+fn offline_pre_commit(
+    work: &Path,
+    bin: &Path,
+    find_links: &Path,
+    repo: &Path,
+    args: &[&str],
+) -> Output {
+    std::fs::create_dir_all(work.join("home")).expect("mkdir");
+    run(Command::new(bin.join("pre-commit"))
+        .args(args)
+        .current_dir(repo)
+        .env_clear()
+        .env("PATH", bin)
+        .env("HOME", work.join("home"))
+        .env("PRE_COMMIT_HOME", work.join("pre-commit-home"))
+        .env("PIP_NO_INDEX", "1")
+        .env("PIP_FIND_LINKS", find_links)
+        .env("PIP_CONFIG_FILE", "/dev/null")
+        .env("PIP_NO_CACHE_DIR", "1")
+        .env("PIP_DISABLE_PIP_VERSION_CHECK", "1")
+        .env("VIRTUALENV_NO_PERIODIC_UPDATE", "1"))
+}
+
+/// The first `yaml` block of `markdown` that holds `needle`.
+fn yaml_block<'a>(markdown: &'a str, needle: &str) -> &'a str {
+    markdown
+        .split("```yaml\n")
+        .skip(1)
+        .filter_map(|rest| rest.split_once("```").map(|(block, _)| block))
+        .find(|block| block.contains(needle))
+        .unwrap_or_else(|| panic!("a yaml block with {needle:?} in:\n{markdown}"))
+}
+
+/// A copy of the mirror in `to`, as its own repository tagged `vVERSION`, as the maintainers
+/// publish it.
+fn publish_mirror(git: &Path, mirror: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(mirror).expect("the mirror's folder") {
+        let from = entry.expect("an entry").path();
+        std::fs::copy(&from, to.join(from.file_name().expect("a name"))).expect("copy");
+    }
+    common::git(git, to, &["init", "--quiet"]);
+    common::git(git, to, &["add", "."]);
+    common::git(
+        git,
+        to,
+        &["commit", "--quiet", "-m", "ownerlint-pre-commit"],
+    );
+    common::git(git, to, &["tag", &format!("v{VERSION}")]);
+}
+
+/// A fixture repository at `repo` with `config` as its `.pre-commit-config.yaml`, and a Pod
+/// whose owner, a ReplicaSet, is in another file, committed.
+fn fixture_repository(git: &Path, repo: &Path, config: &str) {
+    std::fs::create_dir_all(repo.join("deploy")).expect("fixture repository");
+    common::git(git, repo, &["init", "--quiet"]);
+    std::fs::write(repo.join(".pre-commit-config.yaml"), config).expect("write");
+    std::fs::write(repo.join("deploy/replicaset.yaml"), REPLICASET).expect("write");
+    std::fs::write(repo.join("deploy/pod.yaml"), pod(OWNER_UID)).expect("write");
+    common::git(git, repo, &["add", "."]);
+    common::git(git, repo, &["commit", "--quiet", "-m", "web"]);
+}
+
+/// The wheels, alone in a folder of their own for pip's `--find-links`.
+fn find_links(work: &Path, wheels: &[PathBuf]) -> PathBuf {
+    let folder = work.join("wheels");
+    std::fs::create_dir_all(&folder).expect("mkdir");
+    for wheel in wheels {
+        std::fs::copy(wheel, folder.join(wheel.file_name().expect("a name"))).expect("copy");
+    }
+    folder
+}
+
+#[cfg(unix)]
+#[test]
+#[ignore = "heavy: pre-commit (from PyPI) installs the wheel `cargo xtask dist` built; .ci/run runs it"]
+fn the_mirror_installs_the_wheel_offline_with_no_rust_on_path_and_reports_a_broken_owner_reference()
+{
+    let Some((mirror, wheels)) = dist() else {
+        return;
+    };
+    let Some(pre_commit) = common::require_tool("pre-commit", "pip install pre-commit") else {
+        return;
+    };
+    let Some(git) = common::require_tool("git", "Debian's git") else {
+        return;
+    };
+    let tmp = common::temp_dir("pre-commit-mirror");
+    let work = tmp.path();
+
+    // The mirror's hook is the checkout's: the same id, entry, types, `always_run`.
+    let hooks = |text: &str| serde_yaml::from_str::<serde_yaml::Value>(text).expect("YAML");
+    let read = |path: &Path| std::fs::read_to_string(path).expect("read");
+    assert_eq!(
+        hooks(&read(&mirror.join(".pre-commit-hooks.yaml"))),
+        hooks(&read(&root().join(".pre-commit-hooks.yaml")))
+    );
+    // Its package has no build backend to download, and no Rust to build.
+    let pyproject = read(&mirror.join("pyproject.toml"));
+    assert!(pyproject.contains("requires = []"), "{pyproject}");
+    assert!(
+        pyproject.contains(&format!("dependencies = [\"ownerlint=={VERSION}\"]")),
+        "{pyproject}"
+    );
+    for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+        assert_eq!(read(&mirror.join(licence)), read(&root().join(licence)));
+    }
+
+    let published = work.join("ownerlint-pre-commit");
+    publish_mirror(&git, &mirror, &published);
+    // The README's snippet, as written, with the published repository's address.
+    let readme = read(&mirror.join("README.md"));
+    let snippet = yaml_block(&readme, "- id: ownerlint\n");
+    assert!(
+        snippet.contains(&format!("repo: {}\n", mirror_address())),
+        "{snippet}"
+    );
+    assert!(snippet.contains(&format!("rev: v{VERSION}\n")), "{snippet}");
+    assert!(!snippet.contains("args:"), "{snippet}");
+    let config = snippet.replace(&mirror_address(), &published.to_string_lossy());
+    let repo = work.join("repository");
+    fixture_repository(&git, &repo, &config);
+    let bin = path_without_rust(work, &[&pre_commit, &git]);
+    let find_links = find_links(work, &wheels);
+    let hook = |args: &[&str]| {
+        let output = offline_pre_commit(work, &bin, &find_links, &repo, args);
+        (output.status.code(), text(&output))
+    };
+
+    // Only the Pod changed; its owner, in the unchanged file, resolves with the right uid. The
+    // first run installs the hook: the wheel, from the folder, with no index and no compiler.
+    let (code, output) = hook(&["run", "ownerlint", "--files", "deploy/pod.yaml"]);
+    assert_eq!(code, Some(0), "{output}");
+    assert!(output.contains("Installing environment"), "{output}");
+    assert!(
+        output.contains("ownerlint") && output.contains("Passed"),
+        "{output}"
+    );
+    let installed: Vec<String> = std::fs::read_dir(work.join("pre-commit-home"))
+        .expect("pre-commit's store")
+        .flatten()
+        .filter_map(|repo| std::fs::read_dir(repo.path()).ok())
+        .flatten()
+        .flatten()
+        .filter(|env| env.file_name().to_string_lossy().starts_with("py_env-"))
+        .filter_map(|env| std::fs::read_dir(env.path().join("lib")).ok())
+        .flatten()
+        .flatten()
+        .filter_map(|python| std::fs::read_dir(python.path().join("site-packages")).ok())
+        .flatten()
+        .flatten()
+        .map(|package| package.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        installed.contains(&format!("ownerlint-{VERSION}.dist-info")),
+        "{installed:?}"
+    );
+    assert!(
+        installed.contains(&format!("ownerlint_pre_commit-{VERSION}.dist-info")),
+        "{installed:?}"
+    );
+
+    // A stale uid: the owner is found in the unchanged file, and the uid differs.
+    std::fs::write(repo.join("deploy/pod.yaml"), pod(STALE_UID)).expect("write");
+    common::git(&git, &repo, &["add", "."]);
+    let (code, output) = hook(&["run", "ownerlint"]);
+    assert_eq!(code, Some(1), "{output}");
+    assert!(output.contains("Failed"), "{output}");
+    assert!(
+        output.contains(
+            "deploy/pod.yaml:12:10: error[owner-uid-mismatch]: Pod shop/web-1 → ReplicaSet shop/web"
+        ),
+        "{output}"
+    );
+
+    // A commit that only deletes the ReplicaSet: pre-commit passes no file, and git (on `PATH`)
+    // tells the hook what the commit deletes.
+    common::git(&git, &repo, &["reset", "--quiet", "--hard"]);
+    common::git(&git, &repo, &["rm", "--quiet", "deploy/replicaset.yaml"]);
+    let (code, output) = hook(&["run", "ownerlint"]);
+    assert_eq!(code, Some(1), "{output}");
+    assert!(
+        output.contains("deploy/pod.yaml:9:3: error[owner-not-found]: Pod shop/web-1 → ReplicaSet shop/web: this change deletes ReplicaSet shop/web"),
+        "{output}"
+    );
+}
+
+/// A Pod that names its ReplicaSet twice, the same entry: `duplicate-owner-ref` (and, as both
+/// are controllers, `multiple-controllers`), which `--fix` removes.
+fn pod_with_a_repeated_owner() -> String {
+    let entry = format!(
+        "  - apiVersion: apps/v1\n    kind: ReplicaSet\n    name: web\n    uid: {OWNER_UID}\n    controller: true\n"
+    );
+    format!("{}{entry}", pod(OWNER_UID))
+}
+
+#[cfg(unix)]
+#[test]
+#[ignore = "heavy: pre-commit (from PyPI) installs the wheel `cargo xtask dist` built; .ci/run runs it"]
+fn the_fixing_hook_fixes_the_file_fails_that_run_and_passes_the_next() {
+    let Some((mirror, wheels)) = dist() else {
+        return;
+    };
+    let Some(pre_commit) = common::require_tool("pre-commit", "pip install pre-commit") else {
+        return;
+    };
+    let Some(git) = common::require_tool("git", "Debian's git") else {
+        return;
+    };
+    let tmp = common::temp_dir("pre-commit-fix");
+    let work = tmp.path();
+    let published = work.join("ownerlint-pre-commit");
+    publish_mirror(&git, &mirror, &published);
+    let readme = std::fs::read_to_string(mirror.join("README.md")).expect("README.md");
+    let snippet = yaml_block(&readme, "args: [--fix]");
+    assert!(
+        snippet.contains(&format!("repo: {}\n", mirror_address())),
+        "{snippet}"
+    );
+    let config = snippet.replace(&mirror_address(), &published.to_string_lossy());
+    let repo = work.join("repository");
+    fixture_repository(&git, &repo, &config);
+    let bin = path_without_rust(work, &[&pre_commit, &git]);
+    let find_links = find_links(work, &wheels);
+    let hook = || {
+        let output = offline_pre_commit(work, &bin, &find_links, &repo, &["run", "ownerlint"]);
+        (output.status.code(), text(&output))
+    };
+
+    // The commit stages the Pod with its owner named twice: the hook removes the repeated
+    // entry, and fails, as pre-commit fails a hook that changes files.
+    std::fs::write(repo.join("deploy/pod.yaml"), pod_with_a_repeated_owner()).expect("write");
+    common::git(&git, &repo, &["add", "."]);
+    let (code, output) = hook();
+    assert_eq!(code, Some(1), "{output}");
+    assert!(output.contains("Failed"), "{output}");
+    assert!(
+        output.contains("files were modified by this hook"),
+        "{output}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.join("deploy/pod.yaml")).expect("read"),
+        pod(OWNER_UID)
+    );
+
+    // The fix staged, the next run passes.
+    common::git(&git, &repo, &["add", "."]);
+    let (code, output) = hook();
+    assert_eq!(code, Some(0), "{output}");
+    assert!(output.contains("Passed"), "{output}");
+}
+
+/// The `repo: local` hook for a binary installed otherwise (an archive, krew, pip), as the
+/// README gives it.
+const SYSTEM_HOOK: &str = "\
+# .pre-commit-config.yaml
+repos:
+  - repo: local
+    hooks:
+      - id: ownerlint
+        name: ownerlint
+        entry: ownerlint --format short --project . --git-deletions
+        language: system
+        types_or: [yaml, json]
+        always_run: true
+        require_serial: true
+";
+
+#[cfg(unix)]
+#[test]
+#[ignore = "heavy: pre-commit (from PyPI) runs the hook; .ci/run runs it"]
+fn the_system_hook_runs_the_binary_on_path_with_no_rust_on_path() {
+    let Some(pre_commit) = common::require_tool("pre-commit", "pip install pre-commit") else {
+        return;
+    };
+    let Some(git) = common::require_tool("git", "Debian's git") else {
+        return;
+    };
+    let tmp = common::temp_dir("pre-commit-system");
+    let work = tmp.path();
+    let repo = work.join("repository");
+    fixture_repository(&git, &repo, SYSTEM_HOOK);
+    let no_wheels = work.join("no-wheels");
+    std::fs::create_dir_all(&no_wheels).expect("mkdir");
+
+    // Without ownerlint on `PATH`, pre-commit says the hook's program is missing: what runs is
+    // the binary on `PATH`, nothing pre-commit installs.
+    let bare = path_without_rust(&work.join("bare"), &[&pre_commit, &git]);
+    let output = offline_pre_commit(work, &bare, &no_wheels, &repo, &["run", "ownerlint"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(
+        text(&output).contains("Executable `ownerlint` not found"),
+        "{}",
+        text(&output)
+    );
+
+    let bin = path_without_rust(
+        work,
+        &[
+            &pre_commit,
+            &git,
+            Path::new(env!("CARGO_BIN_EXE_ownerlint")),
+        ],
+    );
+    let hook = |args: &[&str]| {
+        let output = offline_pre_commit(work, &bin, &no_wheels, &repo, args);
+        (output.status.code(), text(&output))
+    };
+    let (code, output) = hook(&["run", "ownerlint", "--files", "deploy/pod.yaml"]);
+    assert_eq!(code, Some(0), "{output}");
+    assert!(output.contains("Passed"), "{output}");
+
+    std::fs::write(repo.join("deploy/pod.yaml"), pod(STALE_UID)).expect("write");
+    common::git(&git, &repo, &["add", "."]);
+    let (code, output) = hook(&["run", "ownerlint"]);
+    assert_eq!(code, Some(1), "{output}");
+    assert!(
+        output.contains(
+            "deploy/pod.yaml:12:10: error[owner-uid-mismatch]: Pod shop/web-1 → ReplicaSet shop/web"
+        ),
+        "{output}"
+    );
+
+    common::git(&git, &repo, &["reset", "--quiet", "--hard"]);
+    common::git(&git, &repo, &["rm", "--quiet", "deploy/replicaset.yaml"]);
+    let (code, output) = hook(&["run", "ownerlint"]);
+    assert_eq!(code, Some(1), "{output}");
+    assert!(
+        output.contains("deploy/pod.yaml:9:3: error[owner-not-found]: Pod shop/web-1 → ReplicaSet shop/web: this change deletes ReplicaSet shop/web"),
+        "{output}"
+    );
 }

@@ -18,7 +18,10 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
-const USAGE: &str = "usage: cargo xtask dist [--target TARGET]... [--skip-vsix] [--skip-wheel]";
+mod mirror;
+
+const USAGE: &str = "usage: cargo xtask dist [--target TARGET]... [--skip-vsix] [--skip-wheel] [--manifest-only]
+       cargo xtask pre-commit-mirror [--out DIR]";
 
 /// Every target a release is built for, with krew's names for its system and architecture.
 const TARGETS: [Target; 5] = [
@@ -80,6 +83,9 @@ struct Options {
     targets: Vec<Target>,
     vsix: bool,
     wheel: bool,
+    /// Only the krew manifest (from the `.sha256` files in `target/dist/`, gathered from
+    /// every runner) and the pre-commit mirror: the release workflow's last job.
+    manifest_only: bool,
 }
 
 /// What the release is: from Cargo.toml, through `cargo metadata`.
@@ -108,6 +114,15 @@ impl Package {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("pre-commit-mirror") {
+        return match pre_commit_mirror(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(why) => {
+                eprintln!("cargo xtask pre-commit-mirror: {why}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let options = match parse(&args) {
         Ok(options) => options,
         Err(why) => {
@@ -135,12 +150,14 @@ fn parse(args: &[String]) -> Result<Options, String> {
         targets: Vec::new(),
         vsix: true,
         wheel: true,
+        manifest_only: false,
     };
     let mut rest = rest.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
             "--skip-vsix" => options.vsix = false,
             "--skip-wheel" => options.wheel = false,
+            "--manifest-only" => options.manifest_only = true,
             "--target" => {
                 let Some(name) = rest.next() else {
                     return Err(
@@ -215,11 +232,34 @@ fn host_targets() -> Result<Vec<Target>, String> {
     })
 }
 
+/// `cargo xtask pre-commit-mirror [--out DIR]`: the hook repository alone.
+fn pre_commit_mirror(args: &[String]) -> Result<(), String> {
+    let package = package()?;
+    let out = match args {
+        [] => package.dist(),
+        [flag, out] if flag == "--out" => PathBuf::from(out),
+        _ => return Err(format!("unknown arguments {args:?}\n{USAGE}")),
+    };
+    let written = mirror::write_pre_commit_mirror(&package.root, &package.version, &out)?;
+    note(&format!(
+        "wrote the pre-commit mirror for v{} to {}",
+        package.version,
+        written.display()
+    ));
+    Ok(())
+}
+
 fn dist(options: &Options) -> Result<(), String> {
     let package = package()?;
-    check_tools(options)?;
     let dist = package.dist();
     fs::create_dir_all(&dist).map_err(|e| format!("cannot create {}: {e}", dist.display()))?;
+    if options.manifest_only {
+        write_krew_manifest(&package)?;
+        mirror::write_pre_commit_mirror(&package.root, &package.version, &dist)?;
+        note(&format!("done: {}", dist.display()));
+        return Ok(());
+    }
+    check_tools(options)?;
     for &target in &options.targets {
         // maturin runs the same build as `cargo zigbuild` (target, profile, features, target
         // folder), but through its own copy of cargo-zigbuild, whose linker wrapper has another
@@ -233,6 +273,8 @@ fn dist(options: &Options) -> Result<(), String> {
         pack(&package, target, &built_binary(&package, target)?)?;
     }
     write_krew_manifest(&package)?;
+    // The hook repository that installs the wheel, published as a repository of its own.
+    mirror::write_pre_commit_mirror(&package.root, &package.version, &dist)?;
     if options.vsix {
         build_vsix(&package)?;
     } else {
