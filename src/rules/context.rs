@@ -318,9 +318,10 @@ impl<'a> Context<'a> {
         // input: whether the collector can map it at all decides. A kind it cannot map (no CRD
         // installed, a group not served) keeps the dependent for ever (`unable to get REST
         // mapping`), as 1.36 did.
-        let own = object.owner_refs().get(reference_index).zip(
-            self.resolutions[dependent.index()].get(reference_index),
-        );
+        let own = object
+            .owner_refs()
+            .get(reference_index)
+            .zip(self.resolutions[dependent.index()].get(reference_index));
         match own {
             Some((reference, resolution))
                 if unresolvable.is_empty()

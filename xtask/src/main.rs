@@ -20,7 +20,8 @@ use sha2::{Digest, Sha256};
 
 mod mirror;
 
-const USAGE: &str = "usage: cargo xtask dist [--target TARGET]... [--skip-vsix] [--skip-wheel] [--manifest-only]
+const USAGE: &str =
+    "usage: cargo xtask dist [--target TARGET]... [--skip-vsix] [--skip-wheel] [--manifest-only]
        cargo xtask pre-commit-mirror [--out DIR]";
 
 /// Every target a release is built for, with krew's names for its system and architecture.
