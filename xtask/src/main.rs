@@ -19,6 +19,7 @@ use std::time::Instant;
 use sha2::{Digest, Sha256};
 
 mod mirror;
+mod snippets;
 
 const USAGE: &str =
     "usage: cargo xtask dist [--target TARGET]... [--skip-vsix] [--skip-wheel] [--manifest-only]
@@ -257,6 +258,7 @@ fn dist(options: &Options) -> Result<(), String> {
     if options.manifest_only {
         write_krew_manifest(&package)?;
         mirror::write_pre_commit_mirror(&package.root, &package.version, &dist)?;
+        snippets::write_snippets(&package.repository, &package.version, &dist)?;
         note(&format!("done: {}", dist.display()));
         return Ok(());
     }
@@ -276,6 +278,8 @@ fn dist(options: &Options) -> Result<(), String> {
     write_krew_manifest(&package)?;
     // The hook repository that installs the wheel, published as a repository of its own.
     mirror::write_pre_commit_mirror(&package.root, &package.version, &dist)?;
+    // What users paste, with the release's coordinates.
+    snippets::write_snippets(&package.repository, &package.version, &dist)?;
     if options.vsix {
         build_vsix(&package)?;
     } else {
