@@ -19,7 +19,8 @@ mod units;
 use crate::model::{Mode, Object};
 use crate::source::{Part, Source, SourceId, Span};
 use crate::yaml::{self, Limits, Node};
-use filtered::{parse_filtered, parse_filtered_item};
+pub(crate) use filtered::parse_filtered;
+use filtered::parse_filtered_item;
 use list::{ListItem, collect_objects, is_object};
 use template::{
     identity_template, raw_origin, structural_template, template_start, unrendered_template,

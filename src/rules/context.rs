@@ -239,10 +239,7 @@ impl<'a> Context<'a> {
         let mut finding = Finding::new(meta, Label::new(object.source, span, label), message);
         finding.object = Some(object.identity());
         finding.origin = object.origin.clone();
-        finding.field = self
-            .fixes(id)
-            .whole_object(|node| node.field_path(span))
-            .flatten();
+        finding.field = self.fixes(id).field_path(span, super::kept());
         finding
     }
 
