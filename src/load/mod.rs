@@ -306,14 +306,14 @@ fn finish_objects(
             loaded.unread.push(unread);
             continue;
         }
-        object.origin = origin.clone();
+        object.set_origin(origin.clone());
         object.extent = extent;
         object.from_existing = options.from_existing;
         object.mode = match options.mode {
             _ if options.from_existing => Mode::Snapshot,
             ModeChoice::Apply => Mode::Apply,
             ModeChoice::Snapshot => Mode::Snapshot,
-            ModeChoice::Auto if object.origin.is_some() => Mode::Apply,
+            ModeChoice::Auto if object.origin().is_some() => Mode::Apply,
             ModeChoice::Auto if object.uid.is_some() || object.captured => Mode::Snapshot,
             ModeChoice::Auto => Mode::Apply,
         };

@@ -119,8 +119,8 @@ pub(super) fn load_all(
         all.discovered.extend(
             loaded
                 .objects
-                .extract_if(.., |o| o.discovery.is_some())
-                .filter_map(|o| o.discovery.map(|group| *group)),
+                .extract_if(.., |o| o.discovery().is_some())
+                .filter_map(Object::into_discovery),
         );
         // So is what a saved snapshot could not read: its kinds are not checked, as in the
         // run that saved it.

@@ -238,7 +238,7 @@ impl<'a> Context<'a> {
         let object = self.object(id);
         let mut finding = Finding::new(meta, Label::new(object.source, span, label), message);
         finding.object = Some(object.identity());
-        finding.origin = object.origin.clone();
+        finding.origin = object.origin().map(str::to_string);
         finding.field = self.fixes(id).field_path(span, super::kept());
         finding
     }
