@@ -89,6 +89,19 @@ impl<'a> ObjectKind<'a> {
 pub struct ObjectNode<'n> {
     pub node: &'n Node,
     pub kind: ObjectKind<'n>,
+    /// The object's `metadata`, looked up once: most fields are under it.
+    pub metadata: Option<&'n Node>,
+}
+
+impl<'n> ObjectNode<'n> {
+    /// The object's mapping, as fields of objects of `kind` are read from it.
+    pub fn new(node: &'n Node, kind: ObjectKind<'n>) -> ObjectNode<'n> {
+        ObjectNode {
+            node,
+            kind,
+            metadata: node.get("metadata"),
+        }
+    }
 }
 
 /// A field: its path from the object's root (a map key at each step; a list's items are read
@@ -131,9 +144,14 @@ impl Field {
             return None;
         }
         let (_, parents) = self.path.split_last()?;
-        parents
-            .iter()
-            .try_fold(object.node, |node, key| node.get(key))
+        match parents.split_first() {
+            Some((&"metadata", below)) => below
+                .iter()
+                .try_fold(object.metadata?, |node, key| node.get(key)),
+            _ => parents
+                .iter()
+                .try_fold(object.node, |node, key| node.get(key)),
+        }
     }
 
     /// The field's key and value in `object` (the last one written, as Kubernetes applies

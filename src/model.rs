@@ -485,45 +485,64 @@ pub struct Object {
     /// The text that holds the whole object: its document, or its item of a List. Parsed again
     /// when a rule needs a field the fast path did not keep.
     pub extent: Span,
-    /// The template it was rendered from, for `helm template` output.
-    pub origin: Option<String>,
     pub mode: Mode,
     /// Added with `--existing`: it exists, and is not linted itself.
     pub from_existing: bool,
+    /// It carries what only a cluster writes (`resourceVersion`, a `creationTimestamp`): it was
+    /// captured from one, even when its uid was left out.
+    pub captured: bool,
     pub api_version: Option<Spanned<String>>,
     pub kind: Option<Spanned<String>>,
     pub name: Option<Spanned<String>>,
     pub namespace: Option<Spanned<String>>,
     pub uid: Option<Spanned<String>>,
     pub owner_refs: OwnerRefs,
-    /// For a CustomResourceDefinition (rare, so kept out of line).
-    pub crd: Option<Box<CrdInfo>>,
-    /// For an `APIGroupDiscovery` (an item of a cluster's discovery document): what the
-    /// cluster serves of that group. Not an object of the cluster: the catalogue takes it.
-    pub discovery: Option<Box<DiscoveredGroup>>,
     pub labels: Option<Labels>,
     pub finalizers: Finalizers,
-    /// `metadata.deletionTimestamp`, when set (not null). This and the other rare fields are
-    /// boxed: a dump holds hundreds of thousands of objects.
-    pub deletion_timestamp: Option<Box<KeyedField>>,
     /// For a workload controller (ReplicaSet, Deployment, …): the selector it claims objects
     /// with, when it has a usable one.
     pub selector: Option<Box<Selector>>,
     /// A Pod's `status.phase`.
     pub pod_phase: Option<String>,
+    /// What most objects do not have, out of line: a dump holds hundreds of thousands of
+    /// objects, and each holds one pointer for all of it.
+    rare: Option<Box<RareObjectParts>>,
+}
+
+/// The parts of an object that most objects do not have.
+#[derive(Clone, Debug, Default)]
+struct RareObjectParts {
+    /// The template it was rendered from, for `helm template` output.
+    origin: Option<String>,
+    /// For a CustomResourceDefinition.
+    crd: Option<CrdInfo>,
+    /// For an `APIGroupDiscovery` (an item of a cluster's discovery document): what the
+    /// cluster serves of that group. Not an object of the cluster: the catalogue takes it.
+    discovery: Option<DiscoveredGroup>,
+    /// `metadata.deletionTimestamp`, when set (not null).
+    deletion_timestamp: Option<KeyedField>,
     /// The `ownerlint.dev/ignore` annotation: rule ids whose findings on this object are
     /// suppressed.
-    pub ignore_annotation: Option<Box<Spanned<String>>>,
+    ignore_annotation: Option<Spanned<String>>,
     /// Ownership fields of `metadata` written twice.
-    pub duplicate_keys: Vec<DuplicateKey>,
+    duplicate_keys: Vec<DuplicateKey>,
     /// Identity fields and label values that are not strings.
-    pub mistyped: Box<[MistypedField]>,
-    /// It carries what only a cluster writes (`resourceVersion`, a `creationTimestamp`): it was
-    /// captured from one, even when its uid was left out.
-    pub captured: bool,
-    /// The fields rules declare for themselves that the object has (`Object::field`): none on
-    /// most objects, which then hold no allocation for them.
-    pub held: Box<[Held]>,
+    mistyped: Box<[MistypedField]>,
+    /// The fields rules declare for themselves that the object has (`Object::field`).
+    held: Box<[Held]>,
+}
+
+impl RareObjectParts {
+    fn is_empty(&self) -> bool {
+        self.origin.is_none()
+            && self.crd.is_none()
+            && self.discovery.is_none()
+            && self.deletion_timestamp.is_none()
+            && self.ignore_annotation.is_none()
+            && self.duplicate_keys.is_empty()
+            && self.mistyped.is_empty()
+            && self.held.is_empty()
+    }
 }
 
 /// A field a rule declares for itself (`fields::Field::on`), as the object writes it.
@@ -556,25 +575,19 @@ impl Object {
         held: &[fields::Field],
     ) -> Object {
         // apiVersion and kind say which kind the object is: they are read on every kind.
-        let unclassified = ObjectNode {
-            node,
-            kind: ObjectKind::default(),
-        };
+        let mut object = ObjectNode::new(node, ObjectKind::default());
         let api_version = fields::API_VERSION
-            .entry(unclassified)
+            .entry(object)
             .and_then(string_field)
             .or_else(|| defaults.0.cloned());
         let kind = fields::KIND
-            .entry(unclassified)
+            .entry(object)
             .and_then(string_field)
             .or_else(|| defaults.1.cloned());
-        let object = ObjectNode {
-            node,
-            kind: kind_of(
-                api_version.as_ref().map(|a| a.value.as_str()),
-                kind.as_ref().map_or("", |k| k.value.as_str()),
-            ),
-        };
+        object.kind = kind_of(
+            api_version.as_ref().map(|a| a.value.as_str()),
+            kind.as_ref().map_or("", |k| k.value.as_str()),
+        );
         let owner_refs = match fields::OWNER_REFERENCES.entry(object) {
             None => OwnerRefs::None,
             Some((_, refs)) if refs.is_null() => OwnerRefs::None,
@@ -593,14 +606,10 @@ impl Object {
                 })),
             },
         };
-        let crd = fields::CRD_SPEC
-            .get(object)
-            .and_then(crd_info)
-            .map(Box::new);
+        let crd = fields::CRD_SPEC.get(object).and_then(crd_info);
         let discovery = fields::DISCOVERY_VERSIONS
             .get(object)
-            .map(|versions| discovered_group(fields::NAME.get(object), versions))
-            .map(Box::new);
+            .map(|versions| discovered_group(fields::NAME.get(object), versions));
         let selector = object
             .kind
             .group
@@ -622,9 +631,8 @@ impl Object {
         let deletion_timestamp = fields::DELETION_TIMESTAMP
             .entry(object)
             .map(keyed_field)
-            .filter(|f| f.field.value != FieldValue::Null)
-            .map(Box::new);
-        let ignore_annotation = read(fields::IGNORE_ANNOTATION).map(Box::new);
+            .filter(|f| f.field.value != FieldValue::Null);
+        let ignore_annotation = read(fields::IGNORE_ANNOTATION);
         let duplicate_keys = fields::NAME
             .parent(object)
             .map_or_else(Vec::new, |metadata| {
@@ -649,38 +657,106 @@ impl Object {
                 })
             })
             .collect();
+        let rare = RareObjectParts {
+            origin: None,
+            crd,
+            discovery,
+            deletion_timestamp,
+            ignore_annotation,
+            duplicate_keys,
+            mistyped,
+            held,
+        };
         Object {
             source,
             span: node.span,
             extent: node.span,
-            origin: None,
             mode: Mode::Apply,
             from_existing: false,
+            captured,
             api_version,
             kind,
             name,
             namespace,
             uid,
             owner_refs,
-            crd,
-            discovery,
             labels,
             finalizers,
-            deletion_timestamp,
             selector,
             pod_phase,
-            ignore_annotation,
-            duplicate_keys,
-            mistyped,
-            captured,
-            held,
+            rare: (!rare.is_empty()).then(|| Box::new(rare)),
         }
+    }
+
+    /// The template it was rendered from, for `helm template` output.
+    pub fn origin(&self) -> Option<&str> {
+        self.rare.as_ref()?.origin.as_deref()
+    }
+
+    /// Set the template the object was rendered from.
+    pub fn set_origin(&mut self, origin: Option<String>) {
+        match (&mut self.rare, origin) {
+            (Some(rare), origin) => {
+                rare.origin = origin;
+                if rare.is_empty() {
+                    self.rare = None;
+                }
+            }
+            (None, None) => {}
+            (None, origin) => {
+                self.rare = Some(Box::new(RareObjectParts {
+                    origin,
+                    ..RareObjectParts::default()
+                }))
+            }
+        }
+    }
+
+    /// For a CustomResourceDefinition: what the kind catalogue needs of it.
+    pub fn crd(&self) -> Option<&CrdInfo> {
+        self.rare.as_ref()?.crd.as_ref()
+    }
+
+    /// For an `APIGroupDiscovery` (an item of a cluster's discovery document): what the
+    /// cluster serves of that group. Not an object of the cluster: the catalogue takes it.
+    pub fn discovery(&self) -> Option<&DiscoveredGroup> {
+        self.rare.as_ref()?.discovery.as_ref()
+    }
+
+    /// [`Object::discovery`], taken out of the object.
+    pub fn into_discovery(self) -> Option<DiscoveredGroup> {
+        self.rare?.discovery
+    }
+
+    /// `metadata.deletionTimestamp`, when set (not null).
+    pub fn deletion_timestamp(&self) -> Option<&KeyedField> {
+        self.rare.as_ref()?.deletion_timestamp.as_ref()
+    }
+
+    /// The `ownerlint.dev/ignore` annotation: rule ids whose findings on this object are
+    /// suppressed.
+    pub fn ignore_annotation(&self) -> Option<&Spanned<String>> {
+        self.rare.as_ref()?.ignore_annotation.as_ref()
+    }
+
+    /// Ownership fields of `metadata` written twice.
+    pub fn duplicate_keys(&self) -> &[DuplicateKey] {
+        self.rare.as_ref().map_or(&[], |r| &r.duplicate_keys)
+    }
+
+    /// Identity fields and label values that are not strings.
+    pub fn mistyped(&self) -> &[MistypedField] {
+        self.rare.as_ref().map_or(&[], |r| &r.mistyped)
     }
 
     /// A field the object holds as written for the rule that declares it (`fields::Field::on`):
     /// its key and value, when the object has it.
     pub fn field(&self, field: fields::Field) -> Option<&Held> {
-        self.held.iter().find(|held| held.field == field)
+        self.rare
+            .as_ref()?
+            .held
+            .iter()
+            .find(|held| held.field == field)
     }
 
     /// Where findings about the object's labels point: its `labels`, or its name when it has
@@ -706,7 +782,7 @@ impl Object {
 
     /// Whether the object was captured while being deleted.
     pub fn is_being_deleted(&self) -> bool {
-        self.deletion_timestamp.is_some()
+        self.deletion_timestamp().is_some()
     }
 
     pub fn owner_refs(&self) -> &[OwnerRef] {

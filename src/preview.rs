@@ -437,7 +437,7 @@ fn terminating_since(analysis: &Analysis, id: ObjId) -> Option<&str> {
     if object.mode != Mode::Snapshot {
         return None;
     }
-    match &object.deletion_timestamp.as_ref()?.field.value {
+    match &object.deletion_timestamp()?.field.value {
         FieldValue::Str(since) => Some(since.as_str()),
         _ => Some("?"),
     }

@@ -165,45 +165,52 @@ pub fn resolve_all(
 }
 
 /// Who owns whom as the references resolve by group, kind, scope and name (whatever their
-/// uid says): built once, for the rules that walk ownership.
+/// uid says): built once, for the rules that walk ownership. Every object's dependents are in
+/// one list: a dump's hundreds of thousands of objects hold two allocations here, not one each.
 #[derive(Debug, Default)]
 pub struct Ownership {
-    /// For each object, the objects its references resolve to, in reference order.
-    owners: Vec<Vec<ObjId>>,
-    /// For each object, the objects with a reference to it, each once, in input order.
-    dependents: Vec<Vec<ObjId>>,
+    /// Where each object's dependents start in `dependents` (one more entry than objects).
+    starts: Vec<u32>,
+    /// For each object in turn, the objects with a reference to it, each once, in input order.
+    dependents: Vec<ObjId>,
 }
 
 impl Ownership {
     pub fn new(resolutions: &[Vec<RefResolution>]) -> Ownership {
-        let owners: Vec<Vec<ObjId>> = resolutions
-            .iter()
-            .map(|refs| {
-                let mut owners: Vec<ObjId> = refs.iter().filter_map(RefResolution::owner).collect();
-                owners.dedup();
-                owners
-            })
-            .collect();
-        let mut dependents = vec![Vec::new(); owners.len()];
-        for (i, of) in owners.iter().enumerate() {
+        // Each (owner, dependent) once, sorted by owner and then dependent: the dependents of
+        // each owner in input order.
+        let mut edges: Vec<(ObjId, ObjId)> = Vec::new();
+        for (i, refs) in resolutions.iter().enumerate() {
             let dependent = ObjId(i as u32);
-            for owner in of {
-                let list: &mut Vec<ObjId> = &mut dependents[owner.index()];
-                if list.last() != Some(&dependent) {
-                    list.push(dependent);
-                }
+            edges.extend(
+                refs.iter()
+                    .filter_map(RefResolution::owner)
+                    .map(|owner| (owner, dependent)),
+            );
+        }
+        edges.sort_unstable();
+        edges.dedup();
+        let mut starts = Vec::with_capacity(resolutions.len() + 1);
+        let mut at = 0;
+        for owner in 0..resolutions.len() {
+            starts.push(at as u32);
+            while at < edges.len() && edges[at].0.index() == owner {
+                at += 1;
             }
         }
-        Ownership { owners, dependents }
-    }
-
-    /// Each object's owners: the edges of the ownership graph.
-    pub fn owners(&self) -> &[Vec<ObjId>] {
-        &self.owners
+        starts.push(at as u32);
+        let dependents = edges.into_iter().map(|(_, dependent)| dependent).collect();
+        Ownership { starts, dependents }
     }
 
     pub fn dependents(&self, owner: ObjId) -> &[ObjId] {
-        &self.dependents[owner.index()]
+        match (
+            self.starts.get(owner.index()),
+            self.starts.get(owner.index() + 1),
+        ) {
+            (Some(&from), Some(&to)) => &self.dependents[from as usize..to as usize],
+            _ => &[],
+        }
     }
 }
 

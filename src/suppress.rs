@@ -148,7 +148,7 @@ pub(crate) fn from_annotations(objects: &[Object]) -> Vec<Suppression> {
         .iter()
         .filter(|o| !o.from_existing)
         .filter_map(|o| {
-            let value = o.ignore_annotation.as_ref()?;
+            let value = o.ignore_annotation()?;
             // The span of a quoted value starts at its quote.
             let quoted = usize::from(value.span.len() > value.value.len());
             Some(Suppression {

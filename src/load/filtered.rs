@@ -20,7 +20,7 @@ pub(super) fn parse_filtered_item(
 /// A document parsed through the fast path's filter, with every span mapped back to the
 /// source; `None` when the filter declines or the kept text does not parse (the caller then
 /// parses the whole document, and reports any error at its true place).
-pub(super) fn parse_filtered(
+pub(crate) fn parse_filtered(
     chunk_text: &str,
     base: usize,
     limits: Limits,

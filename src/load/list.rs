@@ -351,7 +351,7 @@ mod tests {
             .map(|o| {
                 (
                     o.name.as_ref().map(|n| n.value.as_str()),
-                    o.origin.as_deref(),
+                    o.origin(),
                     o.mode,
                 )
             })

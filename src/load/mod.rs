@@ -19,7 +19,8 @@ mod units;
 use crate::model::{Mode, Object};
 use crate::source::{Part, Source, SourceId, Span};
 use crate::yaml::{self, Limits, Node};
-use filtered::{parse_filtered, parse_filtered_item};
+pub(crate) use filtered::parse_filtered;
+use filtered::parse_filtered_item;
 use list::{ListItem, collect_objects, is_object};
 use template::{
     identity_template, raw_origin, structural_template, template_start, unrendered_template,
@@ -305,14 +306,14 @@ fn finish_objects(
             loaded.unread.push(unread);
             continue;
         }
-        object.origin = origin.clone();
+        object.set_origin(origin.clone());
         object.extent = extent;
         object.from_existing = options.from_existing;
         object.mode = match options.mode {
             _ if options.from_existing => Mode::Snapshot,
             ModeChoice::Apply => Mode::Apply,
             ModeChoice::Snapshot => Mode::Snapshot,
-            ModeChoice::Auto if object.origin.is_some() => Mode::Apply,
+            ModeChoice::Auto if object.origin().is_some() => Mode::Apply,
             ModeChoice::Auto if object.uid.is_some() || object.captured => Mode::Snapshot,
             ModeChoice::Auto => Mode::Apply,
         };

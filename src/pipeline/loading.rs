@@ -20,7 +20,8 @@ pub(super) struct LoadedAll {
     pub(super) unread: Vec<Unread>,
     pub(super) suppressions: Vec<suppress::Suppression>,
     pub(super) malformed: Vec<suppress::Malformed>,
-    pub(super) lint_sources: HashSet<SourceId>,
+    /// Looked up for every object: hashed with foldhash, not SipHash.
+    pub(super) lint_sources: foldhash::HashSet<SourceId>,
     pub(super) has_project: bool,
     /// Objects of the files the git change deletes: gone, not indexed.
     pub(super) deleted: Vec<Object>,
@@ -56,7 +57,7 @@ pub(super) fn load_all(
         unread: Vec::new(),
         suppressions: Vec::new(),
         malformed: Vec::new(),
-        lint_sources: HashSet::new(),
+        lint_sources: Default::default(),
         has_project: false,
         deleted: Vec::new(),
     };
@@ -118,8 +119,8 @@ pub(super) fn load_all(
         all.discovered.extend(
             loaded
                 .objects
-                .extract_if(.., |o| o.discovery.is_some())
-                .filter_map(|o| o.discovery.map(|group| *group)),
+                .extract_if(.., |o| o.discovery().is_some())
+                .filter_map(Object::into_discovery),
         );
         // So is what a saved snapshot could not read: its kinds are not checked, as in the
         // run that saved it.

@@ -805,11 +805,7 @@ fn build_catalog(loaded: &LoadedAll, options: &Options) -> Catalog {
     for group in &loaded.discovered {
         catalog.add_discovered(group);
     }
-    for crd in objects
-        .iter()
-        .chain(crd_objects)
-        .filter_map(|o| o.crd.as_ref())
-    {
+    for crd in objects.iter().chain(crd_objects).filter_map(|o| o.crd()) {
         catalog.add_crd(crd);
     }
     for kind in &options.kinds {

@@ -238,11 +238,8 @@ impl<'a> Context<'a> {
         let object = self.object(id);
         let mut finding = Finding::new(meta, Label::new(object.source, span, label), message);
         finding.object = Some(object.identity());
-        finding.origin = object.origin.clone();
-        finding.field = self
-            .fixes(id)
-            .whole_object(|node| node.field_path(span))
-            .flatten();
+        finding.origin = object.origin().map(str::to_string);
+        finding.field = self.fixes(id).field_path(span, super::kept());
         finding
     }
 

@@ -17,7 +17,7 @@ super::declare_rule! {
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {
-        let Some(field) = &object.deletion_timestamp else {
+        let Some(field) = object.deletion_timestamp() else {
             continue;
         };
         let when = field

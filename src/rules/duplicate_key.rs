@@ -20,7 +20,7 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 .iter()
                 .map(move |d| (d, "an ownerReferences entry"))
         });
-        let in_metadata = object.duplicate_keys.iter().map(|d| (d, "metadata"));
+        let in_metadata = object.duplicate_keys().iter().map(|d| (d, "metadata"));
         for (duplicate, place) in in_metadata.chain(in_refs) {
             push(cx, out, id, duplicate, place);
         }

@@ -15,7 +15,7 @@ super::declare_rule! {
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (id, object) in cx.linted() {
-        for field in &object.mistyped {
+        for field in object.mistyped() {
             let object = cx.display_name(id);
             if field.found == "null" {
                 out.push(

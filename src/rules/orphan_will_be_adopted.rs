@@ -21,7 +21,7 @@ super::declare_rule! {
 /// The controllers that can adopt, by namespace and the group and kind they claim, and within
 /// those by one `key=value` their selector requires (or one of the values an `In` allows): a
 /// dependent is tested only against the controllers whose selectors its own labels can meet.
-/// Of a selector's requirements, the one that the fewest objects' labels meet is the one
+/// Of a selector's requirements, the one that the fewest orphans' labels meet is the one
 /// indexed (`pod-template-hash=…` rather than the `app=web` of every Pod), so a namespace of
 /// tens of thousands of Pods and ReplicaSets costs what its objects do, not their product.
 /// The controllers that can adopt, indexed by what a dependent must carry to be selected. The
@@ -41,7 +41,7 @@ fn indexable(selector: &Selector) -> impl Iterator<Item = (&String, &[String])> 
 }
 
 impl<'a> Adopters<'a> {
-    fn of(cx: &Context<'a>) -> Adopters<'a> {
+    fn of(cx: &Context<'a>, orphans: &[Orphan<'a>]) -> Adopters<'a> {
         let objects: &'a [crate::model::Object] = cx.objects;
         let index: &'a crate::index::Index = cx.index;
         // The controllers that can adopt: a controller being deleted adopts nothing.
@@ -61,8 +61,8 @@ impl<'a> Adopters<'a> {
             };
             controllers.push((id, namespace.as_str(), controller, &**selector));
         }
-        // How many claimable objects carry each `key=value` that a selector requires (only
-        // those are counted: they are what the index chooses between).
+        // How many orphans carry each `key=value` that a selector requires (only those are
+        // counted: they are what the index chooses between, and only orphans are looked up).
         let mut carried: HashMap<(&str, &str), usize> = HashMap::new();
         for (_, _, _, selector) in &controllers {
             for (key, values) in indexable(selector) {
@@ -72,14 +72,10 @@ impl<'a> Adopters<'a> {
             }
         }
         if !carried.is_empty() {
-            for (i, object) in objects.iter().enumerate() {
-                let facts = index.facts(ObjId(i as u32));
-                let (Some(group), Some(labels)) = (&facts.group, &object.labels) else {
+            for orphan in orphans {
+                let Some(labels) = &orphan.object.labels else {
                     continue;
                 };
-                if !is_claimable(group, object.kind_str()) {
-                    continue;
-                }
                 for (key, value) in &labels.pairs {
                     if let Some(count) = carried.get_mut(&(key.as_str(), value.as_str())) {
                         *count += 1;
@@ -154,22 +150,49 @@ impl<'a> Adopters<'a> {
     }
 }
 
+/// An object that a controller can adopt: claimable, not being deleted, with no controller.
+struct Orphan<'a> {
+    id: ObjId,
+    object: &'a crate::model::Object,
+    group: &'a str,
+    namespace: &'a str,
+}
+
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {
-    let controllers = Adopters::of(cx);
+    // The orphans first: a dump's objects nearly all have their controller, and then no
+    // controller needs indexing.
+    let orphans: Vec<Orphan> = cx
+        .linted()
+        .filter_map(|(id, dependent)| {
+            let facts = cx.index.facts(id);
+            let (Some(group), Some(namespace)) = (&facts.group, &facts.namespace) else {
+                return None;
+            };
+            let adoptable = is_claimable(group, dependent.kind_str())
+                && !dependent.is_being_deleted()
+                && !dependent.owner_refs().iter().any(|r| r.is_controller());
+            adoptable.then_some(Orphan {
+                id,
+                object: dependent,
+                group,
+                namespace,
+            })
+        })
+        .collect();
+    if orphans.is_empty() {
+        return;
+    }
+    let controllers = Adopters::of(cx, &orphans);
     if controllers.by_label.is_empty() && controllers.others.is_empty() {
         return;
     }
-    for (id, dependent) in cx.linted() {
-        let facts = cx.index.facts(id);
-        let (Some(group), Some(namespace)) = (&facts.group, &facts.namespace) else {
-            continue;
-        };
-        if !is_claimable(group, dependent.kind_str())
-            || dependent.is_being_deleted()
-            || dependent.owner_refs().iter().any(|r| r.is_controller())
-        {
-            continue;
-        }
+    for &Orphan {
+        id,
+        object: dependent,
+        group,
+        namespace,
+    } in &orphans
+    {
         let candidates =
             controllers.candidates(namespace, group, dependent.kind_str(), dependent.labels.as_ref());
         let adopters: Vec<ObjId> = candidates

@@ -18,26 +18,9 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     // and uid. A reference whose uid is not its owner's is dangling to the garbage collector,
     // which deletes that member (or removes the entry, beside a solid owner): no cycle holds
     // through it.
-    let edges: Vec<Vec<ObjId>> = cx
-        .resolutions
-        .iter()
-        .map(|refs| {
-            let mut owners: Vec<ObjId> = refs
-                .iter()
-                .filter(|r| r.is_solid())
-                .filter_map(RefResolution::owner)
-                .collect();
-            owners.dedup();
-            owners
-        })
-        .collect();
-    let edges = edges.as_slice();
+    let edges = Edges::solid(cx.resolutions);
+    let edges = &edges;
     for component in strongly_connected(edges) {
-        let first = component[0];
-        let self_loop = edges[first.index()].contains(&first);
-        if component.len() == 1 && !self_loop {
-            continue;
-        }
         if component.iter().all(|id| cx.object(*id).from_existing) {
             continue;
         }
@@ -88,32 +71,73 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
     }
 }
 
-/// Tarjan's algorithm, iterative so that long chains cannot overflow the stack. Components are
-/// returned with their members sorted.
-fn strongly_connected(edges: &[Vec<ObjId>]) -> Vec<Vec<ObjId>> {
+/// Each object's owners, in one list for all objects: a dump's hundreds of thousands of objects
+/// hold one allocation here, not one each.
+struct Edges {
+    /// Where each object's owners start in `owners` (one more entry than objects).
+    starts: Vec<u32>,
+    owners: Vec<ObjId>,
+}
+
+impl Edges {
+    /// From each dependent to each owner its references resolve to by kind, scope, name and
+    /// uid, each once.
+    fn solid(resolutions: &[Vec<RefResolution>]) -> Edges {
+        let mut starts = Vec::with_capacity(resolutions.len() + 1);
+        let mut owners = Vec::new();
+        starts.push(0);
+        for refs in resolutions {
+            let first = owners.len();
+            for owner in refs
+                .iter()
+                .filter(|r| r.is_solid())
+                .filter_map(RefResolution::owner)
+            {
+                if owners.len() == first || owners.last() != Some(&owner) {
+                    owners.push(owner);
+                }
+            }
+            starts.push(owners.len() as u32);
+        }
+        Edges { starts, owners }
+    }
+
+    fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    fn of(&self, id: usize) -> &[ObjId] {
+        &self.owners[self.starts[id] as usize..self.starts[id + 1] as usize]
+    }
+}
+
+/// Tarjan's algorithm, iterative so that long chains cannot overflow the stack. Only the
+/// components that are cycles are kept (a dump's every object is a component of its own), with
+/// their members sorted.
+fn strongly_connected(edges: &Edges) -> Vec<Vec<ObjId>> {
     let n = edges.len();
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0; n];
+    let mut index = vec![u32::MAX; n];
+    let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
     let mut stack = Vec::new();
     let mut components = Vec::new();
     let mut next_index = 0;
     for root in 0..n {
-        if index[root] != usize::MAX {
+        if index[root] != u32::MAX {
             continue;
         }
         let mut work: Vec<(usize, usize)> = vec![(root, 0)];
         while let Some(&mut (v, ref mut edge)) = work.last_mut() {
-            if *edge == 0 && index[v] == usize::MAX {
+            if *edge == 0 && index[v] == u32::MAX {
                 index[v] = next_index;
                 low[v] = next_index;
                 next_index += 1;
                 stack.push(v);
                 on_stack[v] = true;
             }
-            if let Some(w) = edges[v].get(*edge).map(|w| w.index()) {
+            if let Some(w) = edges.of(v).get(*edge).map(|w| w.index()) {
                 *edge += 1;
-                if index[w] == usize::MAX {
+                if index[w] == u32::MAX {
                     work.push((w, 0));
                 } else if on_stack[w] {
                     low[v] = low[v].min(index[w]);
@@ -133,8 +157,11 @@ fn strongly_connected(edges: &[Vec<ObjId>]) -> Vec<Vec<ObjId>> {
                         break;
                     }
                 }
-                component.sort();
-                components.push(component);
+                let own = component.len() == 1 && edges.of(v).contains(&ObjId(v as u32));
+                if component.len() > 1 || own {
+                    component.sort();
+                    components.push(component);
+                }
             }
         }
     }
@@ -143,12 +170,12 @@ fn strongly_connected(edges: &[Vec<ObjId>]) -> Vec<Vec<ObjId>> {
 }
 
 /// A path from `start` around the cycle back to (but not including) `start` again.
-fn cycle_path(start: ObjId, component: &[ObjId], edges: &[Vec<ObjId>]) -> Vec<ObjId> {
+fn cycle_path(start: ObjId, component: &[ObjId], edges: &Edges) -> Vec<ObjId> {
     // Breadth-first search inside the component for the shortest way back to `start`.
     let mut previous: std::collections::HashMap<ObjId, ObjId> = std::collections::HashMap::new();
     let mut queue = std::collections::VecDeque::from([start]);
     while let Some(v) = queue.pop_front() {
-        for &w in &edges[v.index()] {
+        for &w in edges.of(v.index()) {
             if !component.contains(&w) {
                 continue;
             }

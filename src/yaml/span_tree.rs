@@ -92,32 +92,28 @@ impl Node {
     /// `metadata.annotations["ownerlint.dev/ignore"]`). The span of a key names its field.
     /// `None` when the span is not inside this node, or is this node itself.
     pub fn field_path(&self, span: Span) -> Option<String> {
-        let mut path = String::new();
-        for step in self.steps_to(span)? {
-            match step {
-                Step::Key(key)
-                    if !key.is_empty()
-                        && key
-                            .bytes()
-                            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') =>
-                {
-                    if !path.is_empty() {
-                        path.push('.');
-                    }
-                    path.push_str(&key);
-                }
-                Step::Key(key) => path.push_str(&format!("[{}]", serde_json::Value::from(key))),
-                Step::Index(i) => path.push_str(&format!("[{i}]")),
-            }
+        Some(path_of(self.steps_to(span)?.0))
+    }
+
+    /// [`Node::field_path`] in a tree that holds only some fields of its document (the fast
+    /// path's), for what it is in the whole tree: `None` unless the walk ends where it would
+    /// in the whole tree (at a scalar, a key or the node that is the span), never at a mapping
+    /// or a list that may hold the span in a field left out.
+    pub fn field_path_in_part(&self, span: Span) -> Option<String> {
+        if span == self.span {
+            return None;
         }
-        Some(path)
+        match self.steps_to(span)? {
+            (steps, true) => Some(path_of(steps)),
+            (_, false) => None,
+        }
     }
 
     /// The same place as a JSON pointer (RFC 6901), as JSON patches name it:
     /// `/metadata/ownerReferences/1/uid`.
     pub fn json_pointer(&self, span: Span) -> Option<String> {
         let mut pointer = String::new();
-        for step in self.steps_to(span)? {
+        for step in self.steps_to(span)?.0 {
             pointer.push('/');
             match step {
                 Step::Key(key) => pointer.push_str(&key.replace('~', "~0").replace('/', "~1")),
@@ -145,15 +141,17 @@ impl Node {
     }
 
     /// The keys and indexes from this node down to the field `span` falls in; none (`None`)
-    /// when it is outside this node or is the node itself.
-    fn steps_to(&self, span: Span) -> Option<Vec<Step>> {
+    /// when it is outside this node or is the node itself. With them, whether the walk ended
+    /// at a scalar, a key or a node that is the span (rather than at a mapping or a list none of
+    /// whose fields holds the span).
+    fn steps_to(&self, span: Span) -> Option<(Vec<Step>, bool)> {
         let inside = |node: &Node| node.span.start <= span.start && span.end <= node.span.end;
         if span == self.span {
             return None;
         }
         let mut steps = Vec::new();
         let mut node = self;
-        loop {
+        let ended_at_field = loop {
             let next = match &node.value {
                 Value::Map(entries) => entries.iter().find_map(|(key, value)| {
                     let name = key.as_scalar()?.text.clone();
@@ -174,14 +172,16 @@ impl Node {
                     .map(|(i, item)| (Step::Index(i), Some(item))),
                 Value::Scalar(_) => None,
             };
-            let Some((step, child)) = next else { break };
+            let Some((step, child)) = next else {
+                break matches!(node.value, Value::Scalar(_));
+            };
             steps.push(step);
             match child {
                 Some(child) if child.span != span => node = child,
-                _ => break,
+                _ => break true,
             }
-        }
-        (!steps.is_empty()).then_some(steps)
+        };
+        (!steps.is_empty()).then_some((steps, ended_at_field))
     }
 
     /// A short description of what the node is, for messages ("a mapping", "the number 12").
@@ -258,9 +258,74 @@ impl Document {
     }
 }
 
+/// A field's path from its steps, as messages and kubectl write one.
+fn path_of(steps: Vec<Step>) -> String {
+    let mut path = String::new();
+    for step in steps {
+        match step {
+            Step::Key(key)
+                if !key.is_empty()
+                    && key
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') =>
+            {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(&key);
+            }
+            Step::Key(key) => path.push_str(&format!("[{}]", serde_json::Value::from(key))),
+            Step::Index(i) => path.push_str(&format!("[{i}]")),
+        }
+    }
+    path
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tree_of_some_fields_names_a_span_only_where_the_whole_tree_would() {
+        let text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\n    name: a\n    uid: u-1\n  - apiVersion: apps/v1\n    kind: ReplicaSet\n    name: b\n    uid: u-2\nspec:\n  containers:\n  - name: c\n    image: i\n";
+        let whole = crate::yaml::parse_at(text, 0, crate::yaml::Limits::default()).expect("parses");
+        let whole = whole.root.as_ref().expect("a root");
+        let part = crate::load::parse_filtered(
+            text,
+            0,
+            crate::yaml::Limits::default(),
+            crate::rules::kept(),
+        )
+        .expect("the fast path reads it");
+        let part = part.root.as_ref().expect("a root");
+        let at = |needle: &str| {
+            let start = text.find(needle).expect("in the text");
+            Span::new(start, start + needle.len())
+        };
+        // The fast path keeps the owner references, not the containers.
+        assert!(!text[part.span.start..part.span.end].contains("containers"));
+        for kept in ["u-2", "uid: u-1", "name: b", "kind", "name: p"] {
+            let span = at(kept);
+            assert_eq!(
+                part.field_path_in_part(span),
+                whole.field_path(span),
+                "{kept}"
+            );
+            assert!(part.field_path_in_part(span).is_some(), "{kept}");
+        }
+        assert_eq!(
+            part.field_path_in_part(at("u-2")).as_deref(),
+            Some("metadata.ownerReferences[1].uid")
+        );
+        // A span in a field left out is not named from the part: the whole tree names it.
+        let image = at("image: i");
+        assert_eq!(part.field_path_in_part(image), None);
+        assert_eq!(
+            whole.field_path(image).as_deref(),
+            Some("spec.containers[0].image")
+        );
+        assert_eq!(part.field_path_in_part(part.span), None);
+    }
 
     #[test]
     fn a_span_is_named_by_its_path_from_the_root() {
