@@ -68,6 +68,16 @@ pub(super) fn load_all(
         has_project: false,
         deleted: Vec::new(),
     };
+    // Room for the objects of every input at once, when there are several (one input's list
+    // is taken as it is): growing the list input by input would copy it again and again.
+    let counts = prepared
+        .iter()
+        .filter(|p| matches!(p.role, Role::Lint | Role::Existing | Role::Project))
+        .filter_map(|p| p.loaded.as_ref().map(|loaded| loaded.objects.len()))
+        .filter(|&count| count > 0);
+    if counts.clone().count() > 1 {
+        all.objects.reserve(counts.sum());
+    }
     for prepared in prepared {
         let Prepared {
             source,
@@ -316,9 +326,10 @@ pub(super) fn prepare(
     }
 }
 
-/// Add `more` to `objects`, without copying when `objects` is still empty (a single big dump).
+/// Add `more` to `objects`, without copying when `objects` is still empty and has no room for
+/// them (a single big dump).
 pub(super) fn append(objects: &mut Vec<Object>, more: Vec<Object>) {
-    if objects.is_empty() {
+    if objects.is_empty() && objects.capacity() < more.len() {
         *objects = more;
     } else {
         objects.extend(more);
