@@ -250,9 +250,12 @@ fn analyze(snapshot: &Snapshot, options: &Options) -> Analysis {
                         let max_depth = options.limits.max_depth;
                         let root = render::yaml_with_tree(&mut text, &value, kept, max_depth);
                         let span = Span::new(start, text.len());
+                        // A document over the size limit is reported from its text.
                         match root {
-                            Some(root) => written.built(&text, span, &root, kept.held()),
-                            None => written.unbuilt(span),
+                            Some(root) if span.len() <= options.limits.max_document_size => {
+                                written.built(&text, span, &root, kept.held())
+                            }
+                            _ => written.unbuilt(span),
                         }
                     }
                     _ => text.push_str(&render::yaml(&value)),
