@@ -526,12 +526,146 @@ impl<'de> Visitor<'de> for ItemsSeed<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Stored>, A::Error> {
         let mut objects = Vec::new();
-        while let Some(item) = seq.next_element::<Value>()? {
-            if let Value::Object(item) = item {
+        while let Some(item) = seq.next_element_seed(ItemSeed(self.0))? {
+            if let Some(item) = item {
                 objects.push(Stored::of(self.0, item));
             }
         }
         Ok(objects)
+    }
+}
+
+/// One item of a page: an object, parsed without what is not kept of it (skipped unparsed:
+/// `managedFields`, the apiVersion and kind its resource gives, and what [`Stored::of`] drops);
+/// `None` for what is not an object.
+struct ItemSeed<'r>(&'r Resource);
+
+impl<'de> DeserializeSeed<'de> for ItemSeed<'_> {
+    type Value = Option<Map<String, Value>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ItemSeed<'_> {
+    type Value = Option<Map<String, Value>>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let resource = self.0;
+        let mut item = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let kept = match key.as_str() {
+                "metadata" => true,
+                "apiVersion" | "kind" => false,
+                key => resource.whole && !(resource.is_secret() && SECRET_DATA.contains(&key)),
+            };
+            if !kept {
+                map.next_value::<IgnoredAny>()?;
+            } else if key == "metadata" {
+                let metadata = map.next_value_seed(MetadataSeed)?;
+                item.insert(key, Value::Object(metadata));
+            } else {
+                let value = map.next_value::<Value>()?;
+                item.insert(key, value);
+            }
+        }
+        Ok(Some(item))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+/// An item's metadata, without its `managedFields` (skipped unparsed); what is not an object
+/// is none ([`Stored::of`] keeps no other).
+struct MetadataSeed;
+
+impl<'de> DeserializeSeed<'de> for MetadataSeed {
+    type Value = Map<String, Value>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MetadataSeed {
+    type Value = Map<String, Value>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an object's metadata")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut metadata = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "managedFields" {
+                map.next_value::<IgnoredAny>()?;
+            } else {
+                let value = map.next_value::<Value>()?;
+                metadata.insert(key, value);
+            }
+        }
+        Ok(metadata)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Map::new())
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(Map::new())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(Map::new())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(Map::new())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(Map::new())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(Map::new())
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(Map::new())
     }
 }
 

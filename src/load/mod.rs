@@ -308,17 +308,100 @@ fn finish_objects(
         }
         object.set_origin(origin.clone());
         object.extent = extent;
-        object.from_existing = options.from_existing;
-        object.mode = match options.mode {
-            _ if options.from_existing => Mode::Snapshot,
-            ModeChoice::Apply => Mode::Apply,
-            ModeChoice::Snapshot => Mode::Snapshot,
-            ModeChoice::Auto if object.origin().is_some() => Mode::Apply,
-            ModeChoice::Auto if object.uid.is_some() || object.captured => Mode::Snapshot,
-            ModeChoice::Auto => Mode::Apply,
-        };
+        finish(&mut object, options);
         loaded.objects.push(object);
     }
+}
+
+/// Give an object whose origin and extent are set its mode.
+fn finish(object: &mut Object, options: LoadOptions) {
+    object.from_existing = options.from_existing;
+    object.mode = match options.mode {
+        _ if options.from_existing => Mode::Snapshot,
+        ModeChoice::Apply => Mode::Apply,
+        ModeChoice::Snapshot => Mode::Snapshot,
+        ModeChoice::Auto if object.origin().is_some() => Mode::Apply,
+        ModeChoice::Auto if object.uid.is_some() || object.captured => Mode::Snapshot,
+        ModeChoice::Auto => Mode::Apply,
+    };
+}
+
+/// The objects of a text whose documents were written with their span trees (a cluster's
+/// objects, written as YAML with what the fast path reads of each: `cluster::render`), read
+/// from those trees: [`load_written`] gives what [`load`] gives of the text, without reading
+/// it again. A document written without a tree is read from the text.
+#[derive(Debug, Default)]
+pub struct Written {
+    objects: Vec<Object>,
+    documents: usize,
+    skipped: usize,
+    /// The documents to read from the text: each one's span, and how many objects come
+    /// before its own.
+    unbuilt: Vec<(usize, Span)>,
+}
+
+impl Written {
+    /// Room for `documents` documents of an object each.
+    pub fn with_capacity(documents: usize) -> Written {
+        Written {
+            objects: Vec::with_capacity(documents),
+            ..Written::default()
+        }
+    }
+
+    /// Take the document at `span` of `text` (from its `---` line), whose tree is `root`:
+    /// what the fast path reads of it, spans in `text`. `held`: the fields objects hold as
+    /// written ([`LoadOptions::held`]). Its text holds no template text (`{{`): the writer
+    /// builds no tree of one.
+    pub fn built(&mut self, text: &str, span: Span, root: &Node, held: &[crate::fields::Field]) {
+        self.documents += 1;
+        let part = Part {
+            text: &text[span.start..span.end],
+            base: span.start,
+        };
+        let first = self.objects.len();
+        let id = SourceId(0);
+        collect_objects(root, part, id, held, &mut self.objects, &mut self.skipped);
+        for object in &mut self.objects[first..] {
+            object.extent = span;
+        }
+    }
+
+    /// The document at `span` has no tree: it is read from the text.
+    pub fn unbuilt(&mut self, span: Span) {
+        self.unbuilt.push((self.objects.len(), span));
+    }
+}
+
+/// Load what `written` took of the text of `source` (see [`Written`]).
+pub fn load_written(
+    id: SourceId,
+    source: &Source,
+    written: Written,
+    options: LoadOptions,
+) -> Loaded {
+    let mut loaded = Loaded {
+        documents: written.documents,
+        skipped: written.skipped,
+        ..Loaded::default()
+    };
+    loaded.objects.reserve(written.objects.len());
+    let mut objects = written.objects.into_iter();
+    let mut taken = 0;
+    let mut take = |loaded: &mut Loaded, count: usize| {
+        for mut object in objects.by_ref().take(count) {
+            object.source = id;
+            finish(&mut object, options);
+            loaded.objects.push(object);
+        }
+    };
+    for (before, span) in written.unbuilt {
+        take(&mut loaded, before - taken);
+        taken = before;
+        load_document(id, source, yaml::Chunk { span }, options, &mut loaded);
+    }
+    take(&mut loaded, usize::MAX);
+    loaded
 }
 
 /// A document (or List item) larger than `--max-document-size`; it is not parsed.

@@ -35,17 +35,25 @@ pub(super) fn load_all(
     cache: Option<&mut LoadCache>,
     builds: &Builds,
     kept: &'static Kept,
+    written: Vec<Option<load::Written>>,
 ) -> LoadedAll {
     let prepared: Vec<Prepared> = match cache {
-        None => texts
-            .into_par_iter()
-            .enumerate()
-            .map(|(i, (name, content, role))| {
-                let built_by = builds.built.get(&name).map(|r| r.target.tool);
-                let id = SourceId(i as u32);
-                prepare(id, name, content, role, options, built_by, kept)
-            })
-            .collect(),
+        None => {
+            let mut written = written.into_iter();
+            texts
+                .into_iter()
+                .map(|input| (input, written.next().flatten()))
+                .collect::<Vec<_>>()
+                .into_par_iter()
+                .enumerate()
+                .map(|(i, ((name, content, role), written))| {
+                    let built_by = builds.built.get(&name).map(|r| r.target.tool);
+                    let id = SourceId(i as u32);
+                    let input = (name, content, role, written);
+                    prepare(id, input, options, built_by, kept)
+                })
+                .collect()
+        }
         Some(cache) => prepare_cached(texts, options, cache, builds, kept),
     };
     let mut all = LoadedAll {
@@ -61,6 +69,16 @@ pub(super) fn load_all(
         has_project: false,
         deleted: Vec::new(),
     };
+    // Room for the objects of every input at once, when there are several (one input's list
+    // is taken as it is): growing the list input by input would copy it again and again.
+    let counts = prepared
+        .iter()
+        .filter(|p| matches!(p.role, Role::Lint | Role::Existing | Role::Project))
+        .filter_map(|p| p.loaded.as_ref().map(|loaded| loaded.objects.len()))
+        .filter(|&count| count > 0);
+    if counts.clone().count() > 1 {
+        all.objects.reserve(counts.sum());
+    }
     for prepared in prepared {
         let Prepared {
             source,
@@ -249,12 +267,11 @@ pub(super) fn add_build_failures(loaded: &mut LoadedAll, builds: &Builds) {
     }
 }
 
-/// Decode one input, read its suppression comments, and load its objects.
+/// Decode one input, read its suppression comments, and load its objects (from what was
+/// written of them with the text, when it was: see [`load::Written`]).
 pub(super) fn prepare(
     id: SourceId,
-    name: String,
-    content: Content,
-    role: Role,
+    (name, content, role, written): (String, Content, Role, Option<load::Written>),
     options: &Options,
     built_by: Option<crate::build::Tool>,
     kept: &'static Kept,
@@ -290,7 +307,10 @@ pub(super) fn prepare(
             fast_path: (!options.full_parse).then_some(kept),
             held: kept.held(),
         };
-        load::load(id, &source, load_options)
+        match written {
+            Some(written) => load::load_written(id, &source, written, load_options),
+            None => load::load(id, &source, load_options),
+        }
     });
     // What was read of a file that changed meanwhile is not to be trusted.
     if source.text.changed() {
@@ -307,9 +327,10 @@ pub(super) fn prepare(
     }
 }
 
-/// Add `more` to `objects`, without copying when `objects` is still empty (a single big dump).
+/// Add `more` to `objects`, without copying when `objects` is still empty and has no room for
+/// them (a single big dump).
 pub(super) fn append(objects: &mut Vec<Object>, more: Vec<Object>) {
-    if objects.is_empty() {
+    if objects.is_empty() && objects.capacity() < more.len() {
         *objects = more;
     } else {
         objects.extend(more);
@@ -371,7 +392,7 @@ pub(super) fn prepare_cached(
                     None => {
                         let built_by = builds.built.get(&name).map(|r| r.target.tool);
                         let id = SourceId(key.2);
-                        prepare(id, name, content, role, options, built_by, fields)
+                        prepare(id, (name, content, role, None), options, built_by, fields)
                     }
                 };
                 let entry = hash.and_then(|hash| {

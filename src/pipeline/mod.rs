@@ -162,7 +162,7 @@ pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
         .map(|(name, _, _)| name.clone())
         .collect();
     let with_places = cache.is_some();
-    let mut analysis = check_cached(contents, options, cache, &builds, rules::kept());
+    let mut analysis = check_cached(contents, options, cache, &builds, rules::kept(), Vec::new());
     if with_places {
         analysis.places =
             crate::build::map::place_objects(&analysis.outcome.sources, &builds, &analysis.objects);
@@ -413,6 +413,28 @@ pub fn analyze_texts(inputs: Vec<(String, String)>, options: &Options) -> Analys
     check(as_inputs(inputs), options, rules::kept())
 }
 
+/// [`analyze_texts`], with what was written of some inputs with their texts ([`load::Written`]):
+/// their objects are taken from there, not read from the text again. Each is what the fast path
+/// of [`rules::kept`] reads of its text; with `--full-parse`, give none.
+pub fn analyze_written(
+    inputs: Vec<(String, String, Option<load::Written>)>,
+    options: &Options,
+) -> Analysis {
+    let (texts, written): (Vec<_>, Vec<_>) = inputs
+        .into_iter()
+        .map(|(name, text, written)| ((name, text), written))
+        .unzip();
+    let texts = as_inputs(texts);
+    check_cached(
+        texts,
+        options,
+        None,
+        &Builds::default(),
+        rules::kept(),
+        written,
+    )
+}
+
 /// [`lint_texts`], with the fast path keeping only the fields in `kept` (not those of every
 /// rule): for the test that each rule declares the fields it reads.
 #[doc(hidden)]
@@ -434,7 +456,7 @@ fn as_inputs(inputs: Vec<(String, String)>) -> Vec<(String, Content, Role)> {
 /// The pipeline after reading: load each input, build the catalog, index and resolve, run the
 /// rules, suppress, and order the findings; the fast path keeps the fields in `kept`.
 fn check(texts: Vec<(String, Content, Role)>, options: &Options, kept: &'static Kept) -> Analysis {
-    check_cached(texts, options, None, &Builds::default(), kept)
+    check_cached(texts, options, None, &Builds::default(), kept, Vec::new())
 }
 
 /// [`check`], taking the inputs that did not change from `cache`, and leaving there what it
@@ -445,8 +467,9 @@ fn check_cached(
     cache: Option<&mut LoadCache>,
     builds: &Builds,
     kept: &'static Kept,
+    written: Vec<Option<load::Written>>,
 ) -> Analysis {
-    let mut loaded = load_all(texts, options, cache, builds, kept);
+    let mut loaded = load_all(texts, options, cache, builds, kept, written);
     add_build_failures(&mut loaded, builds);
     let catalog = build_catalog(&loaded, options);
     // Each chart or overlay built is a world of its own: applied on its own, it neither sees

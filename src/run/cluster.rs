@@ -15,7 +15,9 @@ use crate::cluster::connect::{Connection, connect};
 use crate::cluster::read::{ClusterRead, Fatal, Progress, Reader, Scope, read};
 use crate::cluster::render;
 use crate::cluster::snapshot::{Snapshot, Stored};
+use crate::load::Written;
 use crate::rules::NotRead;
+use crate::source::Span;
 
 /// What `ownerlint cluster` is asked.
 pub struct ClusterLint {
@@ -217,6 +219,7 @@ async fn read_and_check(
 /// as YAML as `kubectl get -o yaml` writes them, so that a finding shows its object as in a
 /// file (the reports name the object by its API path); with the cluster's discovery. One input
 /// a namespace, not one an object: a hundred thousand inputs would cost twice the memory.
+/// Each object's text is written with what the loader reads of it, which is not read again.
 fn analyze(snapshot: &Snapshot, options: &Options) -> Analysis {
     use rayon::prelude::*;
     let mut by_namespace: BTreeMap<&str, Vec<&Stored>> = BTreeMap::new();
@@ -226,30 +229,54 @@ fn analyze(snapshot: &Snapshot, options: &Options) -> Analysis {
             .or_default()
             .push(stored);
     }
+    // `--full-parse` reads every text whole, as it would a file.
+    let kept = (!options.full_parse).then(crate::rules::kept);
     // Written on every core: the lists are read, and nothing else runs.
-    let texts: Vec<(&str, String)> = by_namespace
+    let texts: Vec<(&str, String, Option<Written>)> = by_namespace
         .into_par_iter()
         .map(|(namespace, objects)| {
-            let mut text = String::new();
+            // Room for the YAML at once (growing the text would copy it again and again): it
+            // takes less than twice the compact JSON. Room not written is never touched, and
+            // what is left is given back at the end.
+            let json: usize = objects.iter().map(|stored| stored.text().len()).sum();
+            let mut text = String::with_capacity(2 * json + 64 * objects.len());
+            let mut written = kept.map(|_| Written::with_capacity(objects.len()));
             for stored in objects {
+                let start = text.len();
                 text.push_str("---\n");
-                text.push_str(&render::yaml(&stored.value()));
+                let value = stored.value();
+                match (kept, &mut written) {
+                    (Some(kept), Some(written)) => {
+                        let max_depth = options.limits.max_depth;
+                        let root = render::yaml_with_tree(&mut text, &value, kept, max_depth);
+                        let span = Span::new(start, text.len());
+                        // A document over the size limit is reported from its text.
+                        match root {
+                            Some(root) if span.len() <= options.limits.max_document_size => {
+                                written.built(&text, span, &root, kept.held())
+                            }
+                            _ => written.unbuilt(span),
+                        }
+                    }
+                    _ => text.push_str(&render::yaml(&value)),
+                }
             }
-            (namespace, text)
+            text.shrink_to_fit();
+            (namespace, text, written)
         })
         .collect();
-    let mut inputs: Vec<(String, String)> = Vec::with_capacity(texts.len() + 1);
+    let mut inputs = Vec::with_capacity(texts.len() + 1);
     if let Some(discovery) = snapshot.discovery_file() {
-        inputs.push((DISCOVERY_NAME.to_string(), discovery));
+        inputs.push((DISCOVERY_NAME.to_string(), discovery, None));
     }
-    for (namespace, text) in texts {
+    for (namespace, text, written) in texts {
         let name = match namespace {
             "" => "cluster-scoped objects".to_string(),
             namespace => format!("namespace {namespace}"),
         };
-        inputs.push((name, text));
+        inputs.push((name, text, written));
     }
-    crate::pipeline::analyze_texts(inputs, options)
+    crate::pipeline::analyze_written(inputs, options)
 }
 
 /// How the cluster's discovery is named among the inputs.
