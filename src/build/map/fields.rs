@@ -14,18 +14,18 @@ pub(super) enum Step {
 /// Where a label is in its document: the steps to it, whether it is the key of the last, and
 /// the scalar written there (when it is one).
 pub(super) struct FieldPath {
-    steps: Vec<Step>,
-    on_key: bool,
-    value: Option<String>,
+    pub(super) steps: Vec<Step>,
+    pub(super) on_key: bool,
+    pub(super) value: Option<String>,
     /// For a mapping (an owner reference), its scalar fields, sorted.
-    fields: Vec<(String, String)>,
+    pub(super) fields: Vec<(String, String)>,
     /// For a scalar in a mapping, the scalar fields of that mapping, sorted.
-    siblings: Vec<(String, String)>,
+    pub(super) siblings: Vec<(String, String)>,
 }
 
 impl FieldPath {
     /// The last key on the path.
-    fn last_key(&self) -> Option<&str> {
+    pub(super) fn last_key(&self) -> Option<&str> {
         self.steps.iter().rev().find_map(|s| match s {
             Step::Key(k) => Some(k.as_str()),
             Step::Index(_) => None,
@@ -144,8 +144,11 @@ pub(super) fn follow(object: &Node, path: &FieldPath) -> (Span, bool) {
             }
         }
     }
+    // A value that writes `${var}` is the one built when Flux substituted it (postBuild).
     match (&path.value, node.as_scalar()) {
-        (Some(built), Some(written)) if *built != written.text => (best, false),
+        (Some(built), Some(written)) if *built != written.text && !written.text.contains("${") => {
+            (best, false)
+        }
         _ => (node.span, true),
     }
 }
@@ -205,4 +208,3 @@ pub(super) fn item_names(root: &Node, path: &FieldPath) -> (Option<String>, Opti
     }
     (own, entry)
 }
-

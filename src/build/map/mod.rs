@@ -40,8 +40,9 @@ mod fields;
 mod template_lines;
 
 use fields::{FieldPath, Step, field_path, follow, item_names, mappings_like, scalars_keyed};
-use template_lines::{RangeBuilt, counted_line, line_spans, range_item, same_line, template_document};
-
+use template_lines::{
+    RangeBuilt, counted_line, line_spans, range_item, same_line, template_document,
+};
 
 /// A place in a source file, and whether it is the field itself or only near it.
 struct Place {
@@ -877,7 +878,6 @@ impl<'r> Mapper<'r> {
             .map(|root| follow(root, path))
     }
 }
-
 
 /// The span of the first line of a file.
 fn first_line(source: &Source) -> Span {

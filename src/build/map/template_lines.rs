@@ -23,7 +23,6 @@ pub(super) fn template_document(template: &str, kind: &str, nth: usize) -> Span 
     of_kind.get(nth).copied().unwrap_or(whole)
 }
 
-
 /// The one line of `template` within `region` that reads as the built line `span` starts on
 /// (indentation aside), with `span` moved there.
 pub(super) fn same_line(template: &str, region: Span, stream: &Source, span: Span) -> Option<Span> {
@@ -46,7 +45,13 @@ pub(super) fn same_line(template: &str, region: Span, stream: &Source, span: Spa
 
 /// The span on template line `line` (at offset `at`) of what is `column` bytes into the
 /// built line `built`, `len` bytes long (to the line's end when it runs past the built line).
-pub(super) fn on_template_line(at: usize, line: &str, built: &str, column: usize, len: usize) -> Option<Span> {
+pub(super) fn on_template_line(
+    at: usize,
+    line: &str,
+    built: &str,
+    column: usize,
+    len: usize,
+) -> Option<Span> {
     let indent = |l: &str| l.len() - l.trim_start().len();
     let start = at + indent(line) + column.checked_sub(indent(built))?;
     let end = if column + len <= built.len() {
@@ -262,7 +267,6 @@ pub(super) fn enclosing_range(template: &str, at: usize) -> Option<(Span, Span)>
     }
     None
 }
-
 
 /// Each line of `text` with the offset it starts at, without its line end.
 pub(super) fn line_spans(text: &str) -> impl Iterator<Item = (usize, &str)> {
