@@ -111,7 +111,21 @@ pub fn plan(
     files: &Files,
     reads: &dyn Fn(&Path, &Path) -> bool,
 ) -> Plan {
-    let objects = read_objects(inputs, files);
+    let mut objects = read_objects(inputs, files, "fluxcd.io");
+    // The ConfigMaps and Secrets `substituteFrom` names, read only when one does.
+    if objects.iter().any(|o| {
+        o.root
+            .get("spec")
+            .and_then(|s| s.get("postBuild"))
+            .and_then(|p| p.get("substituteFrom"))
+            .is_some()
+    }) {
+        objects.extend(
+            read_objects(inputs, files, "data")
+                .into_iter()
+                .filter(|o| o.kind == "ConfigMap" || o.kind == "Secret"),
+        );
+    }
     let mut plan = Plan::default();
     if !objects
         .iter()
@@ -422,14 +436,21 @@ fn base64(text: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// The objects of `inputs` that Flux objects name: Flux's own, ConfigMaps and Secrets.
-fn read_objects(inputs: &[PathBuf], files: &Files) -> Vec<Object> {
+/// The objects of `inputs` that Flux objects name (Flux's own, ConfigMaps and Secrets), in
+/// the files that hold `needle`. A big file (a dump, a generated bundle) is not read for them:
+/// it would hold up every run, and the language server's.
+fn read_objects(inputs: &[PathBuf], files: &Files, needle: &str) -> Vec<Object> {
     let mut objects = Vec::new();
     for file in inputs {
+        let big = files.text(file).is_none()
+            && std::fs::metadata(file).is_ok_and(|m| m.len() >= crate::analysis::BIG_FILE);
+        if big {
+            continue;
+        }
         let Some(text) = files.read(file) else {
             continue;
         };
-        if !(text.contains("fluxcd.io") || text.contains("ConfigMap") || text.contains("Secret")) {
+        if !text.contains(needle) {
             continue;
         }
         for root in crate::yaml::roots(&text) {
