@@ -117,6 +117,9 @@ pub struct Stats {
     pub overlays: usize,
     /// Charts and overlays that could not be built (each a `render-failed` finding).
     pub not_built: usize,
+    /// Flux objects whose source (a chart, a path) is not in the repository: not checked
+    /// (each a `source-not-in-repository` finding).
+    pub not_in_repository: usize,
     /// Charts and overlays met and built only as part of another (subcharts, bases).
     pub part_builds: usize,
     /// Of those, the subcharts (the rest are kustomize bases and components).

@@ -39,6 +39,8 @@ pub struct Discovered {
     /// Files and folders a walk met that are symbolic links leading outside the repository:
     /// not read, and reported (`link-outside-repository`).
     pub outside: Vec<Outside>,
+    /// Flux objects whose source is not in the repository.
+    pub not_checked: Vec<crate::gitops::NotChecked>,
 }
 
 /// File-name patterns that select files inside walked directories.
@@ -171,6 +173,7 @@ pub fn discover(
     } else {
         Vec::new()
     };
+    let met_files: Vec<PathBuf> = met.iter().flatten().cloned().collect();
     let read_by_build = |path: &Path| {
         let path = lexical(path);
         builds
@@ -191,6 +194,14 @@ pub fn discover(
         }
     }
     found.targets = builds.into_iter().map(|(target, _)| target).collect();
+    if build && let Some(first) = paths.iter().find(|p| p.as_os_str() != "-") {
+        let dir = match first.is_dir() {
+            true => first.clone(),
+            false => first.parent().map(Path::to_path_buf).unwrap_or_default(),
+        };
+        let repository = Repository::of(&dir, roots);
+        built_by_flux(&met_files, repository.root(), &mut found, files);
+    }
     let mut seen = std::collections::HashSet::new();
     found.inputs.retain(|i| seen.insert(i.clone()));
     let patches = kustomize_patches(&found.inputs, files);
@@ -221,6 +232,56 @@ pub fn discover(
             .collect();
     }
     found
+}
+
+/// The overlays that Flux Kustomizations among `met` build, each built as its Kustomization
+/// says (one build for each Kustomization, in place of the build of the overlay alone); and
+/// the Flux objects whose source is not in the repository. A path with no kustomization file
+/// (Flux would write one listing its manifests) is read as it is.
+fn built_by_flux(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &Files) {
+    use std::collections::{HashMap, HashSet};
+    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| lexical(p));
+    let known: Vec<(PathBuf, Target)> = (found.targets.iter())
+        .chain(found.skipped.iter().map(|s| &s.target))
+        .filter(|t| t.tool == crate::build::Tool::Kustomize)
+        .map(|t| (canonical(&t.dir), t.clone()))
+        .collect();
+    let consumed: HashMap<PathBuf, Consumed> = (known.iter())
+        .map(|(dir, target)| (dir.clone(), target.consumed(files)))
+        .collect();
+    let reads = |dir: &Path, file: &Path| consumed.get(dir).is_some_and(|c| c.contains(file));
+    let plan = crate::gitops::plan(met, root, files, &reads);
+    found.not_checked = plan.not_checked;
+    let mut replaced = HashSet::new();
+    let mut by_flux: Vec<Target> = Vec::new();
+    for (dir, flux) in plan.builds {
+        let Some((_, target)) = known.iter().find(|(d, _)| *d == dir) else {
+            continue;
+        };
+        replaced.insert(dir);
+        let built = Target {
+            flux: Some(std::sync::Arc::new(flux)),
+            ..target.clone()
+        };
+        // What was part of the overlay is part of what the Kustomization builds.
+        let (plain, flux) = (
+            format!("`{}`", target.command()),
+            format!("`{}`", built.command()),
+        );
+        for skipped in &mut found.skipped {
+            if skipped.reason.contains(&plain) && !by_flux.iter().any(|t| t.dir == target.dir) {
+                skipped.reason = skipped.reason.replace(&plain, &flux);
+            }
+        }
+        by_flux.push(built);
+    }
+    found
+        .targets
+        .retain(|t| !replaced.contains(&canonical(&t.dir)));
+    found
+        .skipped
+        .retain(|s| !replaced.contains(&canonical(&s.target.dir)));
+    found.targets.extend(by_flux);
 }
 
 /// Whether kustomize reads `path` as a kustomization (by its name, as kustomize finds one).

@@ -59,6 +59,8 @@ mod edit;
 pub mod fields;
 mod git;
 #[doc(hidden)]
+pub mod gitops;
+#[doc(hidden)]
 pub mod load;
 mod manpage;
 #[doc(hidden)]

@@ -84,6 +84,11 @@ impl Target {
                     &mut visited,
                     true,
                 );
+                // The components a Flux Kustomization adds to the overlay's own.
+                for component in self.flux.iter().flat_map(|flux| &flux.components) {
+                    let dir = lexical(&self.dir.join(component));
+                    kustomization(&dir, files, &mut consumed, &mut visited, false);
+                }
             }
         }
         consumed
@@ -278,6 +283,7 @@ mod tests {
             tool: Tool::Helm,
             dir: dir.to_path_buf(),
             file: dir.join("Chart.yaml"),
+            flux: None,
         };
         let consumed = target.consumed(&Files::default());
         assert!(consumed.contains(Path::new("charts/shop/templates/a/b.yaml")));

@@ -80,6 +80,7 @@ impl Plan {
                         tool: target.tool,
                         file: real.join(name),
                         dir: real,
+                        flux: target.flux.clone(),
                     },
                     _ => target.clone(),
                 };

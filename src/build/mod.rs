@@ -11,12 +11,14 @@ mod environment;
 mod helm;
 mod kustomize;
 pub mod map;
+mod reads;
 mod remote;
 mod running;
 mod tool;
 
 pub use consumed::Consumed;
 pub use copy::Outside;
+use reads::{fingerprint, may_define_kinds, read_files};
 pub use remote::ALLOW_FLAG as ALLOW_REMOTE_FLAG;
 pub use running::end_every_build;
 pub use tool::{helm_program, kustomize_program};
@@ -28,6 +30,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use crate::analysis::BuildOptions;
+use crate::gitops::FluxBuild;
 use crate::read::{Files, display_path, lexical};
 pub use crate::source::Tool;
 
@@ -39,6 +42,8 @@ pub struct Target {
     pub dir: PathBuf,
     /// The file that makes it one: `Chart.yaml`, or the kustomization file.
     pub file: PathBuf,
+    /// The Flux Kustomization that builds it, and how (an overlay only).
+    pub flux: Option<Arc<FluxBuild>>,
 }
 
 /// The names kustomize reads a kustomization from, in the order it looks for them.
@@ -54,6 +59,7 @@ impl Target {
                 tool: Tool::Helm,
                 dir: dir.to_path_buf(),
                 file: chart,
+                flux: None,
             });
         }
         KUSTOMIZATION_FILES
@@ -64,6 +70,7 @@ impl Target {
                 tool: Tool::Kustomize,
                 dir: dir.to_path_buf(),
                 file,
+                flux: None,
             })
     }
 
@@ -104,6 +111,9 @@ impl Target {
     /// `kubectl kustomize overlays/prod` (or `kustomize build overlays/prod`).
     pub fn command(&self) -> String {
         let dir = self.shown_dir();
+        if let Some(flux) = &self.flux {
+            return flux.describe();
+        }
         match self.tool {
             Tool::Helm => format!("helm template {dir}"),
             Tool::Kustomize => format!("{} {dir}", tool::kustomize_command()),
@@ -113,6 +123,15 @@ impl Target {
     /// The name the built stream is reported under where a finding cannot be taken back to a
     /// file.
     pub fn stream_name(&self) -> String {
+        if let Some(flux) = &self.flux {
+            // One folder may be built by Kustomizations of one name in several clusters.
+            return format!(
+                "{} (built by Flux Kustomization {} of {})",
+                self.shown_dir(),
+                flux.name,
+                display_path(&flux.file)
+            );
+        }
         format!("{} (built)", self.shown_dir())
     }
 }
@@ -566,18 +585,6 @@ fn build_in_background(
     results
 }
 
-/// Whether a build that reads `read` may define kinds: one of them holds a
-/// `CustomResourceDefinition`, or is a packed chart (whose text is not searched).
-fn may_define_kinds(read: &[PathBuf], files: &Files) -> bool {
-    read.iter().any(|path| {
-        path.extension().is_some_and(|ext| ext == "tgz")
-            || files.bytes(path).is_some_and(|bytes| {
-                let kind = b"CustomResourceDefinition";
-                bytes.windows(kind.len()).any(|w| w == kind)
-            })
-    })
-}
-
 /// Start building `target` on a thread of its own: its result comes on the receiver, and
 /// `ended` is told, unless it was stopped.
 fn start_build(
@@ -635,90 +642,6 @@ fn start_build(
         fingerprint,
         stop,
         result,
-    }
-}
-
-/// What a build depends on: its options, the path and bytes of every file its output depends
-/// on (the edited text where there is one, see [`read_files`]), and what it leaves out of its
-/// copy.
-fn fingerprint(target: &Target, options: &BuildSettings, files: &Files) -> u64 {
-    use std::hash::{BuildHasher, Hash, Hasher};
-    let mut hasher = foldhash::quality::FixedState::default().build_hasher();
-    (target, options).hash(&mut hasher);
-    for file in read_files(target, files) {
-        file.hash(&mut hasher);
-        files.bytes(&file).hash(&mut hasher);
-    }
-    let repository = copy::Repository::of(&target.dir, options.roots);
-    copy::Plan::of(target, files, &repository)
-        .left_out
-        .hash(&mut hasher);
-    hasher.finish()
-}
-
-/// The files a build reads, lexical and sorted (with edited files not yet on disk): what a
-/// chart is made from (see [`chart_files`]), and the files an overlay names.
-fn read_files(target: &Target, files: &Files) -> Vec<PathBuf> {
-    let mut read = Vec::new();
-    match target.tool {
-        Tool::Helm => read = chart_files(target, files),
-        Tool::Kustomize => read.extend(target.consumed(files).files().cloned()),
-    }
-    read.sort();
-    read.dedup();
-    read
-}
-
-/// Files a chart's build reads besides those its layout names ([`Target::consumed`]): the
-/// dependencies of a chart of `apiVersion: v1`.
-const CHART_FILES_OF_V1: [&str; 2] = ["requirements.yaml", "requirements.lock"];
-
-/// The files below a chart's folder that its output depends on: its templates, CRDs,
-/// subcharts, values and own files. helm loads every file of the chart, but another file (a
-/// README, a plain manifest kept beside the chart) changes the output only through `.Files`
-/// in a template: when a template names `Files` (its own, or a subchart's, whose definitions
-/// the chart's templates may include), or a packed subchart that cannot be searched is
-/// there, every file below the chart is read.
-fn chart_files(target: &Target, files: &Files) -> Vec<PathBuf> {
-    let dir = lexical(&target.dir);
-    let mut below = Vec::new();
-    files_below(&dir, files, &mut below, 0);
-    let (templates, subcharts) = (dir.join("templates"), dir.join("charts"));
-    let reads_any_file = below.iter().any(|p| {
-        if p.starts_with(&subcharts) && p.extension().is_some_and(|ext| ext == "tgz") {
-            return true;
-        }
-        (p.starts_with(&templates) || p.starts_with(&subcharts))
-            && files
-                .bytes(p)
-                .is_some_and(|bytes| bytes.windows(5).any(|w| w == b"Files"))
-    });
-    if reads_any_file {
-        return below;
-    }
-    let consumed = target.consumed(files);
-    let own: Vec<PathBuf> = CHART_FILES_OF_V1
-        .iter()
-        .map(|name| dir.join(name))
-        .collect();
-    below
-        .into_iter()
-        .filter(|path| consumed.contains_lexical(path) || own.contains(path))
-        .collect()
-}
-
-/// Every file below `dir` (not through symbolic links to folders, and not deeper than a chart
-/// goes), as `files` has them.
-fn files_below(dir: &Path, files: &Files, found: &mut Vec<PathBuf>, depth: usize) {
-    if depth > 32 {
-        return;
-    }
-    for (path, is_dir) in files.entries(dir) {
-        if is_dir {
-            files_below(&path, files, found, depth + 1);
-        } else if files.is_file(&path) {
-            found.push(path);
-        }
     }
 }
 
@@ -850,14 +773,30 @@ fn build_copy(
             "cannot make a temporary folder to build it from: {e}"
         )));
     }
+    // A Flux Kustomization writes its settings into the overlay's kustomization, as its
+    // controller does (see `crate::gitops::kustomization`).
+    if let Some(flux) = &target.flux
+        && let Some(text) = files.read(&plan.file)
+        && let Some(rewritten) = crate::gitops::kustomization::rewrite(&text, flux)
+        && let Err(e) = std::fs::write(&copy_file, rewritten)
+    {
+        return Err(fail(format!(
+            "cannot write its kustomization to build it: {e}"
+        )));
+    }
     let copied = Target {
         tool: target.tool,
         dir: copy_dir.clone(),
         file: copy_file.clone(),
+        flux: target.flux.clone(),
     };
     match build_as_it_is(&copied, options, stop) {
         Ok(mut built) => {
             built.target = target.clone();
+            // Flux substitutes its `postBuild` variables in each object built.
+            if let Some(vars) = target.flux.as_ref().and_then(|f| f.substitute.as_ref()) {
+                built.text = crate::gitops::envsubst::substitute_stream(&built.text, vars);
+            }
             built.origins = match built.origins {
                 Origins::Helm { charts } => Origins::Helm {
                     charts: charts
@@ -914,6 +853,8 @@ pub struct Builds {
     pub left_out: Vec<LeftOut>,
     /// Met, and not built on their own.
     pub skipped: Vec<Skipped>,
+    /// Flux objects whose source is not in the repository: not checked.
+    pub not_checked: Vec<crate::gitops::NotChecked>,
     /// The files as the builds read them: findings are taken back to the texts that stood in
     /// for files (an editor's unsaved buffers), not to the files on disk.
     pub files: Files,

@@ -120,6 +120,8 @@ pub enum Why {
     /// A file a chart or an overlay would have read that leads outside the repository (a
     /// symbolic link), left out of its build: the text is the link's name, not what it names.
     OutsideRepository { message: String },
+    /// A Flux object whose source (a chart, a path) is not in the repository: not checked.
+    SourceNotInRepository { at: Span, message: String },
 }
 
 pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {

@@ -227,6 +227,35 @@ pub(super) fn add_build_failures(loaded: &mut LoadedAll, builds: &Builds) {
             },
         });
     }
+    for not_checked in &builds.not_checked {
+        let name = read::display_path(&not_checked.file);
+        let id = match loaded.outcome.sources.iter().position(|s| s.name == name) {
+            Some(i) => SourceId(i as u32),
+            None => {
+                let text = builds.read(&not_checked.file).unwrap_or_default();
+                loaded.outcome.sources.push(Source::new(name, text));
+                SourceId(loaded.outcome.sources.len() as u32 - 1)
+            }
+        };
+        let source = &loaded.outcome.sources[id.0 as usize];
+        let at = match not_checked.line < source.line_count() {
+            true => {
+                let start = source.line_start(not_checked.line);
+                let end = start + source.line_text(not_checked.line).trim_end().len();
+                crate::source::Span::new(start, end)
+            }
+            false => crate::source::Span::new(0, 0),
+        };
+        loaded.lint_sources.insert(id);
+        loaded.unread.push(Unread {
+            source: id,
+            origin: None,
+            why: load::Why::SourceNotInRepository {
+                at,
+                message: not_checked.message.clone(),
+            },
+        });
+    }
     for failure in &builds.failures {
         // A file that leads outside the repository is not shown.
         let text = match left_out.contains(&read::lexical(&failure.file)) {

@@ -139,6 +139,7 @@ pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
         cache.as_deref_mut(),
         &mut contents,
     );
+    builds.not_checked = std::mem::take(&mut found.not_checked);
     // What the walks left unread is reported as what the builds left out is, at the link:
     // once, by the build when one would have read it.
     let left_by_builds: HashSet<PathBuf> = builds
@@ -216,6 +217,8 @@ struct Found {
     targets: Vec<crate::build::Target>,
     /// The charts and overlays met and not built on their own.
     skipped: Vec<crate::build::Skipped>,
+    /// Flux objects whose source is not in the repository.
+    not_checked: Vec<crate::gitops::NotChecked>,
 }
 
 /// The discover stage, for the paths to lint, `--crds`, `--existing` and `--project`; and a
@@ -240,6 +243,7 @@ fn discover_all(options: &Options, filter: &Filter, files: &Files) -> Found {
                 .extend(found.build_files.iter().map(|p| read::display_path(p)));
             all.targets.append(&mut found.targets);
             all.skipped.append(&mut found.skipped);
+            all.not_checked.append(&mut found.not_checked);
         }
         all.skipped_paths.append(&mut found.skipped_paths);
         all.outside.append(&mut found.outside);
@@ -473,13 +477,27 @@ fn check_cached(
     add_build_failures(&mut loaded, builds);
     let catalog = build_catalog(&loaded, options);
     // Each chart or overlay built is a world of its own: applied on its own, it neither sees
-    // nor is seen by another build (two overlays of one base hold the same objects).
+    // nor is seen by another build (two overlays of one base hold the same objects). The
+    // overlays that the Flux Kustomizations of one cluster build are applied together: one
+    // world.
     let mut worlds = vec![0; loaded.outcome.sources.len()];
     let mut next = 0;
+    let mut clusters: HashMap<&str, u32> = HashMap::new();
     for (world, source) in worlds.iter_mut().zip(&loaded.outcome.sources) {
         if source.built_by.is_some() {
-            next += 1;
-            *world = next;
+            let cluster = (builds.built.get(&source.name))
+                .and_then(|built| built.target.flux.as_ref())
+                .map(|flux| flux.cluster.as_str());
+            *world = match cluster.and_then(|c| clusters.get(c)) {
+                Some(shared) => *shared,
+                None => {
+                    next += 1;
+                    if let Some(cluster) = cluster {
+                        clusters.insert(cluster, next);
+                    }
+                    next
+                }
+            };
         }
     }
     let index =
@@ -622,6 +640,7 @@ fn check_cached(
     outcome.stats.charts = tried(crate::build::Tool::Helm);
     outcome.stats.overlays = tried(crate::build::Tool::Kustomize);
     outcome.stats.not_built = builds.failures.len();
+    outcome.stats.not_in_repository = builds.not_checked.len();
     let part = builds.skipped.iter().filter(|s| s.part_of_another).count();
     outcome.stats.part_builds = part;
     outcome.stats.part_charts = builds

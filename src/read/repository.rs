@@ -61,6 +61,11 @@ impl Repository {
         }
     }
 
+    /// The repository's folder, canonical.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
     /// Whether the real (canonical) path `real` is inside the repository.
     pub fn holds(&self, real: &Path) -> bool {
         real.starts_with(&self.root) && !is_system(real)

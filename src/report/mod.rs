@@ -192,6 +192,9 @@ pub fn live_context(outcome: &Outcome) -> Option<&str> {
 /// The message as printed, with the template it was rendered from.
 pub fn message_with_origin(finding: &Finding) -> String {
     match &finding.origin {
+        Some(origin) if origin.starts_with("Flux ") => {
+            format!("{} (built by {origin})", finding.message)
+        }
         Some(origin) => format!("{} (from {origin})", finding.message),
         None => finding.message.clone(),
     }
@@ -416,6 +419,12 @@ pub fn summary_line(outcome: &Outcome) -> String {
             named.push_str(&format!(" and {} more", failed.len() - 3));
         }
         clauses.push(format!("{} not built ({named})", s.not_built));
+    }
+    if s.not_in_repository > 0 {
+        clauses.push(format!(
+            "{} whose source is not in this repository, not checked",
+            plural(s.not_in_repository, "Flux object")
+        ));
     }
     let bases = s.part_builds.saturating_sub(s.part_charts);
     match s.part_charts {

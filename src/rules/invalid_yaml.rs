@@ -51,7 +51,10 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 "this file is not valid UTF-8 text, so it was not checked",
             )
             .help("manifests must be UTF-8; convert the file (e.g. `iconv -t UTF-8`) or exclude it"),
-            Why::Template { .. } | Why::RenderFailed { .. } | Why::OutsideRepository { .. } => {
+            Why::Template { .. }
+            | Why::RenderFailed { .. }
+            | Why::OutsideRepository { .. }
+            | Why::SourceNotInRepository { .. } => {
                 continue;
             }
         };

@@ -21,6 +21,7 @@ registry::rules! {
     unrendered_template,
     render_failed,
     link_outside_repository,
+    source_not_in_repository,
     duplicate_object,
     uid_shared,
     duplicate_key,

@@ -42,6 +42,7 @@ mod finalizers;
 mod fix_generated;
 mod fixes;
 mod formats;
+mod gitops;
 mod graph;
 mod hostile;
 mod json_stream;

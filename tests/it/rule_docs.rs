@@ -126,7 +126,9 @@ fn passing_example(rule: &'static Rule) {
 /// overlay of a folder, built with kubectl (`None` when kubectl is missing: skipped, or a
 /// failure under `CI=true`).
 fn lint_example(id: &str, text: &str, doc: &str) -> Option<ownerlint::analysis::Outcome> {
-    if !text.contains("kind: Kustomization") {
+    // A Flux object is read as a GitOps repository is: a folder, linted with builds on.
+    let flux = text.contains("toolkit.fluxcd.io");
+    if !flux && !text.contains("kind: Kustomization") {
         return Some(common::lint(
             &format!("{id}.yaml"),
             text,
@@ -138,7 +140,12 @@ fn lint_example(id: &str, text: &str, doc: &str) -> Option<ownerlint::analysis::
         "install kubectl, whose `kubectl kustomize` builds overlays",
     )?;
     let dir = common::temp_dir(id);
-    std::fs::write(dir.path().join("kustomization.yaml"), text).expect("write the example");
+    let name = if flux {
+        "flux.yaml"
+    } else {
+        "kustomization.yaml"
+    };
+    std::fs::write(dir.path().join(name), text).expect("write the example");
     // `# ln -s TARGET NAME`: the example's folder holds that symbolic link.
     for line in text.lines() {
         if let Some(link) = line.strip_prefix("# ln -s ") {

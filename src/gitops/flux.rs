@@ -1,0 +1,505 @@
+//! The Flux objects among the inputs, and what they build.
+//!
+//! A Kustomization's source is this repository when its `sourceRef` is a `GitRepository`
+//! that is not defined among the inputs with a URL of its own, or is `flux-system` (the one
+//! `flux bootstrap` writes for the repository it bootstraps).
+//! `spec.path` is relative to the repository's root (Flux's API: "Path to the directory
+//! containing the kustomization.yaml file … relative to the root path of the SourceRef").
+//! Any other source (another `GitRepository`, an `OCIRepository`, a `Bucket`, a chart from
+//! a `HelmRepository`) is not in the repository, and said so once per object.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use crate::read::Files;
+use crate::yaml::Node;
+
+/// How a Flux Kustomization builds the folder of its `spec.path`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FluxBuild {
+    /// `namespace/name` of the Kustomization (`name` when its file names no namespace).
+    pub name: String,
+    /// The file that defines it.
+    pub file: PathBuf,
+    pub target_namespace: Option<String>,
+    pub name_prefix: Option<String>,
+    pub name_suffix: Option<String>,
+    /// `spec.patches` and `spec.images`, each entry as JSON.
+    pub patches: Vec<String>,
+    pub images: Vec<String>,
+    pub components: Vec<String>,
+    /// The `postBuild` variables (from `substituteFrom`, then `substitute`), when it has any.
+    pub substitute: Option<BTreeMap<String, String>>,
+    /// The apply unit: Kustomizations of one cluster see one another's objects.
+    pub cluster: String,
+}
+
+impl FluxBuild {
+    /// "Flux Kustomization flux-system/apps: targetNamespace shop, namePrefix a-".
+    pub fn describe(&self) -> String {
+        let mut settings = Vec::new();
+        let mut say = |what: &str, value: &Option<String>| {
+            if let Some(value) = value {
+                settings.push(format!("{what} {value}"));
+            }
+        };
+        say("targetNamespace", &self.target_namespace);
+        say("namePrefix", &self.name_prefix);
+        say("nameSuffix", &self.name_suffix);
+        if let Some(vars) = &self.substitute {
+            let names: Vec<&str> = vars.keys().map(String::as_str).collect();
+            settings.push(format!("postBuild {}", names.join(", ")));
+        }
+        for (count, what) in [
+            (self.patches.len(), "patches"),
+            (self.images.len(), "images"),
+            (self.components.len(), "components"),
+        ] {
+            if count > 0 {
+                settings.push(format!("{count} {what}"));
+            }
+        }
+        match settings.is_empty() {
+            true => format!("Flux Kustomization {}", self.name),
+            false => format!("Flux Kustomization {}: {}", self.name, settings.join(", ")),
+        }
+    }
+}
+
+/// A Flux object whose source is not in the repository: said once, as not checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotChecked {
+    pub file: PathBuf,
+    /// The object's first line, 0-based.
+    pub line: usize,
+    pub message: String,
+}
+
+/// What the Flux objects among the inputs build, and what they leave unchecked.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// Each folder a Kustomization of this repository builds (canonical), with how.
+    pub builds: Vec<(PathBuf, FluxBuild)>,
+    pub not_checked: Vec<NotChecked>,
+}
+
+/// One object read from an input.
+struct Object {
+    file: PathBuf,
+    line: usize,
+    kind: String,
+    api_version: String,
+    namespace: String,
+    name: String,
+    root: Node,
+}
+
+/// A Kustomization of this repository, while the plan is made.
+struct Local {
+    object: usize,
+    dir: PathBuf,
+    build: FluxBuild,
+    kube_config: Option<String>,
+}
+
+/// Read the Flux objects of `inputs` (as `files` has them) and plan what they build below
+/// `root`, the repository's root (canonical). `reads(dir, file)`: whether the build of the
+/// folder `dir` (canonical) reads `file`, for the apply units.
+pub fn plan(
+    inputs: &[PathBuf],
+    root: &Path,
+    files: &Files,
+    reads: &dyn Fn(&Path, &Path) -> bool,
+) -> Plan {
+    let mut objects = read_objects(inputs, files, "fluxcd.io");
+    // The ConfigMaps and Secrets `substituteFrom` names, read only when one does.
+    if objects.iter().any(|o| {
+        o.root
+            .get("spec")
+            .and_then(|s| s.get("postBuild"))
+            .and_then(|p| p.get("substituteFrom"))
+            .is_some()
+    }) {
+        objects.extend(
+            read_objects(inputs, files, "data")
+                .into_iter()
+                .filter(|o| o.kind == "ConfigMap" || o.kind == "Secret"),
+        );
+    }
+    let mut plan = Plan::default();
+    if !objects
+        .iter()
+        .any(|o| o.api_version.contains("toolkit.fluxcd.io/"))
+    {
+        return plan;
+    }
+    let find = |kind: &str, namespace: &str, name: &str| {
+        objects
+            .iter()
+            .position(|o| o.kind == kind && o.namespace == namespace && o.name == name)
+    };
+    let mut locals: Vec<Local> = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        let group = object.api_version.split('/').next().unwrap_or_default();
+        let say = |message: String| NotChecked {
+            file: object.file.clone(),
+            line: object.line,
+            message,
+        };
+        let spec = object.root.get("spec");
+        let text = |node: Option<&Node>, key: &str| {
+            node.and_then(|n| n.get(key))
+                .and_then(Node::as_str)
+                .map(str::to_string)
+        };
+        match (group, object.kind.as_str()) {
+            ("kustomize.toolkit.fluxcd.io", "Kustomization") => {
+                let source = spec.and_then(|s| s.get("sourceRef"));
+                let kind = text(source, "kind").unwrap_or_default();
+                let name = text(source, "name").unwrap_or_default();
+                let namespace = text(source, "namespace").unwrap_or(object.namespace.clone());
+                let path = text(spec, "path").unwrap_or_default();
+                // A partial object (a kustomize patch of one) names no source: not one to read.
+                if kind.is_empty() {
+                    continue;
+                }
+                let found = find(&kind, &namespace, &name);
+                let url = found.and_then(|s| text(objects[s].root.get("spec"), "url"));
+                let local = kind == "GitRepository" && (url.is_none() || name == "flux-system");
+                if !local {
+                    let what = source_named(&kind, &namespace, &name, url.as_deref());
+                    plan.not_checked.push(say(match path.is_empty() {
+                        true => format!("not checked: it deploys {what}, not in this repository"),
+                        false => format!(
+                            "not checked: its path {path:?} is in {what}, not in this repository"
+                        ),
+                    }));
+                    continue;
+                }
+                let dir = root.join(crate::read::lexical(Path::new(
+                    path.trim_start_matches('/'),
+                )));
+                let Ok(dir) = std::fs::canonicalize(&dir) else {
+                    plan.not_checked.push(say(format!(
+                        "not checked: its path {path:?} is not in this repository"
+                    )));
+                    continue;
+                };
+                if !dir.starts_with(root) {
+                    plan.not_checked.push(say(format!(
+                        "not checked: its path {path:?} is not in this repository"
+                    )));
+                    continue;
+                }
+                locals.push(Local {
+                    object: i,
+                    dir,
+                    build: flux_build(object, &objects),
+                    kube_config: spec
+                        .and_then(|s| s.get("kubeConfig"))
+                        .and_then(|k| text(k.get("secretRef"), "name"))
+                        .map(|secret| format!("{}/{secret}", object.namespace)),
+                });
+            }
+            ("helm.toolkit.fluxcd.io", "HelmRelease") => {
+                let chart = spec
+                    .and_then(|s| s.get("chart"))
+                    .and_then(|c| c.get("spec"));
+                let reference = spec.and_then(|s| s.get("chartRef"));
+                let (source, chart_name) = match (chart, reference) {
+                    (Some(chart), _) => (chart.get("sourceRef"), text(Some(chart), "chart")),
+                    (None, Some(reference)) => (Some(reference), None),
+                    (None, None) => continue,
+                };
+                let kind = text(source, "kind").unwrap_or_default();
+                let name = text(source, "name").unwrap_or_default();
+                let namespace = text(source, "namespace").unwrap_or(object.namespace.clone());
+                if kind.is_empty() {
+                    continue;
+                }
+                let found = find(&kind, &namespace, &name);
+                let url = found.and_then(|s| text(objects[s].root.get("spec"), "url"));
+                if kind == "GitRepository" && (url.is_none() || name == "flux-system") {
+                    // A chart of this repository: built where it is, as any chart.
+                    continue;
+                }
+                let chart = chart_name.map_or_else(String::new, |c| format!(" {c:?}"));
+                let what = source_named(&kind, &namespace, &name, url.as_deref());
+                plan.not_checked.push(say(format!(
+                    "not checked: its chart{chart} is in {what}, not in this repository"
+                )));
+            }
+            _ => {}
+        }
+    }
+    let clusters = clusters(&locals, &objects, reads);
+    for (local, cluster) in locals.into_iter().zip(clusters) {
+        let mut build = local.build;
+        build.cluster = match local.kube_config {
+            Some(secret) => format!("kubeConfig {secret}"),
+            None => cluster,
+        };
+        plan.builds.push((local.dir, build));
+    }
+    plan
+}
+
+/// "GitRepository flux-system/podinfo (https://…)": a source as a message names it (its
+/// namespace when the file writes one).
+fn source_named(kind: &str, namespace: &str, name: &str, url: Option<&str>) -> String {
+    let named = match namespace.is_empty() {
+        true => format!("{kind} {name}"),
+        false => format!("{kind} {namespace}/{name}"),
+    };
+    match url {
+        Some(url) => format!("{named} ({url})"),
+        None => named,
+    }
+}
+
+/// The apply unit of each of `locals`: the outermost Kustomization whose build holds the
+/// file that defines it (following that one's file in turn), or, for one no other holds, the
+/// folder of its own file.
+fn clusters(
+    locals: &[Local],
+    objects: &[Object],
+    reads: &dyn Fn(&Path, &Path) -> bool,
+) -> Vec<String> {
+    let canonical: Vec<PathBuf> = locals
+        .iter()
+        .map(|l| std::fs::canonicalize(&objects[l.object].file).unwrap_or_default())
+        .collect();
+    let holder = |i: usize| {
+        let file = &objects[locals[i].object].file;
+        (0..locals.len()).find(|&j| {
+            j != i && (canonical[i].starts_with(&locals[j].dir) || reads(&locals[j].dir, file))
+        })
+    };
+    (0..locals.len())
+        .map(|i| {
+            let mut at = i;
+            let mut seen = vec![i];
+            while let Some(next) = holder(at) {
+                if seen.contains(&next) {
+                    break;
+                }
+                seen.push(next);
+                at = next;
+            }
+            match at == i && holder(i).is_none() {
+                true => format!(
+                    "folder {}",
+                    canonical[i].parent().unwrap_or(Path::new("")).display()
+                ),
+                false => format!(
+                    "Kustomization {} in {}",
+                    locals[at].build.name,
+                    canonical[at].display()
+                ),
+            }
+        })
+        .collect()
+}
+
+/// The settings of a Kustomization, with its `postBuild` variables.
+fn flux_build(object: &Object, objects: &[Object]) -> FluxBuild {
+    let spec = object.root.get("spec");
+    let text = |key: &str| {
+        spec.and_then(|s| s.get(key))
+            .and_then(Node::as_str)
+            .map(str::to_string)
+    };
+    let json_list = |key: &str| -> Vec<String> {
+        spec.and_then(|s| s.get(key))
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .map(|entry| super::kustomization::to_json(entry).to_string())
+            .collect()
+    };
+    let post_build = spec.and_then(|s| s.get("postBuild"));
+    let mut substitute: Option<BTreeMap<String, String>> = None;
+    if let Some(post_build) = post_build {
+        let mut vars = BTreeMap::new();
+        // substituteFrom first, each in order; substitute overrides them (varsub.go:
+        // "load in-line vars (overrides the ones from resources)").
+        for reference in post_build
+            .get("substituteFrom")
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+        {
+            let get = |key: &str| {
+                reference
+                    .get(key)
+                    .and_then(Node::as_str)
+                    .unwrap_or_default()
+            };
+            let Some(from) = objects.iter().find(|o| {
+                o.kind == get("kind") && o.name == get("name") && o.namespace == object.namespace
+            }) else {
+                continue;
+            };
+            vars.extend(data_of(from));
+        }
+        for (key, value) in post_build
+            .get("substitute")
+            .and_then(Node::as_map)
+            .unwrap_or_default()
+        {
+            if let (Some(key), Some(value)) = (key.as_str(), value.as_scalar()) {
+                vars.insert(key.to_string(), value.text.replace('\n', ""));
+            }
+        }
+        if !vars.is_empty() {
+            substitute = Some(vars);
+        }
+    }
+    FluxBuild {
+        name: match object.namespace.is_empty() {
+            true => object.name.clone(),
+            false => format!("{}/{}", object.namespace, object.name),
+        },
+        file: object.file.clone(),
+        target_namespace: text("targetNamespace"),
+        name_prefix: text("namePrefix"),
+        name_suffix: text("nameSuffix"),
+        patches: json_list("patches"),
+        images: json_list("images"),
+        components: spec
+            .and_then(|s| s.get("components"))
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|c| c.as_str().map(str::to_string))
+            .collect(),
+        substitute,
+        cluster: String::new(),
+    }
+}
+
+/// The variables a ConfigMap's `data`, or a Secret's `stringData` and `data`, give, without
+/// newlines in their values (varsub.go, `loadVars`).
+fn data_of(object: &Object) -> HashMap<String, String> {
+    let mut vars = HashMap::new();
+    let entries = |key: &str| {
+        object
+            .root
+            .get(key)
+            .and_then(Node::as_map)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|(k, v)| Some((k.as_str()?.to_string(), v.as_scalar()?.text.clone())))
+            .collect::<Vec<_>>()
+    };
+    match object.kind.as_str() {
+        "ConfigMap" => vars.extend(entries("data")),
+        "Secret" => {
+            for (key, value) in entries("data") {
+                if let Some(decoded) = base64(&value) {
+                    vars.insert(key, decoded);
+                }
+            }
+            vars.extend(entries("stringData"));
+        }
+        _ => {}
+    }
+    vars.into_iter()
+        .map(|(k, v)| (k, v.replace('\n', "")))
+        .collect()
+}
+
+/// Standard base64, as a Secret's `data` holds it; `None` for anything else or non-UTF-8.
+fn base64(text: &str) -> Option<String> {
+    let mut bits = 0u32;
+    let mut count = 0;
+    let mut out = Vec::new();
+    for c in text
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace() && *c != b'=')
+    {
+        let value = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        bits = (bits << 6) | value as u32;
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            out.push((bits >> count) as u8);
+            bits &= (1 << count) - 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The objects of `inputs` that Flux objects name (Flux's own, ConfigMaps and Secrets), in
+/// the files that hold `needle`. A big file (a dump, a generated bundle) is not read for them:
+/// it would hold up every run, and the language server's.
+fn read_objects(inputs: &[PathBuf], files: &Files, needle: &str) -> Vec<Object> {
+    let mut objects = Vec::new();
+    for file in inputs {
+        let big = files.text(file).is_none()
+            && std::fs::metadata(file).is_ok_and(|m| m.len() >= crate::analysis::BIG_FILE);
+        if big {
+            continue;
+        }
+        let Some(text) = files.read(file) else {
+            continue;
+        };
+        if !text.contains(needle) {
+            continue;
+        }
+        for root in crate::yaml::roots(&text) {
+            let get = |key: &str| {
+                root.get(key)
+                    .and_then(Node::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let metadata = |key: &str| {
+                root.get("metadata")
+                    .and_then(|m| m.get(key))
+                    .and_then(Node::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let (kind, api_version) = (get("kind"), get("apiVersion"));
+            let wanted = api_version.contains("toolkit.fluxcd.io/")
+                || (api_version == "v1" && (kind == "ConfigMap" || kind == "Secret"));
+            if !wanted {
+                continue;
+            }
+            let line = text
+                .get(..root.span.start)
+                .map_or(0, |before| before.matches('\n').count());
+            // No namespace: the one the overlay that holds it gives, unknown here; objects that
+            // name none find one another.
+            let namespace = metadata("namespace");
+            objects.push(Object {
+                file: file.clone(),
+                line,
+                kind,
+                api_version,
+                namespace,
+                name: metadata("name"),
+                root,
+            });
+        }
+    }
+    objects
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_secrets_data_is_decoded() {
+        assert_eq!(base64("c2hvcA==").as_deref(), Some("shop"));
+        assert_eq!(base64("!"), None);
+    }
+}

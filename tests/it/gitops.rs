@@ -1,0 +1,136 @@
+//! GitOps repositories linted as Flux deploys them (`testdata/gitops/`): the overlays Flux
+//! Kustomizations build, with their target namespaces and `postBuild` variables, resolved
+//! across the Kustomizations of one cluster; and the Flux objects whose source is elsewhere,
+//! said once as not checked. kubectl (or kustomize) must be on `PATH`; without it the build
+//! tests are skipped, and under `CI=true` they fail.
+
+use crate::common;
+
+use std::path::Path;
+
+/// A copy of `testdata/gitops/NAME`, as a repository of its own (its root is the folder the
+/// run starts in, as for a clone that is not a git work tree).
+fn fixture(name: &str) -> tempfile::TempDir {
+    let dir = common::temp_dir(&format!("gitops-{name}"));
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/gitops")
+        .join(name);
+    let mut stack = vec![from.clone()];
+    while let Some(folder) = stack.pop() {
+        for entry in std::fs::read_dir(&folder).expect("read the fixtures") {
+            let path = entry.expect("an entry").path();
+            let to = dir.path().join(path.strip_prefix(&from).expect("below"));
+            if path.is_dir() {
+                std::fs::create_dir_all(&to).expect("mkdir");
+                stack.push(path);
+            } else {
+                std::fs::copy(&path, &to).expect("copy");
+            }
+        }
+    }
+    dir
+}
+
+/// `ownerlint --format short ARGS .` in `dir`.
+fn lint(dir: &Path, args: &[&str]) -> common::Run {
+    common::ownerlint()
+        .current_dir(dir)
+        .args(["--format", "short"])
+        .args(args)
+        .arg(".")
+        .env("NO_COLOR", "1")
+        .run()
+}
+
+fn kubectl() -> bool {
+    common::require_tool(
+        "kubectl",
+        "install kubectl, whose `kubectl kustomize` builds overlays",
+    )
+    .is_some()
+}
+
+#[test]
+fn an_owner_and_its_dependent_put_in_two_namespaces_by_two_kustomizations_cross_them() {
+    if !kubectl() {
+        return;
+    }
+    let repo = fixture("two-namespaces");
+    let run = lint(repo.path(), &[]);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{}\n{}", run.stdout, run.stderr);
+    // At the dependent's reference in its own file, naming the Kustomization that put it there.
+    assert!(
+        lines[0].starts_with(
+            "shop/cache.yaml:7:3: error[cross-namespace-owner]: ConfigMap shop/cache → Deployment"
+        ),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[0].ends_with("(built by Flux Kustomization flux-system/shop: targetNamespace shop)"),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(run.code(), Some(1), "{}", run.stderr);
+
+    // Built as plain overlays, each is applied on its own: the owner is not seen at all.
+    let plain = lint(repo.path(), &["--exclude", "clusters/**"]);
+    assert!(
+        !plain.stdout.contains("cross-namespace-owner"),
+        "{}",
+        plain.stdout
+    );
+}
+
+#[test]
+fn post_build_variables_make_the_value_a_finding_is_about_at_the_line_that_names_them() {
+    if !kubectl() {
+        return;
+    }
+    let repo = fixture("substitute");
+    let run = lint(repo.path(), &[]);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    // `kind: ${OWNER_KIND}` is `deployment` (postBuild.substitute), and `name: ${OWNER_NAME}`
+    // is `web` (substituteFrom the ConfigMap cluster-vars): the reference names the Deployment
+    // in a kind's lower case, at the line that writes the variable. The object annotated
+    // `kustomize.toolkit.fluxcd.io/substitute: disabled` keeps its `${HOME}`.
+    assert_eq!(lines.len(), 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        lines[0].starts_with("apps/settings.yaml:8:11: warning[owner-kind-lowercase]: "),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].contains("shop/settings"), "{}", lines[0]);
+    assert!(
+        lines[0].ends_with(
+            "(built by Flux Kustomization flux-system/apps: targetNamespace shop, postBuild OWNER_KIND, OWNER_NAME)"
+        ),
+        "{}",
+        lines[0]
+    );
+}
+
+#[test]
+fn a_source_outside_the_repository_is_said_once_per_object_as_not_checked() {
+    let repo = fixture("remote");
+    let run = lint(repo.path(), &[]);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "clusters/prod/podinfo.yaml:10:1: info[source-not-in-repository]: not checked: its chart \"podinfo\" is in HelmRepository flux-system/podinfo (https://stefanprodan.github.io/podinfo), not in this repository",
+            "clusters/prod/podinfo.yaml:35:1: info[source-not-in-repository]: not checked: its path \"./deploy\" is in GitRepository flux-system/tenant (https://github.com/example/tenant), not in this repository",
+        ],
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("2 Flux objects whose source is not in this repository, not checked"),
+        "{}",
+        run.stderr
+    );
+    // Information: the run passes.
+    assert_eq!(run.code(), Some(0), "{}", run.stderr);
+}
