@@ -860,13 +860,14 @@ fn check_page(name: &str, text: &str, names: &Names) -> Vec<String> {
         }
         // A span that is almost a rule id.
         let word = code.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '-');
-        if let Some(rule) = near_rule(word, &names.rules) {
-            if word.chars().all(|c| c.is_ascii_lowercase() || c == '-') && word.len() > 6 {
-                say(
-                    line,
-                    format!("`{word}` is not a rule (did you mean `{rule}`?)"),
-                );
-            }
+        if word.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+            && word.len() > 6
+            && let Some(rule) = near_rule(word, &names.rules)
+        {
+            say(
+                line,
+                format!("`{word}` is not a rule (did you mean `{rule}`?)"),
+            );
         }
         // The Action's outputs read by a step.
         let mut rest = code.as_str();
