@@ -253,7 +253,7 @@ mod tests {
             kinds: [{group: example.com, version: v1, kind: Widget, scope: Namespaced}]\n\
             packs: [cluster-api]\n\
             policies:\n  required-owner:\n  - {group: g, kind: K, owners: [{group: g, kind: O, controller: true}], controller: true}\n\
-            \x20 tracking-label-required:\n  - {kinds: [ClusterRole], label: l, owner: {group: g, kind: O}, namespace-label: n}\n\
+            \x20 tracking-label-required:\n  - {kinds: [ClusterRole], label: l, owner: {group: g, kind: O}, namespace-label: ns}\n\
             $schema: https://example.com/schema.json\n";
         let parsed = super::super::parse(".ownerlint.yaml", text, std::path::Path::new(""));
         assert!(parsed.is_ok(), "{parsed:#?}");
