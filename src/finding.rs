@@ -219,7 +219,7 @@ pub struct RuleMeta {
     pub severity_varies: Option<&'static str>,
     /// The fix its findings carry where the repair is mechanical, and how far it is trusted.
     pub fix: Option<Applicability>,
-    /// One line: `ownerlint rules`, the README's rule table and SARIF's short description.
+    /// One line: `ownerlint rules`, the documentation's rule index and SARIF's short description.
     pub summary: &'static str,
     /// The fields it reads beyond those every stage reads (`fields::PIPELINE`): the fast path
     /// keeps them.

@@ -15,6 +15,7 @@ use crate::source::Source;
 use crate::yaml::{self, Limits, Node, ScalarType, Value};
 
 mod layers;
+pub mod schema;
 pub use layers::{Effective, Flags, effective, effective_in, options};
 
 pub const FILE_NAME: &str = ".ownerlint.yaml";
@@ -140,22 +141,6 @@ fn discover_with(
     }
     None
 }
-
-const KEYS: [&str; 13] = [
-    "rules",
-    "include",
-    "exclude",
-    "namespace",
-    "mode",
-    "complete",
-    "kube-version",
-    "kinds",
-    "crds",
-    "existing",
-    "packs",
-    "policies",
-    "$schema",
-];
 
 /// Read a configuration file.
 pub fn read(path: &Path) -> Result<FileConfig, Vec<ConfigError>> {
@@ -486,7 +471,13 @@ impl Reader<'_> {
                         crate::build::ALLOW_REMOTE_FLAG
                     ),
                 ),
-                other => self.unknown(key, other, &KEYS[..KEYS.len() - 1], "key"),
+                other => {
+                    let names: Vec<&str> = schema::names(schema::SCHEMA)
+                        .into_iter()
+                        .filter(|name| *name != "$schema")
+                        .collect();
+                    self.unknown(key, other, &names, "key")
+                }
             }
         }
     }
@@ -577,12 +568,7 @@ impl Reader<'_> {
                             }
                         }
                     }
-                    other => self.unknown_key(
-                        key,
-                        other,
-                        &["group", "version", "kind", "scope"],
-                        "a kind",
-                    ),
+                    other => self.unknown_key(key, other, &schema::names(schema::KIND), "a kind"),
                 }
             }
             match (kind, scope) {
@@ -613,7 +599,7 @@ impl Reader<'_> {
                 "group" => group = self.string(value, "group"),
                 "kind" => kind = self.string(value, "kind"),
                 "controller" => controller = self.bool(value, "controller"),
-                other => self.unknown_key(key, other, &["group", "kind", "controller"], "an owner"),
+                other => self.unknown_key(key, other, &schema::names(schema::OWNER), "an owner"),
             }
         }
         match kind {
@@ -660,12 +646,7 @@ impl Reader<'_> {
                         }
                     }
                 }
-                other => self.unknown(
-                    key,
-                    other,
-                    &["required-owner", "tracking-label-required"],
-                    "policy",
-                ),
+                other => self.unknown(key, other, &schema::names(schema::POLICIES), "policy"),
             }
         }
         policies
@@ -701,7 +682,7 @@ impl Reader<'_> {
                 other => self.unknown_key(
                     key,
                     other,
-                    &["group", "kind", "owners", "controller"],
+                    &schema::names(schema::REQUIRED_OWNER),
                     "a required-owner policy",
                 ),
             }
@@ -745,7 +726,7 @@ impl Reader<'_> {
                 other => self.unknown_key(
                     key,
                     other,
-                    &["kinds", "label", "owner", "namespace-label"],
+                    &schema::names(schema::TRACKING_LABEL),
                     "a tracking-label-required policy",
                 ),
             }

@@ -1,7 +1,7 @@
 //! The rules. Each rule is one file that declares itself (`declare_rule!`: its id, default
 //! severity and summary; its document is `rules/<id>.md`) and checks the input. Adding a rule
 //! is its file, its document and its line in `rules!` below; the registry, `ownerlint rules`,
-//! SARIF's rule list and the README's rule table all come from these declarations.
+//! SARIF's rule list and the documentation's rule pages all come from these declarations.
 //!
 //! [`registry`] holds the declarations' machinery, [`context`] what a rule reads; the fixes
 //! rules offer are built by `crate::edit::fixes`.
@@ -14,7 +14,7 @@ pub use context::{
     is_cluster_info_dump,
 };
 pub(crate) use registry::declare_rule;
-pub use registry::{Check, Rule, all_ids, find, kept, markdown_table};
+pub use registry::{Check, Rule, all_ids, find, kept};
 
 registry::rules! {
     invalid_yaml,

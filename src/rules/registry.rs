@@ -45,22 +45,6 @@ pub fn all_ids() -> Vec<&'static str> {
     RULES.iter().map(|r| r.meta.id).collect()
 }
 
-/// The README's rule table: id, default severity and summary of every rule.
-pub fn markdown_table() -> String {
-    let mut table = String::from("| rule | default | fix | finding |\n|---|---|---|---|\n");
-    for rule in RULES {
-        let meta = rule.meta;
-        table.push_str(&format!(
-            "| `{}` | {} | {} | {} |\n",
-            meta.id,
-            meta.default_severity,
-            meta.fix.map_or("", |fix| fix.as_str()),
-            meta.summary.replace('|', "\\|")
-        ));
-    }
-    table
-}
-
 /// What the fast path keeps of each object: the fields every stage reads and those each rule
 /// declares.
 pub fn kept() -> &'static crate::fields::Kept {

@@ -282,19 +282,23 @@ fn the_cluster_api_pack_checks_the_ownership_table() {
     );
 }
 
-/// The README's block that starts with `first_line`.
-fn readme_block(first_line: &str) -> String {
-    let readme =
-        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-            .expect("README");
+/// The block of the documentation's page `page` (under `docs/src/`) that starts with
+/// `first_line`.
+fn page_block(page: &str, first_line: &str) -> String {
+    let readme = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("docs/src")
+            .join(page),
+    )
+    .expect("the page");
     let start = readme.find(first_line).expect("the example");
     let end = readme[start..].find("```").expect("its end") + start;
     readme[start..end].to_string()
 }
 
 #[test]
-fn the_readme_configuration_example_runs_as_written() {
-    let config = readme_block("# .ownerlint.yaml\n");
+fn the_documented_configuration_example_runs_as_written() {
+    let config = page_block("configuration.md", "# .ownerlint.yaml\n");
     let parsed = ownerlint::config::parse(".ownerlint.yaml", &config, Path::new(""))
         .unwrap_or_else(|e| panic!("{e:#?}"));
     assert_eq!(parsed.rules.len(), 2);
@@ -330,9 +334,11 @@ fn the_readme_configuration_example_runs_as_written() {
 }
 
 #[test]
-fn the_readme_suppression_example_suppresses_what_it_says() {
-    let manifests =
-        readme_block("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop-settings");
+fn the_documented_suppression_example_suppresses_what_it_says() {
+    let manifests = page_block(
+        "suppressing.md",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop-settings",
+    );
     let repo = repository("readme-suppress", &[("shop.yaml", &manifests)]);
     let out = ownerlint(repo.path(), &["--format", "short", "shop.yaml"]);
     assert_eq!(out.code(), Some(0), "{}", out.stderr);

@@ -1,5 +1,5 @@
 //! The editor integrations read the `short` format: the GitHub problem matcher in
-//! `.github/ownerlint-matcher.json`, and the VS Code task and the Vim `errorformat` the README
+//! `.github/ownerlint-matcher.json`, and the VS Code task and the Vim `errorformat` the editors' page
 //! gives. Each is checked against real `short` output: the examples, and a file whose finding
 //! stands after non-ASCII text on its line (columns count characters, not bytes).
 
@@ -14,11 +14,12 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The documentation's editors page, which gives the task and the `errorformat`.
 fn readme() -> String {
-    std::fs::read_to_string(root().join("README.md")).expect("README")
+    std::fs::read_to_string(root().join("docs/src/integrations/editors.md")).expect("editors page")
 }
 
-/// The README's fenced code block in `lang` that contains `marker`.
+/// The editors page's fenced code block in `lang` that contains `marker`.
 fn readme_block(lang: &str, marker: &str) -> String {
     let readme = readme();
     let fence = format!("```{lang}\n");
@@ -29,7 +30,7 @@ fn readme_block(lang: &str, marker: &str) -> String {
             Some(body[..body.find("\n```")? + 1].to_string())
         })
         .find(|body| body.contains(marker))
-        .unwrap_or_else(|| panic!("README has no {lang} block with {marker}"))
+        .unwrap_or_else(|| panic!("the editors page has no {lang} block with {marker}"))
 }
 
 /// A Pod in flow style, as rendered charts often print it: its owner reference's uid, which

@@ -266,26 +266,29 @@ fn a_real_cluster_dump() {
 }
 
 #[test]
-fn the_readme_shows_the_tools_own_output() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+fn the_readme_and_the_docs_show_the_tools_own_output() {
+    let read = |path: &str| std::fs::read_to_string(root().join(path)).expect(path);
+    let (readme, page) = (read("README.md"), read("docs/src/graph.md"));
     let mermaid = run(&["tree", "--format", "mermaid", "examples/cluster-dump"], 0);
     assert!(
-        readme.contains(&format!("```mermaid\n{mermaid}```")),
-        "README mermaid block is stale:\n{mermaid}"
+        page.contains(&format!("```mermaid\n{mermaid}```")),
+        "the graph page's mermaid block is stale:\n{mermaid}"
     );
     let tree = run(&["tree", "examples/cluster-dump"], 0);
-    assert!(
-        readme.contains(&format!(
-            "$ ownerlint tree examples/cluster-dump\n{tree}```"
-        )),
-        "README tree is stale:\n{tree}"
-    );
     let command = "delete-preview rs/billing-7c9f8d6b5 -n payments examples/cluster-dump";
     let preview = run(&command.split(' ').collect::<Vec<_>>(), 0);
-    assert!(
-        readme.contains(&format!("$ ownerlint {command}\n{preview}```")),
-        "README preview is stale:\n{preview}"
-    );
+    for (name, text) in [("README.md", &readme), ("docs/src/graph.md", &page)] {
+        assert!(
+            text.contains(&format!(
+                "$ ownerlint tree examples/cluster-dump\n{tree}```"
+            )),
+            "{name}: the tree is stale:\n{tree}"
+        );
+        assert!(
+            text.contains(&format!("$ ownerlint {command}\n{preview}```")),
+            "{name}: the preview is stale:\n{preview}"
+        );
+    }
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Real Neovim, headless, with the configuration the README gives, runs `ownerlint server` on a
+//! Real Neovim, headless, with the configuration the editors page gives, runs `ownerlint server` on a
 //! workspace of two files: the diagnostics it shows, hover and go to definition on an owner
 //! reference, and the diagnostics of one file after the other is edited.
 
@@ -7,10 +7,12 @@ use crate::common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The README's `lua` block that configures the server.
+/// The editors page's `lua` block that configures the server.
 fn readme_config() -> String {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("README");
+    let readme = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/integrations/editors.md"),
+    )
+    .expect("the editors page");
     let fence = "```lua\n";
     readme
         .match_indices(fence)
@@ -19,7 +21,7 @@ fn readme_config() -> String {
             Some(body[..body.find("\n```")? + 1].to_string())
         })
         .find(|body| body.contains("vim.lsp.enable('ownerlint')"))
-        .expect("README has the Neovim configuration")
+        .expect("the editors page has the Neovim configuration")
 }
 
 const OWNER: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n  uid: 0a1b2c3d-0000-4000-8000-000000000001\n";

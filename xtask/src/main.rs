@@ -7,6 +7,8 @@
 //!
 //! The release workflow runs it once per runner (`--target` the runner's own); CI runs it for
 //! the x86_64 Linux target only.
+//!
+//! `cargo xtask docs` builds the documentation site into `target/docs/` (see `docs.rs`).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -18,12 +20,14 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
+mod docs;
 mod mirror;
 mod snippets;
 
 const USAGE: &str =
     "usage: cargo xtask dist [--target TARGET]... [--skip-vsix] [--skip-wheel] [--manifest-only]
-       cargo xtask pre-commit-mirror [--out DIR]";
+       cargo xtask pre-commit-mirror [--out DIR]
+       cargo xtask docs";
 
 /// Every target a release is built for, with krew's names for its system and architecture.
 const TARGETS: [Target; 5] = [
@@ -121,6 +125,15 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(why) => {
                 eprintln!("cargo xtask pre-commit-mirror: {why}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if args.first().map(String::as_str) == Some("docs") {
+        return match build_docs(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(why) => {
+                eprintln!("cargo xtask docs: {why}");
                 ExitCode::FAILURE
             }
         };
@@ -248,6 +261,32 @@ fn pre_commit_mirror(args: &[String]) -> Result<(), String> {
         package.version,
         written.display()
     ));
+    Ok(())
+}
+
+/// `cargo xtask docs`: the documentation site, into `target/docs/`.
+fn build_docs(args: &[String]) -> Result<(), String> {
+    if !args.is_empty() {
+        return Err(format!("unknown arguments {args:?}\n{USAGE}"));
+    }
+    // The pictures of a terminal wrap at 80 columns, the width of a page, whatever terminal
+    // this runs in.
+    // SAFETY: no other thread runs yet to read the environment at the same time.
+    unsafe { std::env::set_var("COLUMNS", "80") };
+    let package = package()?;
+    let out = package.target_dir.join("docs");
+    let started = Instant::now();
+    let pages = docs::build(
+        &package.root,
+        &package.target_dir.join("docs-src"),
+        &out,
+        &package.repository,
+    )?;
+    eprintln!(
+        "docs: built {pages} pages into {}, every internal link checked, in {:.1}s",
+        out.display(),
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 

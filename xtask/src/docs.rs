@@ -1,0 +1,1186 @@
+//! `cargo xtask docs`: the documentation site, built with mdBook into `target/docs/`.
+//!
+//! The hand-written pages are `docs/src/`; the pages that could drift from the tool are made
+//! here from its own declarations: a page per rule and their index from `declare_rule!` and
+//! `rules/*.md` (through the registry, `ownerlint::rules::RULES`), the command-line reference
+//! from clap's definition (`ownerlint::cli::Cli`), the configuration reference from the table
+//! of the configuration file's keys (`ownerlint::config::schema`), and the Action's inputs and
+//! outputs from `action.yml`. The pages are assembled in `target/docs-src/`, built, and every
+//! link between the built pages is checked: a broken one fails the build. The hand-written
+//! pages (and README.md and CONTRIBUTING.md) may name only flags, rules and Action outputs that
+//! exist ([`check_pages`], also a test).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use clap::CommandFactory;
+use ownerlint::config::schema::{self, Key};
+use ownerlint::rules::RULES;
+
+/// Where the marker comments of the hand-written pages are replaced with generated text.
+const MARK: &str = "<!-- ownerlint: ";
+
+/// Build the site from the sources under `root` into `out` (`target/docs`), assembling it in
+/// `work` (`target/docs-src`). Returns the number of pages built.
+pub fn build(root: &Path, work: &Path, out: &Path, repository: &str) -> Result<usize, String> {
+    let problems = check_pages(root)?;
+    if !problems.is_empty() {
+        return Err(format!(
+            "the pages name what does not exist:\n  {}",
+            problems.join("\n  ")
+        ));
+    }
+    if work.exists() {
+        fs::remove_dir_all(work).map_err(|e| format!("cannot remove {}: {e}", work.display()))?;
+    }
+    let src = work.join("src");
+    copy_tree(&root.join("docs/src"), &src)?;
+    fs::copy(root.join("docs/terminal.css"), work.join("terminal.css"))
+        .map_err(|e| format!("cannot copy docs/terminal.css: {e}"))?;
+    // The pictures of a terminal are made of ownerlint's runs on the repository's examples.
+    std::env::set_current_dir(root).map_err(|e| format!("cannot enter {}: {e}", root.display()))?;
+    let action = Action::read(root)?;
+    // The generated pages.
+    fs::create_dir_all(src.join("rules")).map_err(|e| e.to_string())?;
+    write(&src.join("rules/index.md"), &rules_index())?;
+    for rule in RULES {
+        write(
+            &src.join(format!("rules/{}.md", rule.meta.id)),
+            &rule_page(rule.meta),
+        )?;
+    }
+    fs::create_dir_all(src.join("reference")).map_err(|e| e.to_string())?;
+    write(&src.join("reference/cli.md"), &cli_reference())?;
+    write(
+        &src.join("reference/configuration.md"),
+        &configuration_reference(),
+    )?;
+    // The markers of the hand-written pages, and links into the repository.
+    let generated: BTreeMap<&str, String> = [
+        ("action-inputs", action.inputs_table()),
+        ("action-outputs", action.outputs_table()),
+        ("rule-pages", rule_pages_summary()),
+        ("rule-table", rules_table("")),
+        ("subcommands", subcommands_table()),
+        (
+            "pretty-example",
+            terminal(&[
+                "ownerlint",
+                "--color",
+                "always",
+                "examples/manifests/shop.yaml",
+            ])?,
+        ),
+        (
+            "tree-example",
+            terminal(&["ownerlint", "tree", "examples/cluster-dump"])?,
+        ),
+    ]
+    .into_iter()
+    .collect();
+    for page in markdown_files(&src)? {
+        let text = fs::read_to_string(&page).map_err(|e| format!("{}: {e}", page.display()))?;
+        let text =
+            fill_markers(&text, &generated).map_err(|why| format!("{}: {why}", page.display()))?;
+        write(&page, &repository_links(&text, repository))?;
+    }
+    write(&work.join("book.toml"), &book_toml(out, repository))?;
+    if out.exists() {
+        fs::remove_dir_all(out).map_err(|e| format!("cannot remove {}: {e}", out.display()))?;
+    }
+    let book = mdbook_driver::MDBook::load(work).map_err(|e| format!("mdBook: {e:#}"))?;
+    book.build().map_err(|e| format!("mdBook: {e:#}"))?;
+    let broken = check_links(out, &site_url(repository))?;
+    if !broken.is_empty() {
+        return Err(format!(
+            "{} broken links:\n  {}",
+            broken.len(),
+            broken.join("\n  ")
+        ));
+    }
+    Ok(html_files(out)?.len())
+}
+
+/// What ownerlint prints on a terminal for `args` (run from the repository's root, as the
+/// library runs it), as a picture of that terminal: HTML, with its colours.
+fn terminal(args: &[&str]) -> Result<String, String> {
+    use clap::Parser;
+    let cli = ownerlint::cli::Cli::try_parse_from(args).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    {
+        let mut streams = ownerlint::run::Streams {
+            stdin: Box::new(std::io::empty()),
+            stdout: Box::new(&mut out),
+            stderr: Box::new(&mut err),
+            stdout_is_terminal: true,
+            stdin_has_data: false,
+        };
+        match cli.command {
+            None => ownerlint::run::lint(cli.lint.into(), &mut streams),
+            Some(ownerlint::cli::Command::Tree(tree)) => {
+                ownerlint::run::tree((*tree).into(), &mut streams)
+            }
+            Some(_) => return Err(format!("no picture is made of {args:?}")),
+        };
+    }
+    let command: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|arg| !["--color", "always"].contains(arg))
+        .collect();
+    Ok(format!(
+        "<pre class=\"terminal\"><span class=\"prompt\">$ {}</span>\n{}{}</pre>\n",
+        escape_html(&command.join(" ")),
+        ansi_to_html(&String::from_utf8_lossy(&out)),
+        ansi_to_html(&String::from_utf8_lossy(&err)),
+    ))
+}
+
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Text with ANSI colours (SGR sequences) as HTML spans; any other escape sequence is dropped.
+fn ansi_to_html(text: &str) -> String {
+    const COLOURS: [&str; 8] = [
+        "#4d4d4d", "#e5534b", "#57ab5a", "#c69026", "#539bf5", "#b083f0", "#39c5cf", "#d0d0d0",
+    ];
+    const BRIGHT: [&str; 8] = [
+        "#868e96", "#ff6a69", "#6bc46d", "#daaa3f", "#6cb6ff", "#dcbdfb", "#56d4dd", "#ffffff",
+    ];
+    let mut html = String::new();
+    let mut open = false;
+    let mut rest = text;
+    while let Some(at) = rest.find('\u{1b}') {
+        html.push_str(&escape_html(&rest[..at]));
+        let sequence = &rest[at + 1..];
+        let Some(body) = sequence.strip_prefix('[') else {
+            rest = sequence;
+            continue;
+        };
+        let end = body
+            .find(|c: char| c.is_ascii_alphabetic())
+            .unwrap_or(body.len());
+        let (parameters, after) = body.split_at(end);
+        rest = after.get(1..).unwrap_or("");
+        if !after.starts_with('m') {
+            continue;
+        }
+        let codes: Vec<u16> = parameters
+            .split(';')
+            .map(|code| code.parse().unwrap_or(0))
+            .collect();
+        let mut style = Vec::new();
+        let mut codes = codes.iter().copied();
+        while let Some(code) = codes.next() {
+            match code {
+                1 => style.push("font-weight:bold".to_string()),
+                2 => style.push("opacity:0.7".to_string()),
+                3 => style.push("font-style:italic".to_string()),
+                4 => style.push("text-decoration:underline".to_string()),
+                30..=37 => style.push(format!("color:{}", COLOURS[usize::from(code - 30)])),
+                90..=97 => style.push(format!("color:{}", BRIGHT[usize::from(code - 90)])),
+                38 => match codes.next() {
+                    Some(5) => {
+                        let n = usize::from(codes.next().unwrap_or(7));
+                        let colour = match n {
+                            0..=7 => COLOURS[n].to_string(),
+                            8..=15 => BRIGHT[n - 8].to_string(),
+                            _ => "#d0d0d0".to_string(),
+                        };
+                        style.push(format!("color:{colour}"));
+                    }
+                    Some(2) => {
+                        let (r, g, b) = (
+                            codes.next().unwrap_or(0),
+                            codes.next().unwrap_or(0),
+                            codes.next().unwrap_or(0),
+                        );
+                        style.push(format!("color:rgb({r},{g},{b})"));
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+        if open {
+            html.push_str("</span>");
+            open = false;
+        }
+        if !style.is_empty() {
+            let _ = write!(html, "<span style=\"{}\">", style.join(";"));
+            open = true;
+        }
+    }
+    html.push_str(&escape_html(rest));
+    if open {
+        html.push_str("</span>");
+    }
+    html
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
+    fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+    let entries = fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| e.to_string())?;
+        let path = entry.path();
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            copy_tree(&path, &target)?;
+        } else {
+            fs::copy(&path, &target).map_err(|e| format!("cannot copy {}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+fn files_under(dir: &Path, extension: &str, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries = fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    for entry in entries {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        if path.is_dir() {
+            files_under(&path, extension, out)?;
+        } else if path.extension().is_some_and(|e| e == extension) {
+            out.push(path);
+        }
+    }
+    out.sort();
+    Ok(())
+}
+
+fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    files_under(dir, "md", &mut files)?;
+    Ok(files)
+}
+
+fn html_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    files_under(dir, "html", &mut files)?;
+    Ok(files)
+}
+
+/// `<!-- ownerlint: NAME -->` on a line of its own becomes the generated text `NAME`.
+fn fill_markers(text: &str, generated: &BTreeMap<&str, String>) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim();
+        match trimmed
+            .strip_prefix(MARK)
+            .and_then(|rest| rest.strip_suffix("-->"))
+        {
+            Some(name) => {
+                let name = name.trim();
+                let text = generated
+                    .get(name)
+                    .ok_or_else(|| format!("no generated text `{name}`"))?;
+                out.push_str(text);
+            }
+            None => out.push_str(line),
+        }
+    }
+    Ok(out)
+}
+
+/// `[text](repo:PATH)`: a file of the repository, linked where it is published.
+fn repository_links(text: &str, repository: &str) -> String {
+    text.replace("](repo:", &format!("]({repository}/blob/main/"))
+}
+
+/// The path the site is published at: GitHub Pages serves a repository's site at
+/// `https://OWNER.github.io/REPOSITORY/`.
+fn site_url(repository: &str) -> String {
+    let name = repository.rsplit('/').next().unwrap_or("ownerlint");
+    format!("/{name}/")
+}
+
+fn book_toml(out: &Path, repository: &str) -> String {
+    let site_url = site_url(repository);
+    let path = out
+        .to_string_lossy()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"");
+    format!(
+        r#"[book]
+title = "ownerlint"
+description = "Find broken Kubernetes ownership (metadata.ownerReferences) before it reaches a cluster"
+language = "en"
+src = "src"
+
+[build]
+build-dir = "{path}"
+create-missing = false
+
+[output.html]
+smart-punctuation = false
+site-url = "{site_url}"
+git-repository-url = "{repository}"
+additional-css = ["terminal.css"]
+no-section-label = true
+
+[output.html.search]
+enable = false
+"#
+    )
+}
+
+/// The rule table, each id linking to its page (`prefix` is the path to `rules/`).
+fn rules_table(prefix: &str) -> String {
+    let mut table = String::from("| rule | default | fix | finding |\n|---|---|---|---|\n");
+    for rule in RULES {
+        let meta = rule.meta;
+        let _ = writeln!(
+            table,
+            "| [`{id}`]({prefix}{id}.md) | {severity} | {fix} | {summary} |",
+            id = meta.id,
+            severity = meta.default_severity,
+            fix = meta.fix.map_or("", |fix| fix.as_str()),
+            summary = meta.summary.replace('|', "\\|"),
+        );
+    }
+    table
+}
+
+fn rules_index() -> String {
+    format!(
+        "# Rules\n\n\
+         Every rule ownerlint has, in the order of its catalogue, with its default severity, how \
+         far its fix is trusted (see [Fixing](../fixing.md)) and what it finds. Each page says \
+         what the rule checks, why it matters (what Kubernetes does, and the source or \
+         observation it follows), a failing and a passing example (both run by the tests), and \
+         how to fix it: the same text as `ownerlint explain RULE`. Set a rule's level in \
+         [`.ownerlint.yaml`](../configuration.md) (`rules: {{owner-not-found: error}}`), or \
+         [suppress](../suppressing.md) one finding.\n\n{}",
+        rules_table("")
+    )
+}
+
+fn rule_pages_summary() -> String {
+    RULES
+        .iter()
+        .map(|rule| format!("  - [{id}](rules/{id}.md)\n", id = rule.meta.id))
+        .collect()
+}
+
+fn rule_page(meta: &ownerlint::finding::RuleMeta) -> String {
+    let mut page = format!("# {}\n\n", meta.id);
+    let _ = writeln!(page, "{}\n", meta.summary);
+    let _ = writeln!(page, "| rule | `{}` |\n|---|---|", meta.id);
+    let _ = writeln!(page, "| default severity | {} |", meta.default_severity);
+    if let Some(complete) = meta.complete_severity {
+        let _ = writeln!(page, "| with `--complete` | {complete} |");
+    }
+    if let Some(varies) = meta.severity_varies {
+        let _ = writeln!(page, "| otherwise | {varies} |");
+    }
+    let _ = writeln!(
+        page,
+        "| fix | {} |",
+        meta.fix.map_or("none".to_string(), |fix| format!(
+            "{} (see [Fixing](../fixing.md))",
+            fix.as_str()
+        ))
+    );
+    let _ = writeln!(
+        page,
+        "| configure | `rules: {{{}: off}}` in [`.ownerlint.yaml`](../configuration.md) (`off`, `info`, `warning`, `error`) |",
+        meta.id
+    );
+    let _ = writeln!(
+        page,
+        "| suppress | `# ownerlint: ignore[{}] reason` ([more](../suppressing.md)) |\n",
+        meta.id
+    );
+    // The document without its own title.
+    let body = meta
+        .doc
+        .trim_start()
+        .strip_prefix(&format!("# {}", meta.id))
+        .unwrap_or(meta.doc);
+    page.push_str(body.trim_start_matches('\n'));
+    if !page.ends_with('\n') {
+        page.push('\n');
+    }
+    page
+}
+
+/// The whole command line, as `ownerlint --help` and each subcommand's `--help` print it.
+fn command() -> clap::Command {
+    let mut command = ownerlint::cli::Cli::command()
+        .bin_name("ownerlint")
+        .term_width(100);
+    command.build();
+    command
+}
+
+fn subcommands(command: &clap::Command) -> impl Iterator<Item = &clap::Command> {
+    command
+        .get_subcommands()
+        .filter(|sub| sub.get_name() != "help" && !sub.is_hide_set())
+}
+
+fn cli_reference() -> String {
+    let mut command = command();
+    let mut page = String::from(
+        "# Command line\n\n\
+         What `ownerlint --help` and each subcommand's `--help` print, made from the same \
+         definition. Options may stand before or after the subcommand. The man page \
+         (`ownerlint man`) holds the same, with examples.\n\n",
+    );
+    let _ = write!(
+        page,
+        "## ownerlint\n\n```text\n{}```\n\n",
+        command.render_long_help()
+    );
+    let names: Vec<String> = subcommands(&command)
+        .map(|sub| sub.get_name().to_string())
+        .collect();
+    for name in names {
+        let Some(sub) = command.find_subcommand_mut(&name) else {
+            continue;
+        };
+        let help = sub.render_long_help().to_string();
+        let _ = write!(page, "## ownerlint {name}\n\n```text\n{help}```\n\n");
+    }
+    page
+}
+
+/// Each subcommand with its one line, for the pages that name them all.
+fn subcommands_table() -> String {
+    let command = command();
+    let mut table = String::from("| command | what it does |\n|---|---|\n");
+    let _ = writeln!(
+        table,
+        "| [`ownerlint [PATHS]...`](reference/cli.md#ownerlint) | lint files and folders (default: `.`); `-` reads standard input |"
+    );
+    for sub in subcommands(&command) {
+        let about = sub
+            .get_about()
+            .map(|a| a.to_string())
+            .unwrap_or_default()
+            .replace('\n', " ")
+            .replace('|', "\\|");
+        let _ = writeln!(
+            table,
+            "| [`ownerlint {name}`](reference/cli.md#ownerlint-{name}) | {about} |",
+            name = sub.get_name()
+        );
+    }
+    table
+}
+
+fn configuration_reference() -> String {
+    let mut page = String::from(
+        "# Configuration reference\n\n\
+         Every key of `.ownerlint.yaml`, made from the table the configuration reader takes its \
+         key names from: a key not listed here is an error. Every key is optional; a flag on \
+         the command line overrides the file. See [Configuration](../configuration.md) for how \
+         the file is found, an example, and `ownerlint config`.\n\n\
+         | key | value | default | meaning |\n|---|---|---|---|\n",
+    );
+    fn rows(page: &mut String, keys: &[Key], prefix: &str) {
+        for key in keys {
+            let name = format!("{prefix}{}", key.name);
+            let _ = writeln!(
+                page,
+                "| `{name}` | {} | {} | {} |",
+                key.value, key.default, key.meaning
+            );
+            let inner = if key.value.starts_with("a list") {
+                format!("{name}[].")
+            } else {
+                format!("{name}.")
+            };
+            // `policies.required-owner` is a list of policies; its items' keys follow.
+            rows(page, key.keys, &inner);
+        }
+    }
+    rows(&mut page, schema::SCHEMA, "");
+    let ids: Vec<String> = RULES.iter().map(|r| format!("`{}`", r.meta.id)).collect();
+    let _ = write!(
+        page,
+        "\nThe rule ids `rules` takes: {}. The policy packs `packs` takes: {}.\n",
+        ids.join(", "),
+        ownerlint::policy::pack_names()
+            .iter()
+            .map(|name| format!("`{name}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    page
+}
+
+/// The inputs and outputs `action.yml` declares.
+struct Action {
+    inputs: Vec<(String, String, String)>,
+    outputs: Vec<(String, String)>,
+}
+
+impl Action {
+    fn read(root: &Path) -> Result<Action, String> {
+        use ownerlint::yaml::{self, Limits, Node};
+        let path = root.join("action.yml");
+        let text = fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let chunk = yaml::split_documents(&text, 0)
+            .into_iter()
+            .next()
+            .ok_or("action.yml is empty")?;
+        let root = yaml::parse_document(&text, chunk, Limits::default())
+            .map_err(|e| format!("action.yml: {e:?}"))?
+            .root
+            .ok_or("action.yml is empty")?;
+        let text_of = |node: Option<&Node>| {
+            node.and_then(Node::as_scalar)
+                .map_or(String::new(), |s| s.text.clone())
+        };
+        let entries = |name: &str| -> Vec<(String, Node)> {
+            root.get(name)
+                .and_then(Node::as_map)
+                .unwrap_or_default()
+                .iter()
+                .map(|(k, v)| (text_of(Some(k)), v.clone()))
+                .collect()
+        };
+        let inputs = entries("inputs")
+            .into_iter()
+            .map(|(name, node)| {
+                (
+                    name,
+                    text_of(node.get("default")),
+                    text_of(node.get("description")),
+                )
+            })
+            .collect();
+        let outputs = entries("outputs")
+            .into_iter()
+            .map(|(name, node)| (name, text_of(node.get("description"))))
+            .collect();
+        Ok(Action { inputs, outputs })
+    }
+
+    fn inputs_table(&self) -> String {
+        let mut table = String::from("| input | default | meaning |\n|---|---|---|\n");
+        for (name, default, description) in &self.inputs {
+            let default = if default.is_empty() {
+                "(empty)".to_string()
+            } else {
+                format!("`{default}`")
+            };
+            let _ = writeln!(table, "| `{name}` | {default} | {} |", cell(description));
+        }
+        table
+    }
+
+    fn outputs_table(&self) -> String {
+        let mut table = String::from("| output | value |\n|---|---|\n");
+        for (name, description) in &self.outputs {
+            let _ = writeln!(table, "| `{name}` | {} |", cell(description));
+        }
+        table
+    }
+}
+
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// What the pages may name: every flag of the command line, every rule, every Action output
+/// and input.
+struct Names {
+    longs: BTreeSet<String>,
+    shorts: BTreeSet<char>,
+    rules: BTreeSet<&'static str>,
+    outputs: BTreeSet<String>,
+    inputs: BTreeSet<String>,
+}
+
+impl Names {
+    fn new(root: &Path) -> Result<Names, String> {
+        let command = command();
+        let mut longs = BTreeSet::new();
+        let mut shorts = BTreeSet::new();
+        let mut stack = vec![&command];
+        while let Some(command) = stack.pop() {
+            for arg in command.get_arguments() {
+                if let Some(long) = arg.get_long() {
+                    longs.insert(format!("--{long}"));
+                }
+                for alias in arg.get_all_aliases().unwrap_or_default() {
+                    longs.insert(format!("--{alias}"));
+                }
+                if let Some(short) = arg.get_short() {
+                    shorts.insert(short);
+                }
+            }
+            stack.extend(command.get_subcommands());
+        }
+        let action = Action::read(root)?;
+        Ok(Names {
+            longs,
+            shorts,
+            rules: RULES.iter().map(|r| r.meta.id).collect(),
+            outputs: action.outputs.into_iter().map(|(name, _)| name).collect(),
+            inputs: action.inputs.into_iter().map(|(name, ..)| name).collect(),
+        })
+    }
+}
+
+/// Flags of other programs that the pages name on their own, in backticks: `--locked` is
+/// cargo's, `--include-crds` helm's.
+const OTHER_PROGRAMS_FLAGS: &[&str] = &[
+    "--all-features",
+    "--allow-dirty",
+    "--cascade",
+    "--enable-helm",
+    "--from-ref",
+    "--include-crds",
+    "--install-extension",
+    "--kube-version",
+    "--locked",
+    "--manifest-only",
+    "--no-default-features",
+    "--no-index",
+    "--out",
+    "--post-renderer",
+    "--release",
+    "--skip-vsix",
+    "--skip-wheel",
+    "--target",
+    "--to-ref",
+    "--upload-pack",
+];
+
+/// Words that look like a rule id but are not one: a file, a key, an output.
+fn near_rule(word: &str, rules: &BTreeSet<&str>) -> Option<&'static str> {
+    if rules.contains(word) || !word.contains('-') {
+        return None;
+    }
+    RULES
+        .iter()
+        .map(|r| r.meta.id)
+        .find(|id| distance(word, id) <= 2)
+}
+
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                previous
+            } else {
+                1 + previous.min(row[j]).min(row[j + 1])
+            };
+            previous = current;
+        }
+    }
+    row[b.len()]
+}
+
+/// The code of a Markdown page: each line of a fenced block, and each inline `span` (which may
+/// run over several lines of a paragraph), with its line number.
+fn code_of(text: &str) -> Vec<(usize, String)> {
+    let mut code = Vec::new();
+    let mut fenced = false;
+    // The paragraph being read, its lines joined with spaces, and where each line starts.
+    let mut paragraph = String::new();
+    let mut starts: Vec<(usize, usize)> = Vec::new();
+    let flush = |code: &mut Vec<(usize, String)>,
+                 paragraph: &mut String,
+                 starts: &mut Vec<(usize, usize)>| {
+        let line_at = |offset: usize| {
+            starts
+                .iter()
+                .take_while(|(start, _)| *start <= offset)
+                .last()
+                .map_or(0, |(_, line)| *line)
+        };
+        let mut at = 0;
+        while let Some(found) = paragraph[at..].find('`') {
+            let start = at + found;
+            let ticks = paragraph[start..].chars().take_while(|&c| c == '`').count();
+            let fence = "`".repeat(ticks);
+            let inside = start + ticks;
+            let Some(end) = paragraph[inside..].find(&fence) else {
+                break;
+            };
+            code.push((
+                line_at(start),
+                paragraph[inside..inside + end].trim().to_string(),
+            ));
+            at = inside + end + ticks;
+        }
+        paragraph.clear();
+        starts.clear();
+    };
+    for (n, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            flush(&mut code, &mut paragraph, &mut starts);
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            code.push((n + 1, line.to_string()));
+        } else if line.trim().is_empty() {
+            flush(&mut code, &mut paragraph, &mut starts);
+        } else {
+            starts.push((paragraph.len(), n + 1));
+            paragraph.push_str(line);
+            paragraph.push(' ');
+        }
+    }
+    flush(&mut code, &mut paragraph, &mut starts);
+    code
+}
+
+/// The flags an `ownerlint …` command in `code` passes, up to the end of that command.
+fn command_flags(code: &str) -> Vec<String> {
+    let mut flags = Vec::new();
+    let mut at = 0;
+    while let Some(found) = code[at..].find("ownerlint") {
+        let start = at + found;
+        let end = start + "ownerlint".len();
+        at = end;
+        let before = code[..start].chars().next_back();
+        let after = code[end..].chars().next();
+        // A word of its own, as a command: not `.ownerlint.yaml`, `ownerlint-VERSION`,
+        // `ownerlint:` or `OWNER/ownerlint@v0.1.0`.
+        if before.is_some_and(|c| c.is_alphanumeric() || "-./_@$'\"".contains(c))
+            || !matches!(after, None | Some(' '))
+        {
+            continue;
+        }
+        for word in code[end..].split_whitespace() {
+            if ["|", "||", "&&", ";", ">", "<", "#", "2>", "&"].contains(&word)
+                || word.starts_with('#')
+                || word.starts_with('>')
+            {
+                break;
+            }
+            let word = word.trim_matches(|c: char| "\"'`,)]".contains(c));
+            if word.starts_with("--") && word[2..].starts_with(|c: char| c.is_ascii_lowercase()) {
+                flags.push(word.split('=').next().unwrap_or(word).to_string());
+            } else if word.len() == 2
+                && word.starts_with('-')
+                && word[1..].chars().all(|c| c.is_ascii_alphabetic())
+            {
+                flags.push(word.to_string());
+            }
+        }
+    }
+    flags
+}
+
+/// The hand-written pages (`docs/src/`, README.md, CONTRIBUTING.md): each flag, rule and
+/// Action output they name that does not exist, as `file:line: what`.
+pub fn check_pages(root: &Path) -> Result<Vec<String>, String> {
+    let names = Names::new(root)?;
+    let mut files = vec![root.join("README.md"), root.join("CONTRIBUTING.md")];
+    files.extend(markdown_files(&root.join("docs/src"))?);
+    let mut problems = Vec::new();
+    for file in files {
+        let Ok(text) = fs::read_to_string(&file) else {
+            problems.push(format!("{}: cannot be read", file.display()));
+            continue;
+        };
+        let name = file
+            .strip_prefix(root)
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        problems.extend(check_page(&name, &text, &names));
+        if name == "README.md" {
+            // The front door names every subcommand.
+            for sub in subcommands(&command()) {
+                let said = format!("ownerlint {}", sub.get_name());
+                if !text.contains(&said) {
+                    problems.push(format!("README.md: names no `{said}`"));
+                }
+            }
+        }
+    }
+    Ok(problems)
+}
+
+fn check_page(name: &str, text: &str, names: &Names) -> Vec<String> {
+    let mut problems: Vec<(usize, String)> = Vec::new();
+    let mut say = |line: usize, what: String| problems.push((line, what));
+    for (line, code) in code_of(text) {
+        for flag in command_flags(&code) {
+            let known = match flag.strip_prefix("--") {
+                Some(_) => names.longs.contains(&flag),
+                None => flag
+                    .chars()
+                    .nth(1)
+                    .is_some_and(|c| names.shorts.contains(&c)),
+            };
+            if !known {
+                say(
+                    line,
+                    format!("`{flag}` is not a flag of ownerlint (in `{code}`)"),
+                );
+            }
+        }
+        // A span that is a flag alone: ownerlint's, or another program's named as such.
+        let first = code.split([' ', '=']).next().unwrap_or("");
+        if first.starts_with("--")
+            && first[2..].starts_with(|c: char| c.is_ascii_lowercase())
+            && first[2..]
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && !names.longs.contains(first)
+            && !OTHER_PROGRAMS_FLAGS.contains(&first)
+        {
+            say(
+                line,
+                format!(
+                    "`{first}` is not a flag of ownerlint (another program's? add it to OTHER_PROGRAMS_FLAGS in xtask/src/docs.rs)"
+                ),
+            );
+        }
+        // Rule ids where only a rule id can stand.
+        for rule in rule_mentions(&code) {
+            if !names.rules.contains(rule.as_str()) {
+                say(line, format!("`{rule}` is not a rule"));
+            }
+        }
+        // A span that is almost a rule id.
+        let word = code.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '-');
+        if word.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+            && word.len() > 6
+            && let Some(rule) = near_rule(word, &names.rules)
+        {
+            say(
+                line,
+                format!("`{word}` is not a rule (did you mean `{rule}`?)"),
+            );
+        }
+        // The Action's outputs read by a step.
+        let mut rest = code.as_str();
+        while let Some(at) = rest.find(".outputs.") {
+            let after = &rest[at + ".outputs.".len()..];
+            let output: String = after
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                .collect();
+            let step = rest[..at].rsplit(['.', ' ', '{']).next().unwrap_or("");
+            if step == "ownerlint" && !names.outputs.contains(&output) {
+                say(line, format!("`{output}` is not an output of the Action"));
+            }
+            rest = after;
+        }
+    }
+    // Links to rule pages.
+    let mut rest = text;
+    while let Some(at) = rest.find("rules/") {
+        let after = &rest[at + "rules/".len()..];
+        let id: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || *c == '-')
+            .collect();
+        if after[id.len()..].starts_with(".md")
+            && !names.rules.contains(id.as_str())
+            && id != "index"
+        {
+            let line = text.len() - rest.len() + at;
+            let line = text[..line].lines().count().max(1);
+            say(line, format!("rules/{id}.md is not a rule's page"));
+        }
+        rest = after;
+    }
+    // The Action's inputs given under `with:` in a step that uses ownerlint's Action.
+    let mut in_step = false;
+    let mut with_indent = None;
+    for (n, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        if trimmed.starts_with("- uses:")
+            || trimmed.starts_with("- name:")
+            || trimmed.starts_with("```")
+        {
+            in_step = trimmed.contains("/ownerlint@");
+            with_indent = None;
+            continue;
+        }
+        if in_step && trimmed == "with:" {
+            with_indent = Some(indent);
+            continue;
+        }
+        if let Some(with) = with_indent {
+            if indent <= with {
+                with_indent = None;
+                continue;
+            }
+            if indent > with
+                && let Some((key, _)) = trimmed.split_once(':')
+                && !key.contains(' ')
+                && indent == with + 2
+                && !names.inputs.contains(key)
+            {
+                say(n + 1, format!("`{key}` is not an input of the Action"));
+            }
+        }
+    }
+    problems.sort();
+    problems
+        .into_iter()
+        .map(|(line, what)| format!("{name}:{line}: {what}"))
+        .collect()
+}
+
+/// Words that stand for any rule in the pages' examples.
+const PLACEHOLDERS: &[&str] = &["rule", "rule-id", "x"];
+
+/// Rule ids written where only rule ids stand: `error[RULE]`, `ignore[RULE, …]`,
+/// `ownerlint explain RULE`.
+fn rule_mentions(code: &str) -> Vec<String> {
+    let mut rules = Vec::new();
+    for opener in ["error[", "warning[", "info[", "ignore[", "ignore-document["] {
+        let mut rest = code;
+        while let Some(at) = rest.find(opener) {
+            let after = &rest[at + opener.len()..];
+            let Some(end) = after.find(']') else { break };
+            for id in after[..end].split(',') {
+                let id = id.trim();
+                if !id.is_empty()
+                    && !PLACEHOLDERS.contains(&id)
+                    && id
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                {
+                    rules.push(id.to_string());
+                }
+            }
+            rest = &after[end..];
+        }
+    }
+    if let Some(at) = code.find("ownerlint explain ") {
+        let id: String = code[at + "ownerlint explain ".len()..]
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || *c == '-')
+            .collect();
+        if !id.is_empty() {
+            rules.push(id);
+        }
+    }
+    rules
+}
+
+/// Every link and image of the built pages that leads to another built page (or a part of
+/// one) that does not exist, as `page: link`.
+fn check_links(site: &Path, site_url: &str) -> Result<Vec<String>, String> {
+    let pages = html_files(site)?;
+    let mut ids: BTreeMap<PathBuf, BTreeSet<String>> = BTreeMap::new();
+    let mut texts = Vec::new();
+    for page in &pages {
+        let text = fs::read_to_string(page).map_err(|e| format!("{}: {e}", page.display()))?;
+        let mut found = BTreeSet::new();
+        for attribute in ["id", "name"] {
+            found.extend(attribute_values(&text, attribute));
+        }
+        ids.insert(page.clone(), found);
+        texts.push((page.clone(), text));
+    }
+    let mut broken = Vec::new();
+    for (page, text) in &texts {
+        let dir = page.parent().unwrap_or(site);
+        for attribute in ["href", "src"] {
+            for link in attribute_values(text, attribute) {
+                if link.contains("://")
+                    || link.starts_with("mailto:")
+                    || link.starts_with("javascript:")
+                    || link.starts_with("data:")
+                    || link.starts_with("//")
+                    || link.contains("{{")
+                {
+                    continue;
+                }
+                let link_path = link.split('?').next().unwrap_or("");
+                let (path, fragment) = match link_path.split_once('#') {
+                    Some((path, fragment)) => (path, Some(fragment)),
+                    None => (link_path, None),
+                };
+                let target = if path.is_empty() {
+                    page.clone()
+                } else {
+                    // A path from the site's root, where it is published (the 404 page's
+                    // links are).
+                    let (base, path) = match path.strip_prefix(site_url) {
+                        Some(path) => (site, path),
+                        None => (dir, path),
+                    };
+                    let mut target = normalize(&base.join(percent_decoded(path)));
+                    if target.is_dir() {
+                        target = target.join("index.html");
+                    }
+                    target
+                };
+                let shown = page.strip_prefix(site).unwrap_or(page).display();
+                if !target.starts_with(site) || !target.is_file() {
+                    broken.push(format!("{shown}: {link} (no such page)"));
+                    continue;
+                }
+                if let Some(fragment) = fragment.filter(|f| !f.is_empty())
+                    && target.extension().is_some_and(|e| e == "html")
+                    && !ids
+                        .get(&target)
+                        .is_some_and(|found| found.contains(&percent_decoded(fragment)))
+                {
+                    broken.push(format!("{shown}: {link} (no such anchor)"));
+                }
+            }
+        }
+    }
+    broken.sort();
+    broken.dedup();
+    Ok(broken)
+}
+
+/// The values of `attribute="…"` in an HTML text, entities for `&` decoded.
+fn attribute_values(text: &str, attribute: &str) -> Vec<String> {
+    let needle = format!(" {attribute}=\"");
+    let mut values = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(&needle) {
+        let after = &rest[at + needle.len()..];
+        let Some(end) = after.find('"') else { break };
+        values.push(after[..end].replace("&amp;", "&"));
+        rest = &after[end..];
+    }
+    values
+}
+
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(byte) = bytes
+                .get(i + 1..i + 3)
+                .and_then(|hex| std::str::from_utf8(hex).ok())
+                .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+        {
+            out.push(byte);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `a/./b/../c` as `a/c`, without asking the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("xtask is in the workspace")
+            .to_path_buf()
+    }
+
+    /// The hand-written pages, the README and CONTRIBUTING.md name only flags, rules and
+    /// Action outputs and inputs that exist.
+    #[test]
+    fn the_pages_name_only_what_exists() {
+        let problems = check_pages(&root()).expect("the pages are read");
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    /// The check finds each kind of mistake, where it is.
+    #[test]
+    fn the_check_finds_a_flag_a_rule_and_an_output_that_do_not_exist() {
+        let names = Names::new(&root()).expect("names");
+        let page = "Run `ownerlint --fix --fail-of warning -n shop deploy/ | less --raw`.\n\
+            ```yaml\n      - uses: OWNER/ownerlint@v0.1.0\n        id: ownerlint\n        with:\n          paths: deploy/\n          fail_on: error\n\
+            ```\n\
+            Set `--complete`, `--compleat` or `--locked`; see `owner-not-fund` and `owner-not-found`.\n\
+            ```text\nx.yaml:1:1: error[owner-not-found]: …\n# ownerlint: ignore[owner-not-found, no-such-rule]\n```\n\
+            Read `${{ steps.ownerlint.outputs.errors }}` and `steps.ownerlint.outputs.error-count`.\n\
+            See [it](rules/owner-not-fund.md).\n";
+        let problems = check_page("page.md", page, &names);
+        assert_eq!(
+            problems,
+            [
+                "page.md:1: `--fail-of` is not a flag of ownerlint (in `ownerlint --fix --fail-of warning -n shop deploy/ | less --raw`)",
+                "page.md:7: `fail_on` is not an input of the Action",
+                "page.md:9: `--compleat` is not a flag of ownerlint (another program's? add it to OTHER_PROGRAMS_FLAGS in xtask/src/docs.rs)",
+                "page.md:9: `owner-not-fund` is not a rule (did you mean `owner-not-found`?)",
+                "page.md:12: `no-such-rule` is not a rule",
+                "page.md:14: `error-count` is not an output of the Action",
+                "page.md:15: rules/owner-not-fund.md is not a rule's page",
+            ],
+            "{problems:#?}"
+        );
+    }
+
+    #[test]
+    fn markers_are_filled_and_an_unknown_one_is_an_error() {
+        let generated: BTreeMap<&str, String> = [("a", "A\n".to_string())].into_iter().collect();
+        assert_eq!(
+            fill_markers("x\n<!-- ownerlint: a -->\ny\n", &generated),
+            Ok("x\nA\ny\n".to_string())
+        );
+        assert!(fill_markers("<!-- ownerlint: b -->\n", &generated).is_err());
+    }
+
+    /// A link to a page or an anchor that is not there is found; those that are, are not.
+    #[test]
+    fn broken_links_are_found() {
+        let site = std::env::temp_dir().join(format!("xtask-links-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&site);
+        fs::create_dir_all(site.join("rules")).expect("mkdir");
+        fs::write(
+            site.join("index.html"),
+            r##"<a href="rules/a.html#why">a</a> <a href="rules/b.html">b</a> <a href="#top">top</a> <a href="https://example.com/x">x</a> <h1 id="top"></h1>"##,
+        )
+        .expect("write");
+        fs::write(
+            site.join("rules/a.html"),
+            r#"<h2 id="what"></h2><a href="../index.html#top">up</a><a href="../index.html#gone">gone</a>"#,
+        )
+        .expect("write");
+        let broken = check_links(&site, "/ownerlint/").expect("checked");
+        fs::remove_dir_all(&site).expect("removed");
+        assert_eq!(
+            broken,
+            [
+                "index.html: rules/a.html#why (no such anchor)",
+                "index.html: rules/b.html (no such page)",
+                "rules/a.html: ../index.html#gone (no such anchor)",
+            ]
+        );
+    }
+}
