@@ -199,8 +199,17 @@ pub fn discover(
             true => first.clone(),
             false => first.parent().map(Path::to_path_buf).unwrap_or_default(),
         };
+        // Flux's paths are relative to the root of the Git repository it syncs: the Git
+        // repository holding the folder, or, outside Git, the folder given (not the working
+        // folder, which may be any parent of it). Both within the folder builds may read.
         let repository = Repository::of(&dir, roots);
-        built_by_flux(&met_files, repository.root(), &mut found, files);
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let given = std::fs::canonicalize(cwd.join(&dir)).unwrap_or_else(|_| lexical(&dir));
+        let flux_root = crate::read::repository_root(&given)
+            .and_then(|root| std::fs::canonicalize(root).ok())
+            .filter(|root| repository.holds(root))
+            .unwrap_or(given);
+        built_by_flux(&met_files, &flux_root, &mut found, files);
     }
     let mut seen = std::collections::HashSet::new();
     found.inputs.retain(|i| seen.insert(i.clone()));

@@ -134,3 +134,44 @@ fn a_source_outside_the_repository_is_said_once_per_object_as_not_checked() {
     // Information: the run passes.
     assert_eq!(run.code(), Some(0), "{}", run.stderr);
 }
+
+/// Outside Git, Flux's paths are relative to the folder given, not to the folder the run
+/// starts in: the repository named from its parent gives the same finding, at its path.
+#[test]
+fn a_repository_outside_git_named_from_its_parent_resolves_flux_paths_from_the_folder_given() {
+    if !kubectl() {
+        return;
+    }
+    let repo = fixture("two-namespaces");
+    let parent = repo
+        .path()
+        .parent()
+        .expect("a temporary folder has a parent");
+    let name = repo
+        .path()
+        .file_name()
+        .expect("a temporary folder has a name")
+        .to_string_lossy()
+        .into_owned();
+    let run = common::ownerlint()
+        .current_dir(parent)
+        .args(["--format", "short", "--config"])
+        .arg(repo.path().join(".ownerlint.yaml"))
+        .arg(&name)
+        .env("NO_COLOR", "1")
+        .run();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        lines[0].starts_with(&format!(
+            "{name}/shop/cache.yaml:7:3: error[cross-namespace-owner]: ConfigMap shop/cache"
+        )),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        !run.stdout.contains("source-not-in-repository"),
+        "{}",
+        run.stdout
+    );
+}
