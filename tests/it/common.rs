@@ -228,6 +228,26 @@ pub(crate) fn temp_dir(name: &str) -> tempfile::TempDir {
         .expect("a temporary folder can be made")
 }
 
+/// A copy of the folder `from` (a fixture tree) in a temporary folder named after `name`, to
+/// change or to lint as a repository of its own.
+pub(crate) fn copy_tree(from: &std::path::Path, name: &str) -> tempfile::TempDir {
+    let dir = temp_dir(name);
+    let mut stack = vec![from.to_path_buf()];
+    while let Some(folder) = stack.pop() {
+        for entry in std::fs::read_dir(&folder).expect("read the fixtures") {
+            let path = entry.expect("an entry").path();
+            let to = dir.path().join(path.strip_prefix(from).expect("below"));
+            if path.is_dir() {
+                std::fs::create_dir_all(&to).expect("mkdir");
+                stack.push(path);
+            } else {
+                std::fs::copy(&path, &to).expect("copy");
+            }
+        }
+    }
+    dir
+}
+
 /// helm, to build charts with, if it is installed.
 pub(crate) fn helm() -> Option<std::path::PathBuf> {
     require_tool(

@@ -11,24 +11,10 @@ use std::path::Path;
 /// A copy of `testdata/gitops/NAME`, as a repository of its own (its root is the folder the
 /// run starts in, as for a clone that is not a git work tree).
 fn fixture(name: &str) -> tempfile::TempDir {
-    let dir = common::temp_dir(&format!("gitops-{name}"));
     let from = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("testdata/gitops")
         .join(name);
-    let mut stack = vec![from.clone()];
-    while let Some(folder) = stack.pop() {
-        for entry in std::fs::read_dir(&folder).expect("read the fixtures") {
-            let path = entry.expect("an entry").path();
-            let to = dir.path().join(path.strip_prefix(&from).expect("below"));
-            if path.is_dir() {
-                std::fs::create_dir_all(&to).expect("mkdir");
-                stack.push(path);
-            } else {
-                std::fs::copy(&path, &to).expect("copy");
-            }
-        }
-    }
-    dir
+    common::copy_tree(&from, &format!("gitops-{name}"))
 }
 
 /// `ownerlint --format short ARGS .` in `dir`.

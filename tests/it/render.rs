@@ -754,22 +754,8 @@ fn a_file_named_in_a_chart_lints_the_chart_as_rendered() {
 
 /// A copy of `testdata/render/` in a temporary folder, to change.
 fn copy_fixtures() -> tempfile::TempDir {
-    let dir = common::temp_dir("render-copy");
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render");
-    let mut stack = vec![from.clone()];
-    while let Some(folder) = stack.pop() {
-        for entry in std::fs::read_dir(&folder).expect("read the fixtures") {
-            let path = entry.expect("an entry").path();
-            let to = dir.path().join(path.strip_prefix(&from).expect("below"));
-            if path.is_dir() {
-                std::fs::create_dir_all(&to).expect("mkdir");
-                stack.push(path);
-            } else {
-                std::fs::copy(&path, &to).expect("copy");
-            }
-        }
-    }
-    dir
+    common::copy_tree(&from, "render-copy")
 }
 
 #[test]
