@@ -445,7 +445,12 @@ fn run(what: &str, command: &mut Command) -> Result<(), String> {
     Ok(())
 }
 
-/// The release binary, with the default features only: what `cargo install ownerlint` gives.
+/// The profile the shipped binaries are built with (Cargo.toml's `[profile.release-lto]`: the
+/// release profile with fat LTO and one codegen unit).
+const PROFILE: &str = "release-lto";
+
+/// The release binary, with the default features only: what `cargo install ownerlint` gives,
+/// built with the `release-lto` profile.
 fn build_binary(package: &Package, target: Target) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(cargo);
@@ -453,7 +458,8 @@ fn build_binary(package: &Package, target: Target) -> Result<(), String> {
         .current_dir(&package.root)
         .args([if target.zig() { "zigbuild" } else { "build" }])
         .args([
-            "--release",
+            "--profile",
+            PROFILE,
             "--locked",
             "--package",
             "ownerlint",
@@ -468,7 +474,7 @@ fn built_binary(package: &Package, target: Target) -> Result<PathBuf, String> {
     let binary = package
         .target_dir
         .join(target.triple)
-        .join("release")
+        .join(PROFILE)
         .join(target.exe());
     if binary.is_file() {
         Ok(binary)
@@ -593,7 +599,8 @@ fn build_wheel(package: &Package, target: Target) -> Result<(), String> {
     let mut command = Command::new("maturin");
     command
         .current_dir(&package.root)
-        .args(["build", "--release", "--locked", "--target", target.triple])
+        .args(["build", "--profile", PROFILE, "--locked"])
+        .args(["--target", target.triple])
         .arg("--out")
         .arg(package.dist());
     if target.zig() {
