@@ -40,6 +40,9 @@ pub struct Options {
     pub limits: yaml::Limits,
     /// Rule levels from the configuration: `off`, or a severity that replaces the rule's own.
     pub levels: Vec<(String, Level)>,
+    /// Rule levels for the findings reported in some files (the configuration's `overrides`),
+    /// over `levels`, the later over the earlier.
+    pub overrides: Vec<PathLevels>,
     /// Kinds and scopes that no CRD in the input declares.
     pub kinds: Vec<CrdInfo>,
     /// Ownership policies, from the configuration and the packs it selects.
@@ -62,6 +65,16 @@ pub struct Options {
     pub not_read: Vec<crate::rules::NotRead>,
 }
 
+/// Rule levels for the findings reported in the files some globs match (an item of the
+/// configuration's `overrides`).
+#[derive(Clone, Debug)]
+pub struct PathLevels {
+    pub files: Vec<String>,
+    /// The folder the globs are relative to: the configuration file's.
+    pub base: PathBuf,
+    pub levels: Vec<(String, Level)>,
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
@@ -79,6 +92,7 @@ impl Default for Options {
             project: Vec::new(),
             limits: yaml::Limits::default(),
             levels: Vec::new(),
+            overrides: Vec::new(),
             kinds: Vec::new(),
             policies: policy::Policies::default(),
             no_suppress: false,

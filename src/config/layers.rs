@@ -57,6 +57,8 @@ pub struct Effective {
     pub kinds: Vec<(ExtraKind, Origin)>,
     pub packs: Vec<(String, Origin)>,
     pub policies: Policies,
+    /// Rule levels for some files only, from the configuration file.
+    pub overrides: Vec<(crate::config::Override, Origin)>,
     /// Whether charts and overlays are built (else read file by file), and how.
     pub render: Setting<bool>,
     pub release_name: Setting<String>,
@@ -237,6 +239,11 @@ fn effective_with(
             .map(|(p, line)| (p.clone(), at(*line)))
             .collect(),
         policies,
+        overrides: file
+            .overrides
+            .iter()
+            .map(|o| (o.clone(), at(o.line)))
+            .collect(),
         file: path,
         render: Setting {
             value: !args.no_render,
@@ -325,6 +332,15 @@ impl Effective {
             project: flags.project.clone(),
             limits: flags.limits,
             levels: self.levels.into_iter().map(|(r, l, _)| (r, l)).collect(),
+            overrides: self
+                .overrides
+                .iter()
+                .map(|(o, _)| crate::analysis::PathLevels {
+                    files: o.files.clone(),
+                    base: config_dir.clone().unwrap_or_else(|| PathBuf::from(".")),
+                    levels: o.rules.iter().map(|(r, l, _)| (r.clone(), *l)).collect(),
+                })
+                .collect(),
             kinds: self.kinds.iter().map(|(k, _)| k.crd_info()).collect(),
             policies: self.policies,
             no_suppress: false,
@@ -448,6 +464,20 @@ impl Effective {
                 None => default_level(rule.meta, self.complete.value),
             };
             lines.push((format!("  {id}: {level}"), Some(origin)));
+        }
+        if !self.overrides.is_empty() {
+            lines.push(("overrides:".to_string(), None));
+            for (o, origin) in &self.overrides {
+                let files: Vec<String> = o.files.iter().map(|f| yaml_scalar(f)).collect();
+                lines.push((
+                    format!("  - files: [{}]", files.join(", ")),
+                    Some(origin.to_string()),
+                ));
+                lines.push(("    rules:".to_string(), None));
+                for (id, level, _) in &o.rules {
+                    lines.push((format!("      {id}: {level}"), None));
+                }
+            }
         }
         if !self.kinds.is_empty() {
             lines.push(("kinds:".to_string(), None));

@@ -94,6 +94,18 @@ pub struct FileConfig {
     pub existing: Option<(Vec<PathBuf>, usize)>,
     pub packs: Vec<(String, usize)>,
     pub policies: Policies,
+    pub overrides: Vec<Override>,
+}
+
+/// Rule levels for some files only (`overrides`), as ruff's `per-file-ignores` and ESLint's
+/// `overrides`: each glob is relative to the configuration file's folder, or, without a `/`,
+/// matches a file name anywhere (as `include` and `exclude`).
+#[derive(Clone, Debug, Default)]
+pub struct Override {
+    pub files: Vec<String>,
+    pub rules: Vec<(String, Level, usize)>,
+    /// The line of the item.
+    pub line: usize,
 }
 
 /// A mistake in a configuration file, at its position.
@@ -449,6 +461,7 @@ impl Reader<'_> {
                         .to_string(),
                 ),
                 "packs" => self.packs(value, config),
+                "overrides" => self.overrides(value, config),
                 "policies" => {
                     let origin_file = self.source.name.clone();
                     let policies = self.policies(value, &|line| format!("{origin_file}:{line}"));
@@ -510,7 +523,70 @@ impl Reader<'_> {
         }
     }
 
+    fn overrides(&mut self, node: &Node, config: &mut FileConfig) {
+        let Value::Seq(items) = &node.value else {
+            if !node.is_null() {
+                self.error(
+                    node,
+                    format!(
+                        "overrides must be a list of {{files, rules}}, not {}",
+                        node.describe()
+                    ),
+                );
+            }
+            return;
+        };
+        for item in items {
+            let mut files = None;
+            let mut rules = None;
+            for (key, value) in self.map(item, "each override") {
+                let Some(name) = self.key(key) else { continue };
+                match name {
+                    "files" => {
+                        files = self.strings(value, "files");
+                        if let Some(globs) = &files {
+                            for glob in globs {
+                                if let Err(e) = globset::Glob::new(glob) {
+                                    self.error(
+                                        value,
+                                        format!("files: `{glob}` is not a glob: {}", e.kind()),
+                                    );
+                                }
+                            }
+                        }
+                    }
+                    "rules" => rules = Some(self.rule_levels(value)),
+                    other => {
+                        let valid = schema::names(schema::OVERRIDE);
+                        self.unknown_key(key, other, &valid, "an override");
+                    }
+                }
+            }
+            match (files, rules) {
+                (Some(files), Some(rules)) if !files.is_empty() => {
+                    config.overrides.push(Override {
+                        files,
+                        rules,
+                        line: self.line(item),
+                    })
+                }
+                (Some(_), Some(_)) => {
+                    self.error(item, "an override needs at least one glob in `files`")
+                }
+                (None, _) => self.error(item, "an override needs `files`: the globs it applies to"),
+                (_, None) => self.error(item, "an override needs `rules`: the levels it sets"),
+            }
+        }
+    }
+
     fn rules(&mut self, node: &Node, config: &mut FileConfig) {
+        let levels = self.rule_levels(node);
+        config.rules.extend(levels);
+    }
+
+    /// A mapping of rule id to level, each with its line.
+    fn rule_levels(&mut self, node: &Node) -> Vec<(String, Level, usize)> {
+        let mut levels = Vec::new();
         let ids: Vec<&str> = crate::rules::all_ids();
         for (key, value) in self.map(node, "rules") {
             let Some(id) = self.key(key) else { continue };
@@ -536,8 +612,9 @@ impl Reader<'_> {
                 }
             };
             let line = self.line(key);
-            config.rules.push((id.to_string(), level, line));
+            levels.push((id.to_string(), level, line));
         }
+        levels
     }
 
     fn kinds(&mut self, node: &Node, config: &mut FileConfig) {

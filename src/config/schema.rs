@@ -152,6 +152,22 @@ pub const POLICIES: &[Key] = &[
     },
 ];
 
+/// The keys of an item of `overrides`.
+pub const OVERRIDE: &[Key] = &[
+    key(
+        "files",
+        "a list of globs",
+        "(required, not empty)",
+        "the files the levels apply to, by where a finding is reported; relative to the file's folder (a glob without `/` matches a file name anywhere)",
+    ),
+    key(
+        "rules",
+        "a mapping of rule id to `off`, `info`, `warning` or `error`",
+        "(required)",
+        "the level of each rule named, in those files (over `rules`; a later override over an earlier one)",
+    ),
+];
+
 /// The keys of the file.
 pub const SCHEMA: &[Key] = &[
     key(
@@ -222,6 +238,13 @@ pub const SCHEMA: &[Key] = &[
         "bundled policy packs to apply (`cluster-api`)",
     ),
     Key {
+        name: "overrides",
+        value: "a list of overrides",
+        default: "none",
+        meaning: "rule levels for some files only (generated files, a legacy folder), as ruff's `per-file-ignores`",
+        keys: OVERRIDE,
+    },
+    Key {
         name: "policies",
         value: "a mapping",
         default: "none",
@@ -252,6 +275,7 @@ mod tests {
             mode: auto\ncomplete: false\nkube-version: \"1.33\"\n\
             kinds: [{group: example.com, version: v1, kind: Widget, scope: Namespaced}]\n\
             packs: [cluster-api]\n\
+            overrides: [{files: [\"legacy/**\"], rules: {owner-not-found: off}}]\n\
             policies:\n  required-owner:\n  - {group: g, kind: K, owners: [{group: g, kind: O, controller: true}], controller: true}\n\
             \x20 tracking-label-required:\n  - {kinds: [ClusterRole], label: l, owner: {group: g, kind: O}, namespace-label: ns}\n\
             $schema: https://example.com/schema.json\n";

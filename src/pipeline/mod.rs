@@ -14,13 +14,14 @@ use crate::build::Builds;
 use crate::catalog::Catalog;
 use crate::discover::{self, Filter};
 use crate::fields::Kept;
-use crate::finding::{Finding, Level};
+use crate::finding::Finding;
 use crate::load::{self, LoadOptions, Unread};
 use crate::model::{self, Object};
 use crate::read::{self, Content, Files, Input, Role, STDIN_NAME, changed_inputs};
 use crate::source::{Source, SourceId};
 use crate::{index, resolve, rules, suppress};
 
+mod levels;
 mod loading;
 use loading::{LoadedAll, Prepared, add_build_failures, load_all};
 
@@ -609,7 +610,8 @@ fn check_cached(
     if loaded.has_project {
         suppressed.retain(|f| loaded.lint_sources.contains(&f.primary.source));
     }
-    apply_levels(&mut suppressed, &options.levels);
+    let levels = levels::Levels::new(&options.levels, &options.overrides);
+    levels.apply(&mut suppressed, &outcome.sources);
     outcome.stats.suppressed = suppressed.len();
     // Of the project's files, report what a change to the linted files breaks there: a finding
     // on either side of a reference that involves a linted file.
@@ -620,7 +622,7 @@ fn check_cached(
                 .any(|label| loaded.lint_sources.contains(&label.source))
         });
     }
-    apply_levels(&mut outcome.findings, &options.levels);
+    levels.apply(&mut outcome.findings, &outcome.sources);
     // Only the files linted are fixed: not those read for context, CRDs or the project.
     for finding in &mut outcome.findings {
         let outside = finding.fix.as_ref().is_some_and(|fix| {
@@ -890,27 +892,5 @@ fn sort_findings(findings: &mut [Finding], sources: &[Source]) {
             )
         };
         key(a).cmp(&key(b)).then_with(|| a.message.cmp(&b.message))
-    });
-}
-
-/// Configured rule levels: drop the findings of rules that are off, and give the others the
-/// configured severity.
-fn apply_levels(findings: &mut Vec<Finding>, levels: &[(String, Level)]) {
-    if levels.is_empty() {
-        return;
-    }
-    findings.retain_mut(|finding| {
-        match levels
-            .iter()
-            .rev()
-            .find(|(rule, _)| rule == finding.rule.id)
-        {
-            Some((_, Level::Off)) => false,
-            Some((_, Level::On(severity))) => {
-                finding.severity = *severity;
-                true
-            }
-            None => true,
-        }
     });
 }

@@ -628,3 +628,92 @@ fn a_repository_cannot_allow_remote_bases_for_itself() {
     );
     assert_eq!(out.stdout, "");
 }
+
+#[test]
+fn overrides_set_rule_levels_for_the_files_their_globs_match() {
+    let renamed = DANGLING.replace("name: cache", "name: old-cache");
+    let generated = DANGLING.replace("name: cache", "name: made-cache");
+    let repo = repository(
+        "overrides",
+        &[
+            (
+                ".ownerlint.yaml",
+                "rules:\n  owner-not-found: error\noverrides:\n\
+                 - files: [\"legacy/**\"]\n  rules: {owner-not-found: off}\n\
+                 - files: [\"*.generated.yaml\"]\n  rules: {owner-not-found: info}\n",
+            ),
+            ("deploy/cache.yaml", DANGLING),
+            ("legacy/cache.yaml", &renamed),
+            ("deploy/cache.generated.yaml", &generated),
+        ],
+    );
+    let expected = "deploy/cache.generated.yaml:7:3: info[owner-not-found]\n\
+                    deploy/cache.yaml:7:3: error[owner-not-found]\n";
+    let rule_of = |stdout: &str| -> String {
+        stdout
+            .lines()
+            .map(|l| {
+                format!(
+                    "{}\n",
+                    l.split_once("]:").map_or(l, |(head, _)| head).to_owned() + "]"
+                )
+            })
+            .collect()
+    };
+    let out = ownerlint(repo.path(), &["--format", "short"]);
+    assert_eq!(out.code(), Some(1), "{}", out.stderr);
+    assert_eq!(rule_of(&out.stdout), expected, "{}", out.stdout);
+    // The globs are relative to the configuration's folder, wherever the run starts.
+    let out = ownerlint(&repo.path().join("legacy"), &["--format", "short", ".."]);
+    assert_eq!(
+        rule_of(&out.stdout),
+        expected.replace("deploy/", "../deploy/"),
+        "{}",
+        out.stdout
+    );
+    // `ownerlint config` shows them with their lines.
+    let out = ownerlint(repo.path(), &["config"]);
+    assert!(
+        out.stdout
+            .contains("overrides:\n  - files: [\"legacy/**\"]")
+            && out.stdout.contains(".ownerlint.yaml:4\n")
+            && out.stdout.contains("      owner-not-found: off\n"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn overrides_apply_where_a_built_overlays_finding_is_reported() {
+    if common::kubectl().is_none() {
+        return;
+    }
+    let from = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/render/shop");
+    let repo = common::copy_tree(&from, "config-overrides-built");
+    std::fs::create_dir_all(repo.path().join(".git")).expect("a repository");
+    let findings = |out: &common::Run| -> Vec<String> {
+        out.stdout
+            .lines()
+            .filter_map(|l| l.split_once(": ").map(|(at, _)| at.to_owned()))
+            .collect()
+    };
+    let before = ownerlint(repo.path(), &["--format", "short"]);
+    assert!(
+        findings(&before)
+            .iter()
+            .any(|at| at.starts_with("overlays/prod/add-owner.yaml:")),
+        "{}",
+        before.stdout
+    );
+    std::fs::write(
+        repo.path().join(".ownerlint.yaml"),
+        "overrides:\n- files: [overlays/prod/add-owner.yaml]\n  rules: {owner-not-found: off}\n",
+    )
+    .expect("write the configuration");
+    let after = ownerlint(repo.path(), &["--format", "short"]);
+    let expected: Vec<String> = findings(&before)
+        .into_iter()
+        .filter(|at| !at.starts_with("overlays/prod/add-owner.yaml:"))
+        .collect();
+    assert_eq!(findings(&after), expected, "{}", after.stdout);
+}
