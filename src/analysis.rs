@@ -309,6 +309,8 @@ pub struct BuildOptions {
     pub values: Vec<PathBuf>,
     /// Values set on the command line (`--set key=value`), in order.
     pub set: Vec<String>,
+    /// Values set as strings (`--set-string key=value`), in order.
+    pub set_string: Vec<String>,
     /// How long one build (`helm template`, `kustomize build`) may take before it is stopped.
     pub timeout: std::time::Duration,
     /// Let kustomize fetch the remote bases, resources, components and files that overlays
@@ -323,6 +325,7 @@ impl Default for BuildOptions {
             release: "release-name".to_string(),
             values: Vec::new(),
             set: Vec::new(),
+            set_string: Vec::new(),
             timeout: DEFAULT_BUILD_TIMEOUT,
             allow_remote_bases: false,
         }

@@ -39,8 +39,10 @@ pub struct Discovered {
     /// Files and folders a walk met that are symbolic links leading outside the repository:
     /// not read, and reported (`link-outside-repository`).
     pub outside: Vec<Outside>,
-    /// Flux objects whose source is not in the repository.
+    /// Flux and Argo CD objects whose source is not in the repository.
     pub not_checked: Vec<crate::gitops::NotChecked>,
+    /// Folders of plain manifests an Argo CD Application deploys (canonical), with how.
+    pub argo_directories: Vec<(PathBuf, std::sync::Arc<crate::gitops::ArgoBuild>)>,
 }
 
 /// File-name patterns that select files inside walked directories.
@@ -210,6 +212,7 @@ pub fn discover(
             .filter(|root| repository.holds(root))
             .unwrap_or(given);
         built_by_flux(&met_files, &flux_root, &mut found, files);
+        built_by_argo(&met_files, &flux_root, &mut found, files);
     }
     let mut seen = std::collections::HashSet::new();
     found.inputs.retain(|i| seen.insert(i.clone()));
@@ -291,6 +294,61 @@ fn built_by_flux(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &F
         .skipped
         .retain(|s| !replaced.contains(&canonical(&s.target.dir)));
     found.targets.extend(by_flux);
+}
+
+/// The charts and overlays that Argo CD Applications among `met` build, each built as its
+/// Application says (one build for each, in place of the build of the folder alone), the
+/// folders of plain manifests they deploy, and the Argo CD objects whose source is not in the
+/// repository.
+fn built_by_argo(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &Files) {
+    use std::collections::HashSet;
+    use std::sync::Arc;
+    let plan = crate::gitops::argo::plan(met, root, files);
+    found.not_checked.extend(plan.not_checked);
+    if plan.builds.is_empty() {
+        return;
+    }
+    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| lexical(p));
+    let known: Vec<(PathBuf, Target)> = (found.targets.iter())
+        .chain(found.skipped.iter().map(|s| &s.target))
+        .map(|t| (canonical(&t.dir), t.clone()))
+        .collect();
+    let mut replaced = HashSet::new();
+    let mut seen = HashSet::new();
+    let mut by_argo: Vec<Target> = Vec::new();
+    for (dir, argo) in plan.builds {
+        if !seen.insert((dir.clone(), argo.clone())) {
+            continue;
+        }
+        // argo-cd `util/app/discovery/discovery.go`: a kustomization file wins over a
+        // `Chart.yaml`; with neither, the folder is plain manifests. An explicit type wins.
+        let found_here = known
+            .iter()
+            .filter(|(d, _)| *d == dir)
+            .map(|(_, t)| t.clone())
+            .max_by_key(|t| t.tool == crate::build::Tool::Kustomize)
+            .or_else(|| Target::of_dir(&dir));
+        let target = match (argo.explicit.as_deref(), found_here) {
+            (Some("directory"), _) | (_, None) => {
+                found.argo_directories.push((dir, Arc::new(argo)));
+                continue;
+            }
+            (_, Some(target)) => target,
+        };
+        replaced.insert(dir);
+        by_argo.push(Target {
+            argo: Some(Arc::new(argo)),
+            flux: None,
+            ..target
+        });
+    }
+    found
+        .targets
+        .retain(|t| !replaced.contains(&canonical(&t.dir)));
+    found
+        .skipped
+        .retain(|s| !replaced.contains(&canonical(&s.target.dir)));
+    found.targets.extend(by_argo);
 }
 
 /// Whether kustomize reads `path` as a kustomization (by its name, as kustomize finds one).

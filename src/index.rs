@@ -74,23 +74,29 @@ pub struct Index {
 
 impl Index {
     pub fn build(objects: &[Object], catalog: &Catalog, default_namespace: &str) -> Index {
-        Index::build_in_worlds(objects, catalog, default_namespace, &[])
+        Index::build_in_worlds(objects, catalog, default_namespace, &[], &[])
     }
 
     /// [`Index::build`], with the world of each source (by `SourceId`; a source not in
-    /// `worlds` is of world 0).
+    /// `worlds` is of world 0), and the namespace its objects that name none are in, where it
+    /// is not `default_namespace` (an Argo CD Application's destination).
     pub fn build_in_worlds(
         objects: &[Object],
         catalog: &Catalog,
         default_namespace: &str,
         worlds: &[u32],
+        namespaces: &[Option<&str>],
     ) -> Index {
         use rayon::prelude::*;
         let facts: Vec<ObjectFacts> = objects
             .par_iter()
-            .map(|o| ObjectFacts {
-                world: worlds.get(o.source.0 as usize).copied().unwrap_or(0),
-                ..facts_of(o, catalog, default_namespace)
+            .map(|o| {
+                let source = o.source.0 as usize;
+                let namespace = namespaces.get(source).copied().flatten();
+                ObjectFacts {
+                    world: worlds.get(source).copied().unwrap_or(0),
+                    ..facts_of(o, catalog, namespace.unwrap_or(default_namespace))
+                }
             })
             .collect();
         let keyed = |key: &(dyn Fn(&Object, &ObjectFacts) -> Option<u64> + Sync)| {

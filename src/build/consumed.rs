@@ -284,6 +284,7 @@ mod tests {
             dir: dir.to_path_buf(),
             file: dir.join("Chart.yaml"),
             flux: None,
+            argo: None,
         };
         let consumed = target.consumed(&Files::default());
         assert!(consumed.contains(Path::new("charts/shop/templates/a/b.yaml")));

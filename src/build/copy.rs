@@ -81,6 +81,7 @@ impl Plan {
                         file: real.join(name),
                         dir: real,
                         flux: target.flux.clone(),
+                        argo: target.argo.clone(),
                     },
                     _ => target.clone(),
                 };

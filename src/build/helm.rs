@@ -64,6 +64,9 @@ pub(super) fn build(
     for set in &options.set {
         command.arg("--set").arg(set);
     }
+    for set in &options.set_string {
+        command.arg("--set-string").arg(set);
+    }
     // After `--`, a release name or a folder that starts with `-` is not taken for a flag.
     command.arg("--").arg(&options.release).arg(&target.dir);
     // The output must not depend on the shell it runs in (helm reads the namespace and the

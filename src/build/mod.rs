@@ -5,6 +5,7 @@
 //! of regular files is built where it is). Each build is a stream of its own; [`map`] takes
 //! each finding in it back to the file, and where it can the line, that the object came from.
 
+mod argo;
 mod consumed;
 mod copy;
 mod environment;
@@ -30,7 +31,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use crate::analysis::BuildOptions;
-use crate::gitops::FluxBuild;
+use crate::gitops::{ArgoBuild, FluxBuild};
 use crate::read::{Files, display_path, lexical};
 pub use crate::source::Tool;
 
@@ -44,6 +45,8 @@ pub struct Target {
     pub file: PathBuf,
     /// The Flux Kustomization that builds it, and how (an overlay only).
     pub flux: Option<Arc<FluxBuild>>,
+    /// The Argo CD Application that builds it, and how.
+    pub argo: Option<Arc<ArgoBuild>>,
 }
 
 /// The names kustomize reads a kustomization from, in the order it looks for them.
@@ -60,6 +63,7 @@ impl Target {
                 dir: dir.to_path_buf(),
                 file: chart,
                 flux: None,
+                argo: None,
             });
         }
         KUSTOMIZATION_FILES
@@ -71,6 +75,7 @@ impl Target {
                 dir: dir.to_path_buf(),
                 file,
                 flux: None,
+                argo: None,
             })
     }
 
@@ -114,6 +119,9 @@ impl Target {
         if let Some(flux) = &self.flux {
             return flux.describe();
         }
+        if let Some(argo) = &self.argo {
+            return argo.describe();
+        }
         match self.tool {
             Tool::Helm => format!("helm template {dir}"),
             Tool::Kustomize => format!("{} {dir}", tool::kustomize_command()),
@@ -130,6 +138,14 @@ impl Target {
                 self.shown_dir(),
                 flux.name,
                 display_path(&flux.file)
+            );
+        }
+        if let Some(argo) = &self.argo {
+            return format!(
+                "{} (built by Argo CD {} of {})",
+                self.shown_dir(),
+                argo.name,
+                display_path(&argo.file)
             );
         }
         format!("{} (built)", self.shown_dir())
@@ -259,6 +275,9 @@ fn build_as_it_is(
     options: &BuildSettings,
     stop: Option<&AtomicBool>,
 ) -> BuildResult {
+    if let Some(argo) = &target.argo {
+        return argo::build(target, argo, options, stop);
+    }
     match target.tool {
         Tool::Helm => helm::build(
             target,
@@ -775,7 +794,9 @@ fn build_copy(
     }
     // A Flux Kustomization writes its settings into the overlay's kustomization, as its
     // controller does (see `crate::gitops::kustomization`).
-    if let Some(flux) = &target.flux
+    let settings = (target.flux.as_deref())
+        .or_else(|| target.argo.as_ref().and_then(|a| a.kustomize.as_ref()));
+    if let Some(flux) = settings
         && let Some(text) = files.read(&plan.file)
         && let Some(rewritten) = crate::gitops::kustomization::rewrite(&text, flux)
         && let Err(e) = std::fs::write(&copy_file, rewritten)
@@ -789,6 +810,7 @@ fn build_copy(
         dir: copy_dir.clone(),
         file: copy_file.clone(),
         flux: target.flux.clone(),
+        argo: target.argo.clone(),
     };
     match build_as_it_is(&copied, options, stop) {
         Ok(mut built) => {
@@ -853,8 +875,10 @@ pub struct Builds {
     pub left_out: Vec<LeftOut>,
     /// Met, and not built on their own.
     pub skipped: Vec<Skipped>,
-    /// Flux objects whose source is not in the repository: not checked.
+    /// Flux and Argo CD objects whose source is not in the repository: not checked.
     pub not_checked: Vec<crate::gitops::NotChecked>,
+    /// Folders of plain manifests Argo CD Applications deploy (canonical), with how.
+    pub argo_directories: Vec<(PathBuf, Arc<ArgoBuild>)>,
     /// The files as the builds read them: findings are taken back to the texts that stood in
     /// for files (an editor's unsaved buffers), not to the files on disk.
     pub files: Files,

@@ -305,6 +305,7 @@ impl Effective {
             release: self.release_name.value,
             values: self.values.value,
             set: self.set.value,
+            set_string: Vec::new(),
             timeout: self.render_timeout.value,
             allow_remote_bases: self.allow_remote_bases.value,
         });

@@ -12,9 +12,14 @@
 //! fluxcd/pkg `kustomize/kustomize_generator.go` (what a Kustomization writes into the
 //! kustomization it builds), `kustomize/kustomize_varsub.go` (the variables and where they
 //! come from) and `envsubst/` (the `${var}` syntax).
+//!
+//! Argo CD Applications (and the Applications of ApplicationSets' `list` and git `directories`
+//! generators) build the folders of their sources that are in this repository ([`argo`]).
 
+pub mod argo;
 pub mod envsubst;
 mod flux;
 pub mod kustomization;
 
+pub use argo::ArgoBuild;
 pub use flux::{FluxBuild, NotChecked, Plan, plan};

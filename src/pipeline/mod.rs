@@ -141,6 +141,7 @@ pub fn analyze_inputs(options: &Options, inputs: Inputs) -> Analysis {
         &mut contents,
     );
     builds.not_checked = std::mem::take(&mut found.not_checked);
+    builds.argo_directories = std::mem::take(&mut found.argo_directories);
     // What the walks left unread is reported as what the builds left out is, at the link:
     // once, by the build when one would have read it.
     let left_by_builds: HashSet<PathBuf> = builds
@@ -220,6 +221,8 @@ struct Found {
     skipped: Vec<crate::build::Skipped>,
     /// Flux objects whose source is not in the repository.
     not_checked: Vec<crate::gitops::NotChecked>,
+    /// Folders of plain manifests Argo CD Applications deploy.
+    argo_directories: Vec<(PathBuf, std::sync::Arc<crate::gitops::ArgoBuild>)>,
 }
 
 /// The discover stage, for the paths to lint, `--crds`, `--existing` and `--project`; and a
@@ -245,6 +248,7 @@ fn discover_all(options: &Options, filter: &Filter, files: &Files) -> Found {
             all.targets.append(&mut found.targets);
             all.skipped.append(&mut found.skipped);
             all.not_checked.append(&mut found.not_checked);
+            all.argo_directories.append(&mut found.argo_directories);
         }
         all.skipped_paths.append(&mut found.skipped_paths);
         all.outside.append(&mut found.outside);
@@ -481,14 +485,29 @@ fn check_cached(
     // nor is seen by another build (two overlays of one base hold the same objects). The
     // overlays that the Flux Kustomizations of one cluster build are applied together: one
     // world.
+    // The Applications of one Argo CD destination cluster too, with the plain manifests they
+    // deploy; and each of their objects that names no namespace is in its Application's
+    // destination namespace.
     let mut worlds = vec![0; loaded.outcome.sources.len()];
+    let mut namespaces: Vec<Option<&str>> = vec![None; loaded.outcome.sources.len()];
     let mut next = 0;
     let mut clusters: HashMap<&str, u32> = HashMap::new();
-    for (world, source) in worlds.iter_mut().zip(&loaded.outcome.sources) {
-        if source.built_by.is_some() {
+    for ((world, namespace), source) in (worlds.iter_mut())
+        .zip(namespaces.iter_mut())
+        .zip(&loaded.outcome.sources)
+    {
+        let argo = match source.built_by {
+            Some(_) => (builds.built.get(&source.name)).and_then(|b| b.target.argo.as_deref()),
+            None => crate::gitops::argo::deploying(&builds.argo_directories, &source.name),
+        };
+        if let Some(argo) = argo {
+            *namespace = argo.namespace.as_deref();
+        }
+        if source.built_by.is_some() || argo.is_some() {
             let cluster = (builds.built.get(&source.name))
                 .and_then(|built| built.target.flux.as_ref())
-                .map(|flux| flux.cluster.as_str());
+                .map(|flux| flux.cluster.as_str())
+                .or(argo.map(|argo| argo.cluster.as_str()));
             *world = match cluster.and_then(|c| clusters.get(c)) {
                 Some(shared) => *shared,
                 None => {
@@ -501,8 +520,13 @@ fn check_cached(
             };
         }
     }
-    let index =
-        index::Index::build_in_worlds(&loaded.objects, &catalog, &options.namespace, &worlds);
+    let index = index::Index::build_in_worlds(
+        &loaded.objects,
+        &catalog,
+        &options.namespace,
+        &worlds,
+        &namespaces,
+    );
     let resolutions = resolve::resolve_all(&loaded.objects, &index, &catalog);
     let ownership = resolve::Ownership::new(&resolutions);
     let mut outcome = loaded.outcome;

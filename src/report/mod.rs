@@ -192,7 +192,7 @@ pub fn live_context(outcome: &Outcome) -> Option<&str> {
 /// The message as printed, with the template it was rendered from.
 pub fn message_with_origin(finding: &Finding) -> String {
     match &finding.origin {
-        Some(origin) if origin.starts_with("Flux ") => {
+        Some(origin) if origin.starts_with("Flux ") || origin.starts_with("Argo CD ") => {
             format!("{} (built by {origin})", finding.message)
         }
         Some(origin) => format!("{} (from {origin})", finding.message),
@@ -423,7 +423,7 @@ pub fn summary_line(outcome: &Outcome) -> String {
     if s.not_in_repository > 0 {
         clauses.push(format!(
             "{} whose source is not in this repository, not checked",
-            plural(s.not_in_repository, "Flux object")
+            plural(s.not_in_repository, "Flux or Argo CD object")
         ));
     }
     let bases = s.part_builds.saturating_sub(s.part_charts);

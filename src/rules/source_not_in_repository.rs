@@ -1,6 +1,7 @@
-//! `source-not-in-repository`: a Flux Kustomization or HelmRelease among the inputs builds a
-//! path or a chart that is not in the repository (another Git repository, an OCI artifact, a
-//! Helm repository's chart). ownerlint fetches nothing it is not allowed to, so what that
+//! `source-not-in-repository`: a Flux Kustomization or HelmRelease, or an Argo CD Application
+//! or ApplicationSet, among the inputs builds a path or a chart that is not in the repository
+//! (another Git repository, an OCI artifact, a Helm repository's chart), or makes Applications
+//! ownerlint does not read. ownerlint fetches nothing it is not allowed to, so what that
 //! object deploys is not checked; it says so once per object, at the object, rather than say
 //! nothing (`crate::gitops`).
 
@@ -11,7 +12,7 @@ use crate::load::Why;
 super::declare_rule! {
     id: "source-not-in-repository",
     severity: Info,
-    summary: "A Flux object deploys a path or a chart that is not in the repository, so what it deploys was not checked",
+    summary: "A Flux or Argo CD object deploys a path or a chart that is not in the repository, so what it deploys was not checked",
 }
 
 pub fn check(cx: &Context, out: &mut Vec<Finding>) {

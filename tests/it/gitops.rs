@@ -112,8 +112,9 @@ fn a_source_outside_the_repository_is_said_once_per_object_as_not_checked() {
         run.stderr
     );
     assert!(
-        run.stderr
-            .contains("2 Flux objects whose source is not in this repository, not checked"),
+        run.stderr.contains(
+            "2 Flux or Argo CD objects whose source is not in this repository, not checked"
+        ),
         "{}",
         run.stderr
     );

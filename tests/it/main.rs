@@ -8,6 +8,7 @@ mod action;
 #[cfg(feature = "cluster")]
 mod api_server;
 mod architecture;
+mod argo;
 mod assertion_files;
 mod baseline;
 mod broken_pipe;
