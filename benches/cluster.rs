@@ -9,6 +9,13 @@
 //! has a ConfigMap whose owner's uid is stale (20 `owner-uid-mismatch` findings, each confirmed
 //! by GETs).
 //!
+//! The floor and `ownerlint cluster` are measured twice a round: against that server, which
+//! answers in a fraction of a millisecond, and against a second one that sends the same bytes
+//! after the time a real 1.36 API server spends on its side, as a model: 36.7 µs for each object
+//! an answer holds (`support/cluster.rs`, `REAL_SERVER_PER_OBJECT`: a real server's floor of
+//! 30,480 objects took 1.12 s), waited, not worked, so that it takes none of this machine's
+//! cores. The findings from both are the same, byte for byte.
+//!
 //! For each way: wall time, requests sent, peak RSS (GNU time's `%M`, when `/usr/bin/time` is
 //! installed) and the findings; the fastest of `OWNERLINT_BENCH_ROUNDS` rounds (default 3), in
 //! which each way runs once. `cargo bench --bench cluster`; with `OWNERLINT_BENCH_SERVE=1` it
@@ -27,7 +34,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use api_server::{ApiServer, TOKEN};
+use api_server::{ApiServer, ServerCost, TOKEN};
 
 /// One run: wall time, peak RSS in KiB (GNU time), and what it printed on standard error.
 struct Measured {
@@ -76,11 +83,26 @@ fn main() {
         lists,
         whole_bytes,
         metadata_bytes,
+        objects: counts,
+        listed,
     } = generated::serve(namespaces);
+    // The same answers twice: at no cost, and after the time a real 1.36 server spends on
+    // each (`generated::REAL_SERVER_PER_OBJECT`, a model).
+    let modelled = ApiServer::serving_at_cost(
+        answers.clone(),
+        Box::new(|_, _| None),
+        Some(ServerCost {
+            per_object: generated::REAL_SERVER_PER_OBJECT,
+            objects: counts,
+        }),
+    );
     let server = ApiServer::serving(answers, Box::new(|_, _| None));
     let dir = std::env::temp_dir().join(format!("ownerlint-bench-cluster-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a folder");
     let kubeconfig = server.kubeconfig(&dir, json!({ "token": TOKEN }));
+    let modelled_dir = dir.join("modelled");
+    std::fs::create_dir_all(&modelled_dir).expect("a folder");
+    let modelled_kubeconfig = modelled.kubeconfig(&modelled_dir, json!({ "token": TOKEN }));
     // To read the generated cluster by hand (profiling, a look at the output): serve it for
     // ten minutes.
     if std::env::var_os("OWNERLINT_BENCH_SERVE").is_some() {
@@ -125,12 +147,8 @@ fn main() {
     };
     let objects = namespaces * 50;
     let mut floor: Option<(f64, usize)> = None;
-    for _ in 0..rounds {
-        let (took, pages) = generated::floor(&kubeconfig, &lists);
-        if floor.is_none_or(|(best, _)| took.as_secs_f64() < best) {
-            floor = Some((took.as_secs_f64(), pages));
-        }
-        let before = server.asked().len();
+    let mut modelled_floor: Option<(f64, usize)> = None;
+    let lint_cluster = |kubeconfig: &Path, findings: &Path| {
         let mut command = with_time(binary);
         command
             .args([
@@ -140,8 +158,8 @@ fn main() {
                 "short",
                 "--kubeconfig",
             ])
-            .arg(&kubeconfig)
-            .stdout(std::fs::File::create(dir.join("findings.txt")).expect("a file"));
+            .arg(kubeconfig)
+            .stdout(std::fs::File::create(findings).expect("a file"));
         let measured = timed(command);
         let counted = [
             format!("{objects} objects"),
@@ -152,7 +170,33 @@ fn main() {
             "{}",
             measured.stderr
         );
+        measured
+    };
+    for _ in 0..rounds {
+        let (took, pages) = generated::floor(&kubeconfig, &lists);
+        if floor.is_none_or(|(best, _)| took.as_secs_f64() < best) {
+            floor = Some((took.as_secs_f64(), pages));
+        }
+        let before = server.asked().len();
+        let measured = lint_cluster(&kubeconfig, &dir.join("findings.txt"));
         keep("ownerlint cluster", measured, server.asked().len() - before);
+        // Against the modelled server, in the same round.
+        let (took, pages) = generated::floor(&modelled_kubeconfig, &lists);
+        if modelled_floor.is_none_or(|(best, _)| took.as_secs_f64() < best) {
+            modelled_floor = Some((took.as_secs_f64(), pages));
+        }
+        let before = modelled.asked().len();
+        let measured = lint_cluster(&modelled_kubeconfig, &dir.join("findings-modelled.txt"));
+        keep(
+            "ownerlint cluster (modelled server)",
+            measured,
+            modelled.asked().len() - before,
+        );
+        assert_eq!(
+            std::fs::read(dir.join("findings.txt")).expect("findings"),
+            std::fs::read(dir.join("findings-modelled.txt")).expect("findings"),
+            "the same findings from both servers"
+        );
         let Some(kubectl) = &kubectl else { continue };
         let before = server.asked().len();
         let mut command = with_time(kubectl.to_str().expect("UTF-8"));
@@ -188,10 +232,11 @@ fn main() {
             .to_string()
     };
     println!(
-        "Served: {:.1} MB of whole lists, {:.1} MB of the same as metadata only.\n",
+        "Served: {:.1} MB of whole lists, {:.1} MB of the same as metadata only ({listed} objects listed).\n",
         whole_bytes as f64 / 1e6,
         metadata_bytes as f64 / 1e6
     );
+    println!("The in-process server, at no cost:\n");
     println!("| way | wall s | requests | peak RSS MB | summary |");
     println!("|---|---:|---:|---:|---|");
     if let Some((seconds, pages)) = floor {
@@ -225,6 +270,32 @@ fn main() {
             "\n`ownerlint cluster` took {:.2}× the API server's floor.",
             m.seconds / floor
         );
+    }
+    println!(
+        "\nThe same answers after the time a real 1.36 server spends on each ({:.1} µs an object served, a model):\n",
+        generated::REAL_SERVER_PER_OBJECT.as_nanos() as f64 / 1e3
+    );
+    println!("| way | wall s | requests | peak RSS MB | summary |");
+    println!("|---|---:|---:|---:|---|");
+    if let Some((seconds, pages)) = modelled_floor {
+        println!(
+            "| the API server's floor (each page of metadata, one after the other) | {seconds:.2} | {pages} | — | — |"
+        );
+    }
+    if let Some((m, requests)) = best.get("ownerlint cluster (modelled server)") {
+        println!(
+            "| ownerlint cluster | {:.2} | {requests} | {} | {} |",
+            m.seconds,
+            m.rss_kib
+                .map_or("—".into(), |k| format!("{:.0}", k as f64 / 1024.0)),
+            findings(&m.stderr)
+        );
+        if let Some((floor, _)) = modelled_floor {
+            println!(
+                "\n`ownerlint cluster` took {:.2}× the modelled server's floor.",
+                m.seconds / floor
+            );
+        }
     }
     match std::fs::metadata(&dump) {
         Ok(meta) => println!(

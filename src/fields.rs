@@ -342,6 +342,31 @@ impl Kept {
                 .any(|(key, _)| !matches!(*key, "apiVersion" | "kind" | "metadata" | "$patch"))
     }
 
+    /// Whether all that a stage or a rule reads of an object of kind `of` beyond its
+    /// apiVersion, kind and metadata is its `status.phase` (a Pod's, today): a cluster's Pods
+    /// are then listed as metadata only, and their phases read with a field selector.
+    pub fn reads_only_phase_beyond_metadata(&self, of: ObjectKind<'_>) -> bool {
+        let keep = self.object(of);
+        let phase = Keep {
+            all: false,
+            keys: vec![(
+                "phase",
+                Keep {
+                    all: true,
+                    keys: Vec::new(),
+                },
+            )],
+        };
+        !keep.all
+            && keep.get("status") == Some(&phase)
+            && keep.keys.iter().all(|(key, _)| {
+                matches!(
+                    *key,
+                    "apiVersion" | "kind" | "metadata" | "$patch" | "status"
+                )
+            })
+    }
+
     /// The fields each object holds as written, for the rules that declare them.
     pub fn held(&self) -> &[Field] {
         &self.held
@@ -372,6 +397,26 @@ mod tests {
                 .is_none()
         );
         assert!(kept.held().is_empty());
+    }
+
+    #[test]
+    fn a_pod_whose_only_field_beyond_metadata_read_is_its_phase_says_so() {
+        let pod = ObjectKind::of(Some(""), "Pod");
+        let kept = Kept::new(PIPELINE.iter().chain(&[LABELS, POD_PHASE]));
+        assert!(kept.reads_beyond_metadata(pod));
+        assert!(kept.reads_only_phase_beyond_metadata(pod));
+        // Another field of its status, or of its spec, and it is read whole.
+        for more in [
+            Field::on(Kinds::PODS, &["status", "podIP"]),
+            Field::on(Kinds::PODS, &["spec", "nodeName"]),
+        ] {
+            let kept = Kept::new(PIPELINE.iter().chain(&[POD_PHASE, more]));
+            assert!(!kept.reads_only_phase_beyond_metadata(pod), "{more:?}");
+        }
+        let kept = Kept::new(PIPELINE);
+        assert!(!kept.reads_only_phase_beyond_metadata(pod));
+        // The rules as they are: a Pod's phase and nothing else of it beyond metadata.
+        assert!(crate::rules::kept().reads_only_phase_beyond_metadata(pod));
     }
 
     #[test]

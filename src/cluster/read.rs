@@ -41,7 +41,7 @@ use serde_json::Value;
 use super::connect::{Connected, Refreshing, sentence};
 use super::discovery::{self, Answer, Unrequestable, is_path_name};
 use super::redact::redact;
-use super::snapshot::{Page, Resource, Snapshot};
+use super::snapshot::{Page, Resource, Snapshot, Stored};
 use crate::catalog::KubeVersion;
 use crate::fields::Kept;
 use crate::rules::NotRead;
@@ -102,6 +102,8 @@ pub struct ClusterRead {
     pub lists_tried: usize,
     /// The lists tried that could not be read (each is in `not_read` too).
     pub lists_failed: Vec<FailedList>,
+    /// What the run says of how it read (a resource listed otherwise than it asks first).
+    pub notes: Vec<String>,
 }
 
 impl ClusterRead {
@@ -352,12 +354,20 @@ impl Reader {
     }
 
     /// A resource's list, every page, in `namespace` or across all; its pages as read.
-    async fn list(&self, resource: &Resource, namespace: Option<&str>) -> Listed {
+    async fn list(&self, resource: &Resource, namespace: Option<&str>, how: How) -> Listed {
         let base = match namespace {
             Some(namespace) => resource.list_path_in(&percent_encode(namespace)),
             None => resource.list_path(),
         };
-        let accept = if resource.whole { WHOLE } else { METADATA_LIST };
+        let accept = if resource.whole || matches!(how, How::Whole) {
+            WHOLE
+        } else {
+            METADATA_LIST
+        };
+        let selector = match how {
+            How::Selected(selector) => format!("&fieldSelector={}", percent_encode(selector)),
+            _ => String::new(),
+        };
         let mut restarts = 0;
         'list: loop {
             let mut pages = Vec::new();
@@ -375,10 +385,10 @@ impl Reader {
                     ));
                 }
                 let path = match &token {
-                    None => format!("{base}?limit={PAGE_SIZE}"),
+                    None => format!("{base}?limit={PAGE_SIZE}{selector}"),
                     Some(token) => {
                         format!(
-                            "{base}?limit={PAGE_SIZE}&continue={}",
+                            "{base}?limit={PAGE_SIZE}{selector}&continue={}",
                             percent_encode(token)
                         )
                     }
@@ -427,9 +437,12 @@ impl Reader {
                     }
                 };
                 drop(answered);
-                self.objects
-                    .fetch_add(page.objects.len(), Ordering::Relaxed);
-                listed += page.objects.len();
+                // The objects of a list of a field selector were counted in the first list.
+                if !matches!(how, How::Selected(_)) {
+                    self.objects
+                        .fetch_add(page.objects.len(), Ordering::Relaxed);
+                    listed += page.objects.len();
+                }
                 if let Some(next) = &page.next {
                     if next.len() > LONGEST_TOKEN {
                         return Listed::not_read(format!(
@@ -447,10 +460,82 @@ impl Reader {
                 token = page.next.clone();
                 pages.push(page);
                 if token.is_none() {
-                    return Listed::Pages(pages);
+                    return Listed::Pages(pages, Vec::new(), None);
                 }
             }
         }
+    }
+
+    /// A resource's list, as [`Reader::list`] reads it; of a resource whose phase a rule reads
+    /// (`Resource::phase`: Pods, listed as metadata only), the finished objects too, each with
+    /// its phase, read beside it with a list of metadata only for each finished phase
+    /// (`status.phase=Succeeded`, `status.phase=Failed`: every API server serves these field
+    /// selectors for Pods). A server that refuses the field selector (an older or odd one
+    /// answers 400) has the resource listed again whole, and the run says so.
+    async fn list_read(&self, resource: &Resource, namespace: Option<&str>) -> Listed {
+        if !resource.phase {
+            return self.list(resource, namespace, How::AsRead).await;
+        }
+        // The finished objects are listed beside the first list.
+        let finished = tokio::spawn({
+            let (reader, resource) = (self.clone(), resource.clone());
+            let namespace = namespace.map(str::to_string);
+            async move { reader.finished(&resource, namespace.as_deref()).await }
+        });
+        let listed = self.list(resource, namespace, How::AsRead).await;
+        let finished = match finished.await {
+            Ok(finished) => finished,
+            Err(e) => Err(Err(Fatal(format!(
+                "a list stopped inside ownerlint ({e}): this is a bug of ownerlint, please report it"
+            )))),
+        };
+        let Listed::Pages(pages, ..) = listed else {
+            return listed;
+        };
+        match finished {
+            Ok(finished) => Listed::Pages(pages, finished, None),
+            Err(Err(fatal)) => Listed::Fatal(fatal),
+            Err(Ok((selector, why))) => {
+                let note = format!(
+                    "{} were listed again whole, for their phase: the server did not answer their list with the field selector {selector} ({why})",
+                    resource.display()
+                );
+                // The objects of the first list are counted again by the second.
+                let counted: usize = pages.iter().map(|page| page.objects.len()).sum();
+                drop(pages);
+                self.objects.fetch_sub(counted, Ordering::Relaxed);
+                match self.list(resource, namespace, How::Whole).await {
+                    Listed::Pages(pages, ..) => Listed::Pages(pages, Vec::new(), Some(note)),
+                    other => other,
+                }
+            }
+        }
+    }
+
+    /// The objects of `resource` in each finished phase, read with a list of a field selector
+    /// each; else the selector whose list was not read, and why (or what ends the run).
+    async fn finished(
+        &self,
+        resource: &Resource,
+        namespace: Option<&str>,
+    ) -> Result<Vec<(Stored, &'static str)>, Result<(&'static str, String), Fatal>> {
+        let mut finished = Vec::new();
+        for (phase, selector) in FINISHED_PHASES {
+            match self
+                .list(resource, namespace, How::Selected(selector))
+                .await
+            {
+                Listed::Pages(selected, ..) => finished.extend(
+                    selected
+                        .into_iter()
+                        .flat_map(|page| page.objects)
+                        .map(|stored| (stored, phase)),
+                ),
+                Listed::NotRead { why, .. } => return Err(Ok((selector, why))),
+                Listed::Fatal(fatal) => return Err(Err(fatal)),
+            }
+        }
+        Ok(finished)
     }
 
     /// The server's Kubernetes release (`/version`), which every user may read; `None` when it
@@ -557,7 +642,12 @@ impl Reader {
         }
         let namespace = namespace.map(percent_encode);
         let path = resource.object_path(namespace.as_deref(), &percent_encode(name));
-        let accept = if resource.whole { WHOLE } else { METADATA_ONE };
+        // A Pod whose phase is read is got whole: its phase alone is kept.
+        let accept = if resource.whole || resource.phase {
+            WHOLE
+        } else {
+            METADATA_ONE
+        };
         let answered = self.get(&path, accept).await?;
         Ok(match answered.status {
             _ if answered.too_large => Now::Unknown(format!(
@@ -589,8 +679,28 @@ enum Failure {
     TimedOut,
 }
 
+/// How a resource is listed.
+#[derive(Clone, Copy)]
+enum How {
+    /// As its resource says: whole or metadata only.
+    AsRead,
+    /// Whole, whatever its resource says.
+    Whole,
+    /// As its resource says, with this field selector.
+    Selected(&'static str),
+}
+
+/// The phases of a finished Pod (controllers do not adopt it), each with the field selector
+/// that lists the Pods in it.
+const FINISHED_PHASES: [(&str, &str); 2] = [
+    ("Succeeded", "status.phase=Succeeded"),
+    ("Failed", "status.phase=Failed"),
+];
+
 enum Listed {
-    Pages(Vec<Page>),
+    /// Its pages; the finished objects that lists of a field selector found, with their phase
+    /// (see [`Reader::with_phases`]); what the run says of how it was read.
+    Pages(Vec<Page>, Vec<(Stored, &'static str)>, Option<String>),
     /// Why, and the same in short, to count the lists that failed alike (`403 Forbidden`).
     NotRead {
         why: String,
@@ -697,6 +807,7 @@ pub async fn read(
     }
     let total = resources.len();
     let mut lists_failed = Vec::new();
+    let mut notes = Vec::new();
     let mut pending = resources.into_iter();
     let mut running = tokio::task::JoinSet::new();
     let mut done = 0;
@@ -708,7 +819,7 @@ pub async fn read(
             let reader = reader.clone();
             let namespace = scope.namespace.clone();
             running.spawn(async move {
-                let listed = reader.list(&resource, namespace.as_deref()).await;
+                let listed = reader.list_read(&resource, namespace.as_deref()).await;
                 (resource, listed)
             });
         }
@@ -731,11 +842,13 @@ pub async fn read(
         let (resource, listed) = joined.map_err(|e| Fatal(format!("a list stopped inside ownerlint ({e}): this is a bug of ownerlint, please report it")))?;
         done += 1;
         match listed {
-            Listed::Pages(pages) => {
+            Listed::Pages(pages, finished, note) => {
                 resources_read += 1;
                 for page in pages {
                     snapshot.add(&resource, page);
                 }
+                snapshot.set_phases(&resource, &finished);
+                notes.extend(note);
             }
             Listed::NotRead { why, short } => {
                 lists_failed.push(FailedList {
@@ -768,6 +881,7 @@ pub async fn read(
         not_read,
         lists_tried: total,
         lists_failed,
+        notes,
     })
 }
 

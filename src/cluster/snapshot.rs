@@ -15,7 +15,7 @@
 //! answer whole objects); a Secret never keeps its data, nor the last applied configuration
 //! that repeats it.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value, json};
@@ -37,6 +37,11 @@ pub struct Resource {
     pub namespaced: bool,
     /// Whole objects are needed: a rule reads more than metadata of this kind.
     pub whole: bool,
+    /// Listed as metadata only, though a rule reads its `status.phase` too (Pods: controllers
+    /// do not adopt finished ones): the finished objects are read with lists of a field
+    /// selector (`status.phase=Succeeded`, `status.phase=Failed`), and of an object answered
+    /// whole only its phase is kept.
+    pub phase: bool,
 }
 
 impl Resource {
@@ -189,13 +194,15 @@ impl Snapshot {
                         continue;
                     }
                     let of = ObjectKind::of(Some(name), kind);
+                    let phase = kept.reads_only_phase_beyond_metadata(of);
                     listed.push(Resource {
                         group: name.to_string(),
                         version: version_name.to_string(),
                         resource: plural.to_string(),
                         kind: kind.to_string(),
                         namespaced: text("/scope") == Some("Namespaced"),
-                        whole: kept.reads_beyond_metadata(of),
+                        whole: !phase && kept.reads_beyond_metadata(of),
+                        phase,
                     });
                 }
             }
@@ -340,6 +347,36 @@ impl Snapshot {
                 self.resources.len() - 1
             }
         }
+    }
+
+    /// Set the phase of the objects of `resource` that a list of a field selector on the phase
+    /// found in it (`finished`: the objects that list answered, each found by namespace, name
+    /// and uid: one created since the first list is not taken). Returns how many were set.
+    pub fn set_phases(&mut self, resource: &Resource, finished: &[(Stored, &str)]) -> usize {
+        let Some(at) = self.resources.iter().position(|r| r == resource) else {
+            return 0;
+        };
+        let phases: HashMap<(&str, &str), (Option<&str>, &str)> = finished
+            .iter()
+            .map(|(stored, phase)| {
+                (
+                    (&*stored.namespace, &*stored.name),
+                    (stored.uid.as_deref(), *phase),
+                )
+            })
+            .collect();
+        let mut set = 0;
+        for (namespace, objects) in &mut self.objects {
+            for (_, stored) in objects.iter_mut().filter(|(of, _)| *of == at) {
+                if let Some((uid, phase)) = phases.get(&(namespace.as_str(), &*stored.name))
+                    && *uid == stored.uid.as_deref()
+                {
+                    stored.with_phase(phase);
+                    set += 1;
+                }
+            }
+        }
+        set
     }
 
     /// How many objects were taken.
@@ -562,6 +599,7 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
             let kept = match key.as_str() {
                 "metadata" => true,
                 "apiVersion" | "kind" => false,
+                "status" if resource.phase => true,
                 key => resource.whole && !(resource.is_secret() && SECRET_DATA.contains(&key)),
             };
             if !kept {
@@ -718,6 +756,13 @@ impl Stored {
                 }
             }
             object.extend(item);
+        } else if resource.phase
+            && let Some(phase) = item
+                .get("status")
+                .and_then(|status| status.get("phase"))
+                .filter(|phase| phase.is_string())
+        {
+            object.insert("status".into(), json!({ "phase": phase }));
         }
         Stored {
             namespace,
@@ -725,6 +770,23 @@ impl Stored {
             uid,
             json: Value::Object(object).to_string().into_boxed_str(),
         }
+    }
+
+    /// The object with `status.phase` set to `phase` (what a list of a field selector on
+    /// the phase found of it).
+    fn with_phase(&mut self, phase: &str) {
+        let mut object = self.value();
+        let Some(map) = object.as_object_mut() else {
+            return;
+        };
+        let status = map
+            .entry("status")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !status.is_object() {
+            *status = Value::Object(Map::new());
+        }
+        status["phase"] = Value::from(phase);
+        self.json = object.to_string().into_boxed_str();
     }
 
     /// Its `metadata.uid`, if it has one.
@@ -785,7 +847,8 @@ mod tests {
             resource: "pods".into(),
             kind: "Pod".into(),
             namespaced: true,
-            whole: true,
+            whole: false,
+            phase: true,
         }
     }
 
@@ -845,6 +908,7 @@ mod tests {
             resource: "secrets".into(),
             kind: "Secret".into(),
             whole: false,
+            phase: false,
             ..pods()
         };
         let mut snapshot = Snapshot::default();
@@ -876,6 +940,7 @@ mod tests {
             resource: "secrets".into(),
             kind: "Secret".into(),
             whole: false,
+            phase: false,
             ..pods()
         };
         // No rule reads beyond a Secret's metadata: its list asks for metadata only.
@@ -910,6 +975,7 @@ mod tests {
             resource: "configmaps".into(),
             kind: "ConfigMap".into(),
             whole: false,
+            phase: false,
             ..pods()
         };
         let page = r#"{"kind":"ConfigMapList","items":[
@@ -917,6 +983,48 @@ mod tests {
         let mut snapshot = Snapshot::default();
         assert_eq!(snapshot.add_page(&configmaps, page), Ok(None));
         assert!(!snapshot.files()[0].1.contains("hunter2"));
+    }
+
+    #[test]
+    fn a_pods_phase_is_kept_alone_and_set_from_the_lists_of_finished_pods() {
+        let resource = pods();
+        assert!(!resource.whole && resource.phase);
+        let mut snapshot = Snapshot::default();
+        // A server may answer whole Pods where metadata was asked: their phase alone is kept.
+        let page = r#"{"kind":"PodList","items":[
+            {"metadata":{"name":"a","namespace":"shop","uid":"u1"},"spec":{"nodeName":"n"},
+             "status":{"phase":"Running","podIP":"10.0.0.1"}},
+            {"metadata":{"name":"b","namespace":"shop","uid":"u2"}},
+            {"metadata":{"name":"c","namespace":"shop","uid":"u3"}}]}"#;
+        assert_eq!(snapshot.add_page(&resource, page), Ok(None));
+        let finished = r#"{"kind":"PartialObjectMetadataList","items":[
+            {"metadata":{"name":"b","namespace":"shop","uid":"u2"}},
+            {"metadata":{"name":"c","namespace":"shop","uid":"u3-recreated"}},
+            {"metadata":{"name":"d","namespace":"shop","uid":"u4"}}]}"#;
+        let finished = Page::decode(&resource, finished.as_bytes()).expect("a page");
+        let finished: Vec<(Stored, &str)> = finished
+            .objects
+            .into_iter()
+            .map(|stored| (stored, "Succeeded"))
+            .collect();
+        // `c` was re-created since the first list, and `d` created: neither is set.
+        assert_eq!(snapshot.set_phases(&resource, &finished), 1);
+        let list: Value = serde_json::from_str(&snapshot.files()[0].1).expect("JSON");
+        let phases: Vec<&Value> = list["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .map(|item| &item["status"])
+            .collect();
+        assert_eq!(
+            phases,
+            [
+                &json!({"phase": "Running"}),
+                &json!({"phase": "Succeeded"}),
+                &Value::Null
+            ]
+        );
+        assert_eq!(snapshot.object_count(), 3);
     }
 
     #[test]

@@ -139,8 +139,12 @@ async fn read_and_check(
         version,
         resources_read,
         not_read,
+        notes,
         ..
     } = cluster_read;
+    for said in &notes {
+        note!(streams.stderr, "ownerlint: {said}");
+    }
     let mut options = options.clone();
     options.complete = true;
     // Removed APIs are those of the cluster's release (its discovery decides what it serves);

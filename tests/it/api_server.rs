@@ -198,6 +198,17 @@ impl ApiServer {
     /// Serve `answers` (by path and continue token, as [`recorded`] gives them; an answer
     /// under `PATH#metadata` is what a list of metadata only is answered), with `answer` first.
     pub(crate) fn serving(answers: Answers, answer: Override) -> ApiServer {
+        ApiServer::serving_at_cost(answers, answer, None)
+    }
+
+    /// [`ApiServer::serving`], each answer sent after the time a server spends on its side
+    /// for it, if given: [`ServerCost`].
+    pub(crate) fn serving_at_cost(
+        answers: Answers,
+        answer: Override,
+        cost: Option<ServerCost>,
+    ) -> ApiServer {
+        let cost = Arc::new(cost);
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -248,6 +259,7 @@ impl ApiServer {
                 let acceptor = acceptor.clone();
                 let (recorded, answer, log) = (recorded.clone(), answer.clone(), log.clone());
                 let gauge = gauge.clone();
+                let cost = cost.clone();
                 tokio::spawn(async move {
                     let Ok(tls) = acceptor.accept(stream).await else {
                         return;
@@ -257,8 +269,12 @@ impl ApiServer {
                         let (recorded, answer, log) =
                             (recorded.clone(), answer.clone(), log.clone());
                         let gauge = gauge.clone();
+                        let cost = cost.clone();
                         async move {
                             let asked = asked_of(&request, client_certificate);
+                            if let Some(cost) = &*cost {
+                                tokio::time::sleep(cost.of(&asked)).await;
+                            }
                             let count = {
                                 let mut log = log.lock().expect("the log");
                                 log.push(asked.clone());
@@ -346,6 +362,38 @@ impl ApiServer {
         let path = dir.join("kubeconfig");
         std::fs::write(&path, config.to_string()).expect("write the kubeconfig");
         path
+    }
+}
+
+/// The time a real API server spends on its side of each answer, as a model: a time for each
+/// object it serves (`objects` says how many each answer holds, by the key [`Answers`] has it
+/// under; an answer not in it holds none). Spent as a wait, not as work on this machine's
+/// cores: a real server works on cores of its own, and on several answers at once.
+pub(crate) struct ServerCost {
+    pub(crate) per_object: Duration,
+    pub(crate) objects: HashMap<(String, String), usize>,
+}
+
+impl ServerCost {
+    fn of(&self, asked: &Asked) -> Duration {
+        let token = asked.query("continue").unwrap_or_default();
+        let mut path = asked.resource_path().to_string();
+        if let Some(selector) = asked.query("fieldSelector") {
+            path = format!("{path}?fieldSelector={selector}");
+        }
+        if asked
+            .accept
+            .starts_with("application/json;as=PartialObjectMetadata")
+            && path != "/api"
+            && path != "/apis"
+        {
+            let metadata = (format!("{path}#metadata"), token.clone());
+            if let Some(n) = self.objects.get(&metadata) {
+                return self.per_object * u32::try_from(*n).unwrap_or(u32::MAX);
+            }
+        }
+        let n = self.objects.get(&(path, token)).copied().unwrap_or(0);
+        self.per_object * u32::try_from(n).unwrap_or(u32::MAX)
     }
 }
 
@@ -468,6 +516,26 @@ fn reply(asked: &Asked, count: usize, recorded: &Answers, answer: &Override) -> 
     let metadata_only = asked
         .accept
         .starts_with("application/json;as=PartialObjectMetadata");
+    if let Some(selector) = asked.query("fieldSelector") {
+        // An answer made beforehand (a benchmark's), else made now.
+        let mut made = format!("{}?fieldSelector={selector}", asked.resource_path());
+        if metadata_only {
+            made.push_str("#metadata");
+        }
+        if let Some((status, body)) = recorded.get(&(made, token)) {
+            return Reply::Answer {
+                status: *status,
+                body: body.clone(),
+                headers: Vec::new(),
+            };
+        }
+        let (status, body) = selected(recorded, asked.resource_path(), &selector, metadata_only);
+        return Reply::Answer {
+            status,
+            body,
+            headers: Vec::new(),
+        };
+    }
     let of_metadata = (format!("{}#metadata", asked.resource_path()), token.clone());
     let key = (asked.resource_path().to_string(), token);
     let found = match metadata_only {
@@ -489,6 +557,116 @@ fn reply(asked: &Asked, count: usize, recorded: &Answers, answer: &Override) -> 
             &format!("the page could not be found: {}", asked.path),
         ),
     }
+}
+
+/// The fields a list of Pods may be selected by, as the API server's
+/// `pkg/registry/core/pod/strategy.go` (`PodToSelectableFields`) gives them, each read from a
+/// Pod; every other kind has `metadata.name` and `metadata.namespace` only.
+const POD_FIELDS: &[&str] = &[
+    "spec.nodeName",
+    "spec.restartPolicy",
+    "spec.schedulerName",
+    "spec.serviceAccountName",
+    "spec.hostNetwork",
+    "status.phase",
+    "status.podIP",
+    "status.nominatedNodeName",
+];
+
+/// The value of a selectable field of `item`, as the API server compares it (`""` when unset).
+fn field_value(item: &Value, field: &str) -> String {
+    let text = |v: &Value| v.as_str().unwrap_or("").to_string();
+    match field {
+        "metadata.name" => text(&item["metadata"]["name"]),
+        "metadata.namespace" => text(&item["metadata"]["namespace"]),
+        "spec.hostNetwork" => item["spec"]["hostNetwork"]
+            .as_bool()
+            .unwrap_or(false)
+            .to_string(),
+        "status.podIP" => text(&item["status"]["podIPs"][0]["ip"]),
+        _ => {
+            let (first, rest) = field.split_once('.').unwrap_or((field, ""));
+            text(&item[first][rest])
+        }
+    }
+}
+
+/// The answer to a list of `path` with the field selector `selector` (`status.phase=Failed`,
+/// `a!=b,c==d`), as the API server gives it: the items of the list (every page of it, in one
+/// page) whose fields match each requirement, as metadata when `metadata_only`; 400
+/// `field label not supported` for a field that the kind cannot be selected by.
+pub(crate) fn selected(
+    answers: &Answers,
+    path: &str,
+    selector: &str,
+    metadata_only: bool,
+) -> (u16, String) {
+    let (whole, namespace) = match path.split_once("/namespaces/") {
+        Some((prefix, rest)) => match rest.split_once('/') {
+            Some((namespace, resource)) => (format!("{prefix}/{resource}"), Some(namespace)),
+            None => (path.to_string(), None),
+        },
+        None => (path.to_string(), None),
+    };
+    let pods = whole.ends_with("/pods");
+    let mut requirements = Vec::new();
+    for requirement in selector.split(',').filter(|r| !r.is_empty()) {
+        let (field, equal, value) = if let Some((f, v)) = requirement.split_once("!=") {
+            (f, false, v)
+        } else if let Some((f, v)) = requirement.split_once("==") {
+            (f, true, v)
+        } else if let Some((f, v)) = requirement.split_once('=') {
+            (f, true, v)
+        } else {
+            let body = serde_json::json!({"kind": "Status", "apiVersion": "v1", "metadata": {},
+                "status": "Failure", "reason": "BadRequest", "code": 400,
+                "message": format!("invalid selector: '{selector}'; can't understand '{requirement}'")});
+            return (400, body.to_string());
+        };
+        let supported = matches!(field, "metadata.name" | "metadata.namespace")
+            || (pods && POD_FIELDS.contains(&field));
+        if !supported {
+            let body = serde_json::json!({"kind": "Status", "apiVersion": "v1", "metadata": {},
+                "status": "Failure", "reason": "BadRequest", "code": 400,
+                "message": format!("field label not supported: {field}")});
+            return (400, body.to_string());
+        }
+        requirements.push((field, equal, value));
+    }
+    let mut token = String::new();
+    let mut items = Vec::new();
+    let mut list = loop {
+        let Some((_, body)) = answers.get(&(whole.clone(), token.clone())) else {
+            return (404, String::new());
+        };
+        let Ok(list) = serde_json::from_str::<Value>(body) else {
+            return (500, String::new());
+        };
+        for item in list["items"].as_array().into_iter().flatten() {
+            let here = namespace.is_none_or(|ns| item["metadata"]["namespace"] == ns);
+            let matches = requirements
+                .iter()
+                .all(|(field, equal, value)| (field_value(item, field) == *value) == *equal);
+            if here && matches {
+                items.push(match metadata_only {
+                    true => serde_json::json!({"kind": "PartialObjectMetadata",
+                        "apiVersion": "meta.k8s.io/v1", "metadata": item["metadata"]}),
+                    false => item.clone(),
+                });
+            }
+        }
+        match list["metadata"]["continue"].as_str() {
+            Some(next) if !next.is_empty() => token = next.to_string(),
+            _ => break list,
+        }
+    };
+    if metadata_only {
+        list["kind"] = Value::from("PartialObjectMetadataList");
+        list["apiVersion"] = Value::from("meta.k8s.io/v1");
+    }
+    list["items"] = Value::Array(items);
+    list["metadata"] = serde_json::json!({"resourceVersion": "1"});
+    (200, list.to_string())
 }
 
 /// A list of one namespace (`/api/v1/namespaces/shop/pods`): the items of the recorded list of

@@ -130,6 +130,22 @@ fn the_recorded_cluster_gets_exactly_the_findings_true_of_it_with_a_token() {
             .starts_with("application/json;as=PartialObjectMetadataList")
     );
     assert_eq!(accept_of("/apis/apps/v1/replicasets"), "application/json");
+    // Pods too, their phase read with two more lists of metadata, of the finished ones.
+    assert!(accept_of("/api/v1/pods").starts_with("application/json;as=PartialObjectMetadataList"));
+    let mut pods: Vec<&str> = asked
+        .iter()
+        .filter(|a| a.resource_path() == "/api/v1/pods")
+        .map(|a| a.path.as_str())
+        .collect();
+    pods.sort_unstable();
+    assert_eq!(
+        pods,
+        [
+            "/api/v1/pods?limit=500",
+            "/api/v1/pods?limit=500&fieldSelector=status.phase=Failed",
+            "/api/v1/pods?limit=500&fieldSelector=status.phase=Succeeded",
+        ]
+    );
     assert!(accept_of("/apis").contains("as=APIGroupDiscoveryList"));
     // The summary names the cluster and what was read.
     let report: Value = serde_json::from_str(&run.stdout).expect("JSON");
@@ -418,7 +434,7 @@ fn an_expired_continue_token_and_too_many_requests_are_recovered_from() {
                 reply = Some(Reply::status(410, "Expired", "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter."));
             });
         }
-        if asked.resource_path() == "/api/v1/pods" {
+        if asked.resource_path() == "/api/v1/pods" && asked.query("fieldSelector").is_none() {
             THROTTLED.call_once(|| {
                 reply = Some(Reply::Answer {
                     status: 429,
@@ -443,6 +459,7 @@ fn an_expired_continue_token_and_too_many_requests_are_recovered_from() {
         asked
             .iter()
             .filter(|a| a.resource_path() == path && a.query("continue").is_none())
+            .filter(|a| a.query("fieldSelector").is_none())
             .count()
     };
     assert_eq!(

@@ -22,6 +22,8 @@ mod cluster_hostile;
 mod cluster_live;
 #[cfg(feature = "cluster")]
 mod cluster_nothing;
+#[cfg(feature = "cluster")]
+mod cluster_pods;
 #[cfg(all(feature = "cluster", unix))]
 mod cluster_secrets;
 mod cluster_snapshot;
