@@ -74,23 +74,30 @@ pub struct Index {
 
 impl Index {
     pub fn build(objects: &[Object], catalog: &Catalog, default_namespace: &str) -> Index {
-        Index::build_in_worlds(objects, catalog, default_namespace, &[])
+        Index::build_in_worlds(objects, catalog, default_namespace, &[], &[])
     }
 
     /// [`Index::build`], with the world of each source (by `SourceId`; a source not in
-    /// `worlds` is of world 0).
+    /// `worlds` is of world 0), and the namespace of the namespaced objects that name none in
+    /// each source that has one of its own (a Flux HelmRelease's release namespace), by
+    /// `SourceId`.
     pub fn build_in_worlds(
         objects: &[Object],
         catalog: &Catalog,
         default_namespace: &str,
         worlds: &[u32],
+        namespaces: &[Option<String>],
     ) -> Index {
         use rayon::prelude::*;
         let facts: Vec<ObjectFacts> = objects
             .par_iter()
-            .map(|o| ObjectFacts {
-                world: worlds.get(o.source.0 as usize).copied().unwrap_or(0),
-                ..facts_of(o, catalog, default_namespace)
+            .map(|o| {
+                let source = o.source.0 as usize;
+                let namespace = namespaces.get(source).and_then(Option::as_deref);
+                ObjectFacts {
+                    world: worlds.get(source).copied().unwrap_or(0),
+                    ..facts_of(o, catalog, namespace.unwrap_or(default_namespace))
+                }
             })
             .collect();
         let keyed = |key: &(dyn Fn(&Object, &ObjectFacts) -> Option<u64> + Sync)| {

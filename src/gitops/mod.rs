@@ -17,4 +17,4 @@ pub mod envsubst;
 mod flux;
 pub mod kustomization;
 
-pub use flux::{FluxBuild, NotChecked, Plan, plan};
+pub use flux::{FluxBuild, FluxHelm, NotChecked, Plan, plan};

@@ -481,13 +481,22 @@ fn check_cached(
     // overlays that the Flux Kustomizations of one cluster build are applied together: one
     // world.
     let mut worlds = vec![0; loaded.outcome.sources.len()];
+    // A chart a Flux HelmRelease renders is installed in the release's namespace.
+    let mut namespaces: Vec<Option<String>> = vec![None; loaded.outcome.sources.len()];
     let mut next = 0;
     let mut clusters: HashMap<&str, u32> = HashMap::new();
-    for (world, source) in worlds.iter_mut().zip(&loaded.outcome.sources) {
+    for ((world, source), namespace) in worlds
+        .iter_mut()
+        .zip(&loaded.outcome.sources)
+        .zip(&mut namespaces)
+    {
         if source.built_by.is_some() {
-            let cluster = (builds.built.get(&source.name))
-                .and_then(|built| built.target.flux.as_ref())
-                .map(|flux| flux.cluster.as_str());
+            let flux =
+                (builds.built.get(&source.name)).and_then(|built| built.target.flux.as_ref());
+            *namespace = (flux.and_then(|f| f.helm.as_ref()))
+                .map(|helm| helm.namespace.clone())
+                .filter(|n| !n.is_empty());
+            let cluster = flux.map(|flux| flux.cluster.as_str());
             *world = match cluster.and_then(|c| clusters.get(c)) {
                 Some(shared) => *shared,
                 None => {
@@ -500,8 +509,13 @@ fn check_cached(
             };
         }
     }
-    let index =
-        index::Index::build_in_worlds(&loaded.objects, &catalog, &options.namespace, &worlds);
+    let index = index::Index::build_in_worlds(
+        &loaded.objects,
+        &catalog,
+        &options.namespace,
+        &worlds,
+        &namespaces,
+    );
     let resolutions = resolve::resolve_all(&loaded.objects, &index, &catalog);
     let ownership = resolve::Ownership::new(&resolutions);
     let mut outcome = loaded.outcome;
