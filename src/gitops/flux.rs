@@ -112,6 +112,9 @@ pub struct NotChecked {
     pub file: PathBuf,
     /// The object's first line, 0-based.
     pub line: usize,
+    /// Where in the file's text the field that names the source begins (`sourceRef`, `path`,
+    /// `chartRef`), when the object has one: the finding is there.
+    pub at: Option<usize>,
     pub message: String,
 }
 
@@ -185,12 +188,27 @@ pub fn plan(
     let mut releases: Vec<(usize, PathBuf, FluxBuild)> = Vec::new();
     for (i, object) in objects.iter().enumerate() {
         let group = object.api_version.split('/').next().unwrap_or_default();
-        let say = |message: String| NotChecked {
+        let spec = object.root.get("spec");
+        // At the field that names what is not here: the first of `keys` in the map at `path`.
+        let field = |path: &[&str], keys: &[&str]| {
+            let mut node = Some(&object.root);
+            for step in path {
+                node = node.and_then(|n| n.get(step));
+            }
+            let entries = node.and_then(Node::as_map)?;
+            keys.iter().find_map(|key| {
+                entries
+                    .iter()
+                    .find(|(k, _)| k.as_str() == Some(*key))
+                    .map(|(k, _)| k.span.start)
+            })
+        };
+        let say = |at: Option<usize>, message: String| NotChecked {
             file: object.file.clone(),
             line: object.line,
+            at,
             message,
         };
-        let spec = object.root.get("spec");
         let text = |node: Option<&Node>, key: &str| {
             node.and_then(|n| n.get(key))
                 .and_then(Node::as_str)
@@ -212,7 +230,8 @@ pub fn plan(
                 let local = kind == "GitRepository" && (url.is_none() || name == "flux-system");
                 if !local {
                     let what = source_named(&kind, &namespace, &name, url.as_deref());
-                    plan.not_checked.push(say(match path.is_empty() {
+                    let at = field(&["spec"], &["sourceRef"]);
+                    plan.not_checked.push(say(at, match path.is_empty() {
                         true => format!("not checked: it deploys {what}, not in this repository"),
                         false => format!(
                             "not checked: its path {path:?} is in {what}, not in this repository"
@@ -223,16 +242,19 @@ pub fn plan(
                 let dir = root.join(crate::read::lexical(Path::new(
                     path.trim_start_matches('/'),
                 )));
+                let at = field(&["spec"], &["path"]);
                 let Ok(dir) = std::fs::canonicalize(&dir) else {
-                    plan.not_checked.push(say(format!(
-                        "not checked: its path {path:?} is not in this repository"
-                    )));
+                    plan.not_checked.push(say(
+                        at,
+                        format!("not checked: its path {path:?} is not in this repository"),
+                    ));
                     continue;
                 };
                 if !dir.starts_with(root) {
-                    plan.not_checked.push(say(format!(
-                        "not checked: its path {path:?} is not in this repository"
-                    )));
+                    plan.not_checked.push(say(
+                        at,
+                        format!("not checked: its path {path:?} is not in this repository"),
+                    ));
                     continue;
                 }
                 locals.push(Local {
@@ -293,9 +315,14 @@ pub fn plan(
                 if !local {
                     let chart = chart_name.map_or_else(String::new, |c| format!(" {c:?}"));
                     let what = source_named(&kind, &namespace, &name, url.as_deref());
-                    plan.not_checked.push(say(format!(
-                        "not checked: its chart{chart} is in {what}, not in this repository"
-                    )));
+                    let at = field(&["spec", "chart", "spec"], &["sourceRef"])
+                        .or_else(|| field(&["spec"], &["chartRef"]));
+                    plan.not_checked.push(say(
+                        at,
+                        format!(
+                            "not checked: its chart{chart} is in {what}, not in this repository"
+                        ),
+                    ));
                     continue;
                 }
                 // A chart of this repository: its path is relative to the repository's root,
@@ -308,9 +335,11 @@ pub fn plan(
                     Ok(dir) if dir.starts_with(root) => {
                         releases.push((i, dir, helm_build(object, &objects)));
                     }
-                    _ => plan.not_checked.push(say(format!(
-                        "not checked: its chart path {path:?} is not in this repository"
-                    ))),
+                    _ => plan.not_checked.push(say(
+                        field(&["spec", "chart", "spec"], &["chart"])
+                            .or_else(|| field(&["spec"], &["chartRef"])),
+                        format!("not checked: its chart path {path:?} is not in this repository"),
+                    )),
                 }
             }
             _ => {}

@@ -99,14 +99,15 @@ fn post_build_variables_make_the_value_a_finding_is_about_at_the_line_that_names
 
 #[test]
 fn a_source_outside_the_repository_is_said_once_per_object_as_not_checked() {
+    // At the field that names the source: the chart's `sourceRef`, the Kustomization's.
     let repo = fixture("remote");
     let run = lint(repo.path(), &[]);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(
         lines,
         [
-            "clusters/prod/podinfo.yaml:10:1: info[source-not-in-repository]: not checked: its chart \"podinfo\" is in HelmRepository flux-system/podinfo (https://stefanprodan.github.io/podinfo), not in this repository",
-            "clusters/prod/podinfo.yaml:35:1: info[source-not-in-repository]: not checked: its path \"./deploy\" is in GitRepository flux-system/tenant (https://github.com/example/tenant), not in this repository",
+            "clusters/prod/podinfo.yaml:20:7: info[source-not-in-repository]: not checked: its chart \"podinfo\" is in HelmRepository flux-system/podinfo (https://stefanprodan.github.io/podinfo), not in this repository",
+            "clusters/prod/podinfo.yaml:44:3: info[source-not-in-repository]: not checked: its path \"./deploy\" is in GitRepository flux-system/tenant (https://github.com/example/tenant), not in this repository",
         ],
         "{}",
         run.stderr
@@ -183,7 +184,7 @@ fn a_helm_release_renders_its_chart_with_its_values_release_name_and_namespace()
     assert_eq!(lines.len(), 3, "{}\n{}", run.stdout, run.stderr);
     assert_eq!(
         lines[0],
-        "apps/web.yaml:33:1: info[source-not-in-repository]: not checked: its chart \"podinfo\" is in HelmRepository shop/podinfo (https://stefanprodan.github.io/podinfo), not in this repository"
+        "apps/web.yaml:43:7: info[source-not-in-repository]: not checked: its chart \"podinfo\" is in HelmRepository shop/podinfo (https://stefanprodan.github.io/podinfo), not in this repository"
     );
     let built_by = "(built by Flux HelmRelease shop/web: releaseName shop-web, namespace shop, valuesFrom ConfigMap/web-values, values)";
     // The values from the ConfigMap: the owner is in `infra`, where the Kustomization `infra`
