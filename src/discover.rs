@@ -247,7 +247,9 @@ pub fn discover(
 }
 
 /// The overlays that Flux Kustomizations among `met` build, each built as its Kustomization
-/// says (one build for each Kustomization, in place of the build of the overlay alone); and
+/// says (one build for each Kustomization, in place of the build of the overlay alone), and
+/// the charts that HelmReleases build, with their values (in place of the chart's build with
+/// its default values); and
 /// the Flux objects whose source is not in the repository. A path with no kustomization file
 /// (Flux would write one listing its manifests) is read as it is.
 fn built_by_flux(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &Files) {
@@ -255,10 +257,10 @@ fn built_by_flux(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &F
     let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| lexical(p));
     let known: Vec<(PathBuf, Target)> = (found.targets.iter())
         .chain(found.skipped.iter().map(|s| &s.target))
-        .filter(|t| t.tool == crate::build::Tool::Kustomize)
         .map(|t| (canonical(&t.dir), t.clone()))
         .collect();
     let consumed: HashMap<PathBuf, Consumed> = (known.iter())
+        .filter(|(_, target)| target.tool == crate::build::Tool::Kustomize)
         .map(|(dir, target)| (dir.clone(), target.consumed(files)))
         .collect();
     let reads = |dir: &Path, file: &Path| consumed.get(dir).is_some_and(|c| c.contains(file));
@@ -267,7 +269,12 @@ fn built_by_flux(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &F
     let mut replaced = HashSet::new();
     let mut by_flux: Vec<Target> = Vec::new();
     for (dir, flux) in plan.builds {
-        let Some((_, target)) = known.iter().find(|(d, _)| *d == dir) else {
+        // A Kustomization builds an overlay, a HelmRelease a chart.
+        let tool = match flux.helm {
+            Some(_) => crate::build::Tool::Helm,
+            None => crate::build::Tool::Kustomize,
+        };
+        let Some((_, target)) = known.iter().find(|(d, t)| *d == dir && t.tool == tool) else {
             continue;
         };
         replaced.insert(dir);

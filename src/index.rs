@@ -79,7 +79,8 @@ impl Index {
 
     /// [`Index::build`], with the world of each source (by `SourceId`; a source not in
     /// `worlds` is of world 0), and the namespace its objects that name none are in, where it
-    /// is not `default_namespace` (an Argo CD Application's destination).
+    /// is not `default_namespace` (an Argo CD Application's destination, a Flux HelmRelease's
+    /// release namespace).
     pub fn build_in_worlds(
         objects: &[Object],
         catalog: &Catalog,

@@ -63,6 +63,11 @@ impl ToolHome {
         self.dir.path().join(sub)
     }
 
+    /// A file of the build's own (its values), in the folder no one else reads.
+    pub(super) fn file(&self, name: &str) -> PathBuf {
+        self.path("tmp").join(name)
+    }
+
     /// The environment of `helm template`: helm's folders are private and empty (no plugin,
     /// no repository, no registry login), and it has no kubeconfig and no network.
     pub(super) fn helm(&self, command: &mut Command) {

@@ -47,28 +47,6 @@ pub(super) fn build(
             true,
         ));
     };
-    let mut command = Command::new(helm);
-    // A chart's `crds/` are part of what it installs (`helm install` applies them first): its
-    // own kinds are known, and the CRDs are checked too.
-    command
-        .arg("template")
-        .arg("--include-crds")
-        .arg("--namespace")
-        .arg(namespace);
-    if let Some(version) = kube_version {
-        command.arg("--kube-version").arg(version);
-    }
-    for values in &options.values {
-        command.arg("--values").arg(values);
-    }
-    for set in &options.set {
-        command.arg("--set").arg(set);
-    }
-    for set in &options.set_string {
-        command.arg("--set-string").arg(set);
-    }
-    // After `--`, a release name or a folder that starts with `-` is not taken for a flag.
-    command.arg("--").arg(&options.release).arg(&target.dir);
     // The output must not depend on the shell it runs in (helm reads the namespace and the
     // Kubernetes version from its environment and from the kubeconfig's current context), and
     // a chart is not to reach the user's settings, plugins or network through helm.
@@ -83,6 +61,59 @@ pub(super) fn build(
             ));
         }
     };
+    // A Flux HelmRelease gives the release's name, namespace, values and CRD policy in place
+    // of the command line's: its values go to helm as the command line's do, through files
+    // written in the build's own temporary folder.
+    let flux = target.flux.as_ref().and_then(|f| f.helm.as_ref());
+    let mut values = options.values.clone();
+    let mut set = options.set.as_slice();
+    let mut set_string = options.set_string.as_slice();
+    let (mut release, mut namespace, mut include_crds) =
+        (options.release.as_str(), namespace, true);
+    if let Some(flux) = flux {
+        values.clear();
+        set = &[];
+        set_string = &[];
+        for (i, text) in flux.values.iter().enumerate() {
+            let file = home.file(&format!("values-{i}.yaml"));
+            if let Err(e) = std::fs::write(&file, text) {
+                return Err(fail(
+                    target.file.clone(),
+                    None,
+                    format!("cannot write its values to build it: {e}"),
+                    false,
+                ));
+            }
+            values.push(file);
+        }
+        release = &flux.release;
+        if !flux.namespace.is_empty() {
+            namespace = &flux.namespace;
+        }
+        include_crds = flux.include_crds;
+    }
+    let mut command = Command::new(helm);
+    // A chart's `crds/` are part of what it installs (`helm install` applies them first): its
+    // own kinds are known, and the CRDs are checked too (unless a HelmRelease skips them).
+    command.arg("template");
+    if include_crds {
+        command.arg("--include-crds");
+    }
+    command.arg("--namespace").arg(namespace);
+    if let Some(version) = kube_version {
+        command.arg("--kube-version").arg(version);
+    }
+    for values in &values {
+        command.arg("--values").arg(values);
+    }
+    for set in set {
+        command.arg("--set").arg(set);
+    }
+    for set in set_string {
+        command.arg("--set-string").arg(set);
+    }
+    // After `--`, a release name or a folder that starts with `-` is not taken for a flag.
+    command.arg("--").arg(release).arg(&target.dir);
     home.helm(&mut command);
     let output = run_tool(&mut command, options.timeout, stop).map_err(|e| {
         let missing = e.kind() != std::io::ErrorKind::TimedOut;

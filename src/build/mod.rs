@@ -43,7 +43,8 @@ pub struct Target {
     pub dir: PathBuf,
     /// The file that makes it one: `Chart.yaml`, or the kustomization file.
     pub file: PathBuf,
-    /// The Flux Kustomization that builds it, and how (an overlay only).
+    /// The Flux Kustomization (of an overlay) or HelmRelease (of a chart) that builds it, and
+    /// how.
     pub flux: Option<Arc<FluxBuild>>,
     /// The Argo CD Application that builds it, and how.
     pub argo: Option<Arc<ArgoBuild>>,
@@ -134,8 +135,9 @@ impl Target {
         if let Some(flux) = &self.flux {
             // One folder may be built by Kustomizations of one name in several clusters.
             return format!(
-                "{} (built by Flux Kustomization {} of {})",
+                "{} (built by Flux {} {} of {})",
                 self.shown_dir(),
+                flux.kind(),
                 flux.name,
                 display_path(&flux.file)
             );

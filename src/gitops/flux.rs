@@ -32,11 +32,51 @@ pub struct FluxBuild {
     pub substitute: Option<BTreeMap<String, String>>,
     /// The apply unit: Kustomizations of one cluster see one another's objects.
     pub cluster: String,
+    /// For a HelmRelease: how helm renders its chart.
+    pub helm: Option<FluxHelm>,
+}
+
+/// How a Flux HelmRelease renders a chart of this repository.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FluxHelm {
+    /// `spec.releaseName`, or Flux's default.
+    pub release: String,
+    /// The release's namespace: `spec.targetNamespace`, else the HelmRelease's (empty when
+    /// neither is known).
+    pub namespace: String,
+    /// The values, in the order helm is to merge them (each a YAML document): the
+    /// `valuesFrom` entries, then `spec.values`.
+    pub values: Vec<String>,
+    /// `ConfigMap/NAME`, `Secret/NAME` for each `valuesFrom` entry read.
+    pub values_from: Vec<String>,
+    /// `spec.install.crds` is not `Skip`: the chart's `crds/` are installed.
+    pub include_crds: bool,
 }
 
 impl FluxBuild {
+    /// `Kustomization` or `HelmRelease`: the kind of the Flux object that builds it.
+    pub fn kind(&self) -> &'static str {
+        match self.helm {
+            Some(_) => "HelmRelease",
+            None => "Kustomization",
+        }
+    }
+
     /// "Flux Kustomization flux-system/apps: targetNamespace shop, namePrefix a-".
     pub fn describe(&self) -> String {
+        if let Some(helm) = &self.helm {
+            let mut settings = vec![format!("releaseName {}", helm.release)];
+            if !helm.namespace.is_empty() {
+                settings.push(format!("namespace {}", helm.namespace));
+            }
+            if !helm.values_from.is_empty() {
+                settings.push(format!("valuesFrom {}", helm.values_from.join(", ")));
+            }
+            if helm.values.len() > helm.values_from.len() {
+                settings.push("values".to_string());
+            }
+            return format!("Flux HelmRelease {}: {}", self.name, settings.join(", "));
+        }
         let mut settings = Vec::new();
         let mut say = |what: &str, value: &Option<String>| {
             if let Some(value) = value {
@@ -72,6 +112,9 @@ pub struct NotChecked {
     pub file: PathBuf,
     /// The object's first line, 0-based.
     pub line: usize,
+    /// Where in the file's text the field that names the source begins (`sourceRef`, `path`,
+    /// `chartRef`), when the object has one: the finding is there.
+    pub at: Option<usize>,
     pub message: String,
 }
 
@@ -112,12 +155,13 @@ pub fn plan(
     reads: &dyn Fn(&Path, &Path) -> bool,
 ) -> Plan {
     let mut objects = read_objects(inputs, files, "fluxcd.io");
-    // The ConfigMaps and Secrets `substituteFrom` names, read only when one does.
+    // The ConfigMaps and Secrets `substituteFrom` and `valuesFrom` name, read only when one
+    // does.
     if objects.iter().any(|o| {
-        o.root
-            .get("spec")
-            .and_then(|s| s.get("postBuild"))
+        let spec = o.root.get("spec");
+        spec.and_then(|s| s.get("postBuild"))
             .and_then(|p| p.get("substituteFrom"))
+            .or_else(|| spec.and_then(|s| s.get("valuesFrom")))
             .is_some()
     }) {
         objects.extend(
@@ -139,14 +183,32 @@ pub fn plan(
             .position(|o| o.kind == kind && o.namespace == namespace && o.name == name)
     };
     let mut locals: Vec<Local> = Vec::new();
+    // The HelmReleases whose chart is in this repository: the object, the chart's folder
+    // (canonical), and how.
+    let mut releases: Vec<(usize, PathBuf, FluxBuild)> = Vec::new();
     for (i, object) in objects.iter().enumerate() {
         let group = object.api_version.split('/').next().unwrap_or_default();
-        let say = |message: String| NotChecked {
+        let spec = object.root.get("spec");
+        // At the field that names what is not here: the first of `keys` in the map at `path`.
+        let field = |path: &[&str], keys: &[&str]| {
+            let mut node = Some(&object.root);
+            for step in path {
+                node = node.and_then(|n| n.get(step));
+            }
+            let entries = node.and_then(Node::as_map)?;
+            keys.iter().find_map(|key| {
+                entries
+                    .iter()
+                    .find(|(k, _)| k.as_str() == Some(*key))
+                    .map(|(k, _)| k.span.start)
+            })
+        };
+        let say = |at: Option<usize>, message: String| NotChecked {
             file: object.file.clone(),
             line: object.line,
+            at,
             message,
         };
-        let spec = object.root.get("spec");
         let text = |node: Option<&Node>, key: &str| {
             node.and_then(|n| n.get(key))
                 .and_then(Node::as_str)
@@ -168,7 +230,8 @@ pub fn plan(
                 let local = kind == "GitRepository" && (url.is_none() || name == "flux-system");
                 if !local {
                     let what = source_named(&kind, &namespace, &name, url.as_deref());
-                    plan.not_checked.push(say(match path.is_empty() {
+                    let at = field(&["spec"], &["sourceRef"]);
+                    plan.not_checked.push(say(at, match path.is_empty() {
                         true => format!("not checked: it deploys {what}, not in this repository"),
                         false => format!(
                             "not checked: its path {path:?} is in {what}, not in this repository"
@@ -179,16 +242,19 @@ pub fn plan(
                 let dir = root.join(crate::read::lexical(Path::new(
                     path.trim_start_matches('/'),
                 )));
+                let at = field(&["spec"], &["path"]);
                 let Ok(dir) = std::fs::canonicalize(&dir) else {
-                    plan.not_checked.push(say(format!(
-                        "not checked: its path {path:?} is not in this repository"
-                    )));
+                    plan.not_checked.push(say(
+                        at,
+                        format!("not checked: its path {path:?} is not in this repository"),
+                    ));
                     continue;
                 };
                 if !dir.starts_with(root) {
-                    plan.not_checked.push(say(format!(
-                        "not checked: its path {path:?} is not in this repository"
-                    )));
+                    plan.not_checked.push(say(
+                        at,
+                        format!("not checked: its path {path:?} is not in this repository"),
+                    ));
                     continue;
                 }
                 locals.push(Local {
@@ -206,33 +272,114 @@ pub fn plan(
                     .and_then(|s| s.get("chart"))
                     .and_then(|c| c.get("spec"));
                 let reference = spec.and_then(|s| s.get("chartRef"));
-                let (source, chart_name) = match (chart, reference) {
-                    (Some(chart), _) => (chart.get("sourceRef"), text(Some(chart), "chart")),
-                    (None, Some(reference)) => (Some(reference), None),
+                // The chart and its source: `spec.chart.spec` names both; `spec.chartRef` names
+                // a HelmChart (whose spec names them, its source in its own namespace) or an
+                // OCIRepository.
+                let (source, chart_name, source_namespace) = match (chart, reference) {
+                    (Some(chart), _) => (
+                        chart.get("sourceRef"),
+                        text(Some(chart), "chart"),
+                        object.namespace.clone(),
+                    ),
+                    (None, Some(reference)) => {
+                        let namespace =
+                            text(Some(reference), "namespace").unwrap_or(object.namespace.clone());
+                        let name = text(Some(reference), "name").unwrap_or_default();
+                        let helm_chart = (text(Some(reference), "kind").as_deref()
+                            == Some("HelmChart"))
+                        .then(|| find("HelmChart", &namespace, &name))
+                        .flatten();
+                        match helm_chart {
+                            Some(h) => {
+                                let spec = objects[h].root.get("spec");
+                                (
+                                    spec.and_then(|s| s.get("sourceRef")),
+                                    text(spec, "chart"),
+                                    namespace,
+                                )
+                            }
+                            None => (Some(reference), None, object.namespace.clone()),
+                        }
+                    }
                     (None, None) => continue,
                 };
                 let kind = text(source, "kind").unwrap_or_default();
                 let name = text(source, "name").unwrap_or_default();
-                let namespace = text(source, "namespace").unwrap_or(object.namespace.clone());
+                let namespace = text(source, "namespace").unwrap_or(source_namespace);
                 if kind.is_empty() {
                     continue;
                 }
                 let found = find(&kind, &namespace, &name);
                 let url = found.and_then(|s| text(objects[s].root.get("spec"), "url"));
-                if kind == "GitRepository" && (url.is_none() || name == "flux-system") {
-                    // A chart of this repository: built where it is, as any chart.
+                let local = kind == "GitRepository" && (url.is_none() || name == "flux-system");
+                if !local {
+                    let chart = chart_name.map_or_else(String::new, |c| format!(" {c:?}"));
+                    let what = source_named(&kind, &namespace, &name, url.as_deref());
+                    let at = field(&["spec", "chart", "spec"], &["sourceRef"])
+                        .or_else(|| field(&["spec"], &["chartRef"]));
+                    plan.not_checked.push(say(
+                        at,
+                        format!(
+                            "not checked: its chart{chart} is in {what}, not in this repository"
+                        ),
+                    ));
                     continue;
                 }
-                let chart = chart_name.map_or_else(String::new, |c| format!(" {c:?}"));
-                let what = source_named(&kind, &namespace, &name, url.as_deref());
-                plan.not_checked.push(say(format!(
-                    "not checked: its chart{chart} is in {what}, not in this repository"
+                // A chart of this repository: its path is relative to the repository's root,
+                // as a Kustomization's.
+                let path = chart_name.unwrap_or_default();
+                let dir = root.join(crate::read::lexical(Path::new(
+                    path.trim_start_matches('/'),
                 )));
+                match std::fs::canonicalize(&dir) {
+                    Ok(dir) if dir.starts_with(root) => {
+                        releases.push((i, dir, helm_build(object, &objects)));
+                    }
+                    _ => plan.not_checked.push(say(
+                        field(&["spec", "chart", "spec"], &["chart"])
+                            .or_else(|| field(&["spec"], &["chartRef"])),
+                        format!("not checked: its chart path {path:?} is not in this repository"),
+                    )),
+                }
             }
             _ => {}
         }
     }
     let clusters = clusters(&locals, &objects, reads);
+    // A HelmRelease is applied by the Kustomization whose build holds its file (in that one's
+    // cluster, and in its targetNamespace when its file names none), or with the objects of its
+    // folder.
+    for (object, dir, mut build) in releases {
+        let file = &objects[object].file;
+        let canonical = std::fs::canonicalize(file).unwrap_or_default();
+        let holder = (0..locals.len())
+            .find(|&j| canonical.starts_with(&locals[j].dir) || reads(&locals[j].dir, file));
+        build.cluster = match holder {
+            Some(j) => match &locals[j].kube_config {
+                Some(secret) => format!("kubeConfig {secret}"),
+                None => clusters[j].clone(),
+            },
+            None => format!(
+                "folder {}",
+                canonical.parent().unwrap_or(Path::new("")).display()
+            ),
+        };
+        // Flux's kustomize puts the HelmRelease into the Kustomization's targetNamespace.
+        if let (Some(helm), Some(j)) = (build.helm.as_mut(), holder)
+            && let Some(namespace) = &locals[j].build.target_namespace
+        {
+            let spec = objects[object].root.get("spec");
+            let targeted = spec
+                .and_then(|s| s.get("targetNamespace"))
+                .and_then(Node::as_str)
+                .is_some_and(|t| !t.is_empty());
+            if !targeted {
+                helm.namespace = namespace.clone();
+            }
+            build.name = format!("{namespace}/{}", objects[object].name);
+        }
+        plan.builds.push((dir, build));
+    }
     for (local, cluster) in locals.into_iter().zip(clusters) {
         let mut build = local.build;
         build.cluster = match local.kube_config {
@@ -257,9 +404,9 @@ fn source_named(kind: &str, namespace: &str, name: &str, url: Option<&str>) -> S
     }
 }
 
-/// The apply unit of each of `locals`: the outermost Kustomization whose build holds the
-/// file that defines it (following that one's file in turn), or, for one no other holds, the
-/// folder of its own file.
+/// The apply unit of each of `locals`: the folder of the file of the outermost Kustomization
+/// whose build holds the file that defines it (following that one's file in turn), or, for
+/// one no other holds, the folder of its own file.
 fn clusters(
     locals: &[Local],
     objects: &[Object],
@@ -286,17 +433,12 @@ fn clusters(
                 seen.push(next);
                 at = next;
             }
-            match at == i && holder(i).is_none() {
-                true => format!(
-                    "folder {}",
-                    canonical[i].parent().unwrap_or(Path::new("")).display()
-                ),
-                false => format!(
-                    "Kustomization {} in {}",
-                    locals[at].build.name,
-                    canonical[at].display()
-                ),
-            }
+            // The outermost one's folder: the Kustomizations it holds, and those beside it
+            // (a cluster's folder), are one unit.
+            format!(
+                "folder {}",
+                canonical[at].parent().unwrap_or(Path::new("")).display()
+            )
         })
         .collect()
 }
@@ -374,12 +516,138 @@ fn flux_build(object: &Object, objects: &[Object]) -> FluxBuild {
             .collect(),
         substitute,
         cluster: String::new(),
+        helm: None,
     }
+}
+
+/// How a HelmRelease renders its chart: its release name and namespace, values and CRD
+/// policy, as fluxcd/helm-controller reads them (`api/v2/helmrelease_types.go`,
+/// `GetReleaseName`, `GetReleaseNamespace`; `internal/chartutil/values.go`,
+/// `ChartValuesFromReferences`: the `valuesFrom` entries merged in order, then `values`).
+fn helm_build(object: &Object, objects: &[Object]) -> FluxBuild {
+    let spec = object.root.get("spec");
+    let text = |node: Option<&Node>, key: &str| {
+        node.and_then(|n| n.get(key))
+            .and_then(Node::as_str)
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+    };
+    let target_namespace = text(spec, "targetNamespace");
+    // `GetReleaseName`: `spec.releaseName`, or `[targetNamespace-]name`.
+    let release = text(spec, "releaseName").unwrap_or_else(|| match &target_namespace {
+        Some(namespace) => format!("{namespace}-{}", object.name),
+        None => object.name.clone(),
+    });
+    let mut values = Vec::new();
+    let mut values_from = Vec::new();
+    for reference in spec
+        .and_then(|s| s.get("valuesFrom"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+    {
+        let get = |key: &str| text(Some(reference), key).unwrap_or_default();
+        let (kind, name) = (get("kind"), get("name"));
+        // `ValuesReference.GetValuesKey`: `values.yaml` unless said.
+        let key = text(Some(reference), "valuesKey").unwrap_or_else(|| "values.yaml".into());
+        // One not in the repository (made by a generator, or in the cluster only) is left
+        // out, as Flux leaves out an optional one.
+        let Some(data) = objects
+            .iter()
+            .find(|o| o.kind == kind && o.name == name && o.namespace == object.namespace)
+            .and_then(|from| raw_data(from).remove(&key))
+        else {
+            continue;
+        };
+        values.push(match text(Some(reference), "targetPath") {
+            Some(path) => path_value(&path, &data),
+            None => data,
+        });
+        values_from.push(format!("{kind}/{name}"));
+    }
+    if let Some(inline) = spec.and_then(|s| s.get("values")) {
+        values.push(super::kustomization::to_json(inline).to_string());
+    }
+    let crds = spec
+        .and_then(|s| s.get("install"))
+        .and_then(|i| text(Some(i), "crds"));
+    FluxBuild {
+        name: match object.namespace.is_empty() {
+            true => object.name.clone(),
+            false => format!("{}/{}", object.namespace, object.name),
+        },
+        file: object.file.clone(),
+        helm: Some(FluxHelm {
+            release: shorten_name(&release),
+            // `GetReleaseNamespace`: `spec.targetNamespace`, else the HelmRelease's.
+            namespace: target_namespace.unwrap_or(object.namespace.clone()),
+            values,
+            values_from,
+            // `install.crds`: `Create` (the default) and `CreateReplace` install them, `Skip`
+            // does not.
+            include_crds: crds.as_deref() != Some("Skip"),
+        }),
+        ..FluxBuild::default()
+    }
+}
+
+/// A release name past 53 characters shortened as helm-controller does
+/// (`internal/release/name.go`, `ShortenName`): its first 40 characters, `-`, and the first
+/// 12 hexadecimal digits of its SHA-256.
+fn shorten_name(name: &str) -> String {
+    use sha2::Digest;
+    const MAX: usize = 53;
+    const HASH: usize = 12;
+    if name.len() <= MAX {
+        return name.to_string();
+    }
+    let sum: String = sha2::Sha256::digest(name.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let mut cut = MAX - (HASH + 1);
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}-{}", &name[..cut], &sum[..HASH])
+}
+
+/// A `valuesFrom` value put at its `targetPath`, as a YAML document: helm's `--set` parser
+/// types it (`true`, `false`, `null`, an integer), unless it is quoted, which makes it a string
+/// (`ReplacePathValue`). The path is read as dotted keys.
+fn path_value(path: &str, value: &str) -> String {
+    use serde_json::Value;
+    let quoted = value.len() >= 2
+        && ((value.starts_with('"') && value.ends_with('"'))
+            || (value.starts_with('\'') && value.ends_with('\'')));
+    let mut out = match (quoted, value) {
+        (true, _) => Value::String(value.trim_matches(['"', '\'']).to_string()),
+        (false, "true") => Value::Bool(true),
+        (false, "false") => Value::Bool(false),
+        (false, "null") => Value::Null,
+        (false, _) => match value.parse::<i64>() {
+            Ok(n) if value == "0" || !value.starts_with('0') => Value::from(n),
+            _ => Value::String(value.to_string()),
+        },
+    };
+    for key in path.split('.').rev() {
+        let mut map = serde_json::Map::new();
+        map.insert(key.to_string(), out);
+        out = Value::Object(map);
+    }
+    out.to_string()
 }
 
 /// The variables a ConfigMap's `data`, or a Secret's `stringData` and `data`, give, without
 /// newlines in their values (varsub.go, `loadVars`).
 fn data_of(object: &Object) -> HashMap<String, String> {
+    raw_data(object)
+        .into_iter()
+        .map(|(k, v)| (k, v.replace('\n', "")))
+        .collect()
+}
+
+/// A ConfigMap's `data`, or a Secret's `data` (decoded) and `stringData`, by key.
+fn raw_data(object: &Object) -> HashMap<String, String> {
     let mut vars = HashMap::new();
     let entries = |key: &str| {
         object
@@ -403,9 +671,7 @@ fn data_of(object: &Object) -> HashMap<String, String> {
         }
         _ => {}
     }
-    vars.into_iter()
-        .map(|(k, v)| (k, v.replace('\n', "")))
-        .collect()
+    vars
 }
 
 /// Standard base64, as a Secret's `data` holds it; `None` for anything else or non-UTF-8.
@@ -496,6 +762,26 @@ fn read_objects(inputs: &[PathBuf], files: &Files, needle: &str) -> Vec<Object> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_release_name_is_shortened_with_its_hash() {
+        assert_eq!(shorten_name("shop-web"), "shop-web");
+        let long = "some-front-appended-namespace-release-with-a-very-long-name";
+        assert_eq!(
+            shorten_name(long),
+            "some-front-appended-namespace-release-wi-b9152014cc9c"
+        );
+        assert_eq!(shorten_name(long).len(), 53);
+    }
+
+    #[test]
+    fn a_value_at_a_target_path_is_typed_as_helm_types_it() {
+        assert_eq!(path_value("a.b", "3"), r#"{"a":{"b":3}}"#);
+        assert_eq!(path_value("a", "true"), r#"{"a":true}"#);
+        assert_eq!(path_value("a", "'3'"), r#"{"a":"3"}"#);
+        assert_eq!(path_value("a", "007"), r#"{"a":"007"}"#);
+        assert_eq!(path_value("a", "x: y"), r#"{"a":"x: y"}"#);
+    }
 
     #[test]
     fn a_secrets_data_is_decoded() {

@@ -22,4 +22,4 @@ mod flux;
 pub mod kustomization;
 
 pub use argo::ArgoBuild;
-pub use flux::{FluxBuild, NotChecked, Plan, plan};
+pub use flux::{FluxBuild, FluxHelm, NotChecked, Plan, plan};

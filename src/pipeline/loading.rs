@@ -238,10 +238,18 @@ pub(super) fn add_build_failures(loaded: &mut LoadedAll, builds: &Builds) {
             }
         };
         let source = &loaded.outcome.sources[id.0 as usize];
-        let at = match not_checked.line < source.line_count() {
+        // The field that names the source, to the end of its line; else the object's first
+        // line.
+        let field = not_checked
+            .at
+            .filter(|&at| at < source.text.len() && source.text.is_char_boundary(at))
+            .map(|at| (source.line_index(at), at));
+        let line = field.map_or(not_checked.line, |(line, _)| line);
+        let at = match line < source.line_count() {
             true => {
-                let start = source.line_start(not_checked.line);
-                let end = start + source.line_text(not_checked.line).trim_end().len();
+                let line_start = source.line_start(line);
+                let end = line_start + source.line_text(line).trim_end().len();
+                let start = field.map_or(line_start, |(_, at)| at).min(end);
                 crate::source::Span::new(start, end)
             }
             false => crate::source::Span::new(0, 0),

@@ -503,6 +503,16 @@ fn check_cached(
         if let Some(argo) = argo {
             *namespace = argo.namespace.as_deref();
         }
+        // A chart a Flux HelmRelease renders is installed in the release's namespace.
+        let flux = (source.built_by.is_some())
+            .then(|| builds.built.get(&source.name))
+            .flatten()
+            .and_then(|built| built.target.flux.as_ref());
+        if let Some(helm) = flux.and_then(|f| f.helm.as_ref())
+            && !helm.namespace.is_empty()
+        {
+            *namespace = Some(&helm.namespace);
+        }
         if source.built_by.is_some() || argo.is_some() {
             let cluster = (builds.built.get(&source.name))
                 .and_then(|built| built.target.flux.as_ref())

@@ -99,14 +99,15 @@ fn post_build_variables_make_the_value_a_finding_is_about_at_the_line_that_names
 
 #[test]
 fn a_source_outside_the_repository_is_said_once_per_object_as_not_checked() {
+    // At the field that names the source: the chart's `sourceRef`, the Kustomization's.
     let repo = fixture("remote");
     let run = lint(repo.path(), &[]);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(
         lines,
         [
-            "clusters/prod/podinfo.yaml:10:1: info[source-not-in-repository]: not checked: its chart \"podinfo\" is in HelmRepository flux-system/podinfo (https://stefanprodan.github.io/podinfo), not in this repository",
-            "clusters/prod/podinfo.yaml:35:1: info[source-not-in-repository]: not checked: its path \"./deploy\" is in GitRepository flux-system/tenant (https://github.com/example/tenant), not in this repository",
+            "clusters/prod/podinfo.yaml:20:7: info[source-not-in-repository]: not checked: its chart \"podinfo\" is in HelmRepository flux-system/podinfo (https://stefanprodan.github.io/podinfo), not in this repository",
+            "clusters/prod/podinfo.yaml:44:3: info[source-not-in-repository]: not checked: its path \"./deploy\" is in GitRepository flux-system/tenant (https://github.com/example/tenant), not in this repository",
         ],
         "{}",
         run.stderr
@@ -161,4 +162,63 @@ fn a_repository_outside_git_named_from_its_parent_resolves_flux_paths_from_the_f
         "{}",
         run.stdout
     );
+}
+
+fn helm_and_kubectl() -> bool {
+    common::helm().is_some() && kubectl()
+}
+
+/// A HelmRelease renders a chart of the repository with its values (inline, and from a
+/// ConfigMap of the repository), its default release name (`[targetNamespace-]name`) and its
+/// targetNamespace: the chart's own values render nothing, the release's render two
+/// controller references and a reference to a Deployment that a Kustomization puts into
+/// another namespace. The chart is not built again with its own values, and a HelmRelease
+/// whose chart is in a Helm repository is said once as not checked.
+#[test]
+fn a_helm_release_renders_its_chart_with_its_values_release_name_and_namespace() {
+    if !helm_and_kubectl() {
+        return;
+    }
+    let repo = fixture("helm-release");
+    let run = lint(repo.path(), &[]);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(
+        lines[0],
+        "apps/web.yaml:43:7: info[source-not-in-repository]: not checked: its chart \"podinfo\" is in HelmRepository shop/podinfo (https://stefanprodan.github.io/podinfo), not in this repository"
+    );
+    let built_by = "(built by Flux HelmRelease shop/web: releaseName shop-web, namespace shop, valuesFrom ConfigMap/web-values, values)";
+    // The values from the ConfigMap: the owner is in `infra`, where the Kustomization `infra`
+    // puts it; the dependent in the release's namespace, named after the release.
+    assert!(
+        lines[1].starts_with(
+            "charts/web/templates/cache.yaml:7:3: error[cross-namespace-owner]: ConfigMap shop/shop-web-cache → Deployment shop/api: Deployment api exists only in namespace \"infra\""
+        ),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[1].ends_with(built_by), "{}", lines[1]);
+    // The inline values: two controllers, at the template line that writes the second.
+    assert!(
+        lines[2].starts_with(
+            "charts/web/templates/claimed.yaml:12:17: error[multiple-controllers]: ConfigMap shop/shop-web-claimed has two controller owners, Deployment/web-a and Deployment/web-b"
+        ),
+        "{}",
+        lines[2]
+    );
+    assert!(lines[2].ends_with(built_by), "{}", lines[2]);
+    assert!(
+        run.stderr.contains("1 chart and 2 overlays"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.code(), Some(1), "{}", run.stderr);
+
+    // The chart alone, with its own values, renders nothing.
+    let plain = lint(
+        repo.path(),
+        &["--exclude", "clusters/**", "--exclude", "apps/**"],
+    );
+    assert_eq!(plain.stdout, "", "{}", plain.stderr);
+    assert_eq!(plain.code(), Some(0), "{}", plain.stderr);
 }

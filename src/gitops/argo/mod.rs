@@ -127,6 +127,7 @@ pub fn plan(inputs: &[PathBuf], root: &Path, files: &Files) -> Plan {
         let say = |message: String| NotChecked {
             file: object.file.clone(),
             line: object.line,
+            at: None,
             message,
         };
         match object.kind.as_str() {
