@@ -556,7 +556,9 @@ fn no_render_does_not_count_kustomization_files_as_objects() {
     let summary = run.stderr.rsplit_once(" (").map(|(line, _)| line);
     assert_eq!(
         summary,
-        Some("ownerlint: 0 objects in 0 files; 0 owner references and 0 finalizers checked; skipped 1 kustomization (--no-render): 0 errors, 0 warnings, 0 info"),
+        Some(
+            "ownerlint: 0 objects in 0 files; 0 owner references and 0 finalizers checked; skipped 1 kustomization (--no-render): 0 errors, 0 warnings, 0 info"
+        ),
         "{}",
         run.stderr
     );
