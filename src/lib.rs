@@ -54,6 +54,7 @@ pub mod config;
 mod controllers;
 #[doc(hidden)]
 pub mod discover;
+mod drawing;
 mod edit;
 #[doc(hidden)]
 pub mod fields;

@@ -20,6 +20,7 @@ use std::fmt::Write;
 use serde_json::json;
 
 use crate::analysis::Analysis;
+use crate::drawing::{Arrow, Class, Drawing, Line, Shape};
 use crate::graph::{Edge, Graph, Node};
 use crate::index::ObjId;
 use crate::model::{FieldValue, Mode};
@@ -626,4 +627,193 @@ pub fn json(analysis: &Analysis, preview: &Preview) -> String {
         "terminatingOnApply": preview.dangling_terminating.iter().map(terminating).collect::<Vec<_>>(),
     });
     serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"
+}
+
+/// How each object a delete reaches is drawn, by its fate; the legend lists them in this order.
+static TARGET_DELETED: Class = Class {
+    name: "deleted",
+    dot: "style=filled, fillcolor=\"#f6c9c4\", color=\"#b8322a\"",
+    mermaid: "fill:#f6c9c4,stroke:#b8322a,color:#000",
+    legend: Some("deleted"),
+};
+static TERMINATING: Class = Class {
+    name: "terminating",
+    dot: "style=filled, fillcolor=\"#ffe2a0\", color=\"#a86a00\"",
+    mermaid: "fill:#ffe2a0,stroke:#a86a00,color:#000",
+    legend: Some("stays Terminating (a finalizer, or a blocking dependent)"),
+};
+static BLOCKING: Class = Class {
+    name: "blocking",
+    dot: "style=\"filled,bold\", fillcolor=\"#f6c9c4\", color=\"#7a1f1a\"",
+    mermaid: "fill:#f6c9c4,stroke:#7a1f1a,stroke-width:3px,color:#000",
+    legend: Some("deleted first: blocks its owner's foreground delete"),
+};
+static NEVER_COLLECTED: Class = Class {
+    name: "never",
+    dot: "style=filled, fillcolor=\"#dddddd\", color=\"#555555\"",
+    mermaid: "fill:#dddddd,stroke:#555555,color:#000",
+    legend: Some("never collected (a reference the collector cannot map)"),
+};
+static ORPHANED: Class = Class {
+    name: "orphaned",
+    dot: "style=filled, fillcolor=\"#cfeccf\", color=\"#2d7a2d\"",
+    mermaid: "fill:#cfeccf,stroke:#2d7a2d,color:#000",
+    legend: Some("kept: orphaned, loses its reference"),
+};
+static ON_APPLY: Class = Class {
+    name: "onapply",
+    dot: "style=\"filled,dashed\", fillcolor=\"#f6c9c4\", color=\"#b8322a\"",
+    mermaid: "fill:#f6c9c4,stroke:#b8322a,stroke-dasharray:4,color:#000",
+    legend: Some("deleted on apply: every owner it names dangles"),
+};
+
+/// The objects a delete reaches, each marked with its fate, and the references between them:
+/// the shapes `--format dot` and `--format mermaid` draw.
+fn drawing(analysis: &Analysis, graph: &Graph, preview: &Preview) -> Drawing {
+    let name = |id: ObjId| crate::report::escape::text(&analysis.display_name(id)).into_owned();
+    let node_id = |id: ObjId| format!("n{}", id.0);
+    // Each object once, with the first fate found for it, in the order the text lists them.
+    let mut fates: Vec<(ObjId, &'static Class, String)> = Vec::new();
+    let add = |fates: &mut Vec<(ObjId, &'static Class, String)>,
+               id: ObjId,
+               class: &'static Class,
+               fate: String| {
+        if !fates.iter().any(|(seen, ..)| *seen == id) {
+            fates.push((id, class, fate));
+        }
+    };
+    for terminating in preview
+        .terminating
+        .iter()
+        .chain(&preview.dangling_terminating)
+    {
+        // Held only by a blocking dependent: which one, in short.
+        let own = terminating
+            .held_by
+            .iter()
+            .any(|f| f != "foregroundDeletion");
+        let why = if terminating.blocked_by.is_empty() || own {
+            until(analysis, terminating)
+        } else {
+            let blockers: Vec<String> = terminating.blocked_by.iter().map(|&b| name(b)).collect();
+            let verb = if blockers.len() == 1 { "stays" } else { "stay" };
+            format!("while {} {verb}", blockers.join(", "))
+        };
+        add(
+            &mut fates,
+            terminating.object,
+            &TERMINATING,
+            format!("stays Terminating {why}"),
+        );
+    }
+    let foreground = preview.cascade == Cascade::Foreground;
+    for (step, &id) in preview.deleted.iter().enumerate() {
+        let blocks = preview.blocking.contains(&id);
+        let (class, fate) = match (foreground, blocks) {
+            (true, true) => (
+                &BLOCKING,
+                format!("deleted {}: blocks owner deletion", step + 1),
+            ),
+            (true, false) => (&TARGET_DELETED, format!("deleted {}", step + 1)),
+            (false, _) => (&TARGET_DELETED, "deleted".to_string()),
+        };
+        add(&mut fates, id, class, fate);
+    }
+    for &id in &preview.never_collected {
+        add(
+            &mut fates,
+            id,
+            &NEVER_COLLECTED,
+            "never collected".to_string(),
+        );
+    }
+    for (id, owners) in &preview.lose_references {
+        let owners: Vec<String> = owners.iter().map(|&o| name(o)).collect();
+        add(
+            &mut fates,
+            *id,
+            &ORPHANED,
+            format!("kept, no longer owned by {}", owners.join(", ")),
+        );
+    }
+    for &id in &preview.dangling {
+        add(&mut fates, id, &ON_APPLY, "deleted on apply".to_string());
+    }
+    let drawn: HashSet<ObjId> = fates.iter().map(|(id, ..)| *id).collect();
+    let shapes = fates
+        .iter()
+        .map(|(id, class, fate)| Shape {
+            id: node_id(*id),
+            lines: if *id == preview.target {
+                vec![name(*id), "(the object deleted)".to_string(), fate.clone()]
+            } else {
+                vec![name(*id), fate.clone()]
+            },
+            class: Some(*class),
+            emphasis: *id == preview.target,
+        })
+        .collect();
+    // The references between drawn objects, once per owner and dependent.
+    let mut arrows: Vec<Arrow> = Vec::new();
+    let mut seen = HashSet::new();
+    for edge in &graph.edges {
+        let Node::Object(owner) = edge.owner else {
+            continue;
+        };
+        if !drawn.contains(&owner)
+            || !drawn.contains(&edge.dependent)
+            || !seen.insert((owner, edge.dependent))
+        {
+            continue;
+        }
+        let removed = preview
+            .lose_references
+            .iter()
+            .any(|(id, owners)| *id == edge.dependent && owners.contains(&owner));
+        let blocks =
+            (foreground && owner == preview.target && preview.blocking.contains(&edge.dependent))
+                || preview
+                    .terminating
+                    .iter()
+                    .any(|t| t.object == owner && t.blocked_by.contains(&edge.dependent));
+        let (label, line) = if removed {
+            (Some("reference removed".to_string()), Line::Removed)
+        } else if blocks {
+            (Some("blocks owner deletion".to_string()), Line::Thick)
+        } else {
+            (
+                edge.controller.then(|| "controller".to_string()),
+                Line::Solid,
+            )
+        };
+        arrows.push(Arrow {
+            from: node_id(owner),
+            to: node_id(edge.dependent),
+            label,
+            line,
+        });
+    }
+    Drawing {
+        name: "delete_preview",
+        shapes,
+        arrows,
+        classes: vec![
+            &TARGET_DELETED,
+            &BLOCKING,
+            &TERMINATING,
+            &NEVER_COLLECTED,
+            &ORPHANED,
+            &ON_APPLY,
+        ],
+    }
+}
+
+/// The delete as a Graphviz graph: each object with its fate, and a legend.
+pub fn dot(analysis: &Analysis, graph: &Graph, preview: &Preview) -> String {
+    crate::drawing::dot(&drawing(analysis, graph, preview))
+}
+
+/// The delete as a Mermaid flowchart: each object with its fate, and a legend.
+pub fn mermaid(analysis: &Analysis, graph: &Graph, preview: &Preview) -> String {
+    crate::drawing::mermaid(&drawing(analysis, graph, preview))
 }

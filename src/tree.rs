@@ -10,6 +10,7 @@ use std::fmt::Write;
 use serde_json::json;
 
 use crate::analysis::Analysis;
+use crate::drawing::{Arrow, Class, Drawing, Line, Shape};
 use crate::graph::{Edge, Graph, Node};
 use crate::index::ObjId;
 
@@ -468,87 +469,60 @@ pub fn json(forest: &Forest) -> String {
     serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"
 }
 
-pub fn dot(forest: &Forest) -> String {
+/// How a placeholder for an owner that does not resolve is drawn.
+static UNRESOLVED: Class = Class {
+    name: "unresolved",
+    dot: "style=dashed, color=red, fontcolor=red",
+    mermaid: "stroke:#d33,stroke-dasharray:4,color:#d33",
+    legend: None,
+};
+
+fn drawing(forest: &Forest) -> Drawing {
     let (nodes, edges) = parts(forest);
-    let quote = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
-    let mut out = String::from(
-        "digraph ownership {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n",
-    );
-    for node in nodes {
-        let style = match node {
-            Node::Placeholder(_) => ", style=dashed, color=red, fontcolor=red",
-            Node::Object(_) => "",
-        };
-        let _ = writeln!(
-            out,
-            "  {} [label=\"{}\"{style}];",
-            id(node),
-            quote(&crate::report::escape::text(&forest.label(node)))
-        );
+    let shapes = nodes
+        .into_iter()
+        .map(|node| Shape {
+            id: id(node),
+            lines: vec![crate::report::escape::text(&forest.label(node)).into_owned()],
+            class: matches!(node, Node::Placeholder(_)).then_some(&UNRESOLVED),
+            emphasis: false,
+        })
+        .collect();
+    let arrows = edges
+        .iter()
+        .map(|edge| {
+            let mut label: Vec<&str> = Vec::new();
+            if edge.controller {
+                label.push("controller");
+            }
+            let marked = forest.marked(edge);
+            if let Some(reason) = marked {
+                label.push(reason.phrase());
+            }
+            Arrow {
+                from: id(forest.drawn(edge.owner)),
+                to: id(Node::Object(edge.dependent)),
+                label: (!label.is_empty()).then(|| label.join(", ")),
+                line: if marked.is_some() {
+                    Line::Broken
+                } else {
+                    Line::Solid
+                },
+            }
+        })
+        .collect();
+    Drawing {
+        name: "ownership",
+        shapes,
+        arrows,
+        classes: vec![&UNRESOLVED],
     }
-    for edge in edges {
-        let mut label: Vec<&str> = Vec::new();
-        if edge.controller {
-            label.push("controller");
-        }
-        let marked = forest.marked(&edge);
-        if let Some(reason) = marked {
-            label.push(reason.phrase());
-        }
-        let mut attributes = Vec::new();
-        if !label.is_empty() {
-            attributes.push(format!("label=\"{}\"", label.join(", ")));
-        }
-        if marked.is_some() {
-            attributes.push("style=dashed, color=red, fontcolor=red".to_string());
-        }
-        let style = if attributes.is_empty() {
-            String::new()
-        } else {
-            format!(" [{}]", attributes.join(", "))
-        };
-        let _ = writeln!(
-            out,
-            "  {} -> {}{style};",
-            id(forest.drawn(edge.owner)),
-            id(Node::Object(edge.dependent))
-        );
-    }
-    out.push_str("}\n");
-    out
+}
+
+pub fn dot(forest: &Forest) -> String {
+    crate::drawing::dot(&drawing(forest))
 }
 
 pub fn mermaid(forest: &Forest) -> String {
-    let (nodes, edges) = parts(forest);
-    // Mermaid labels are quoted; a quote inside is written as an entity.
-    let quote = |s: &str| s.replace('"', "#quot;");
-    let mut out = String::from("flowchart LR\n");
-    for node in &nodes {
-        let label = crate::report::escape::text(&forest.label(*node)).into_owned();
-        let _ = writeln!(out, "  {}[\"{}\"]", id(*node), quote(&label));
-    }
-    for edge in edges {
-        let arrow = match (edge.controller, forest.marked(&edge)) {
-            (true, Some(reason)) => format!("-. controller, {} .->", reason.phrase()),
-            (false, Some(reason)) => format!("-. {} .->", reason.phrase()),
-            (true, None) => "-- controller -->".to_string(),
-            (false, None) => "-->".to_string(),
-        };
-        let _ = writeln!(
-            out,
-            "  {} {arrow} {}",
-            id(forest.drawn(edge.owner)),
-            id(Node::Object(edge.dependent))
-        );
-    }
-    let missing: Vec<String> = nodes
-        .iter()
-        .filter(|n| matches!(n, Node::Placeholder(_)))
-        .map(|&n| id(n))
-        .collect();
-    if !missing.is_empty() {
-        out.push_str("  classDef unresolved stroke:#d33,stroke-dasharray:4,color:#d33\n");
-        let _ = writeln!(out, "  class {} unresolved", missing.join(","));
-    }
-    out
+    crate::drawing::mermaid(&drawing(forest))
 }

@@ -37,8 +37,14 @@ pub struct DeletePreview {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum PreviewFormat {
+    /// What goes, what stays Terminating, what survives, in sections
     Text,
+    /// The same, for tools
     Json,
+    /// Graphviz (`dot -Tsvg`): each object coloured by its fate, with a legend
+    Dot,
+    /// A Mermaid flowchart (renders in GitHub Markdown), coloured by fate, with a legend
+    Mermaid,
 }
 
 /// Read and resolve the input of a graph command; report unreadable inputs on stderr. Also
@@ -222,6 +228,8 @@ pub fn delete_preview(args: DeletePreview, streams: &mut Streams) -> i32 {
     let text = match args.format {
         PreviewFormat::Text => crate::preview::text(&analysis, &preview),
         PreviewFormat::Json => crate::preview::json(&analysis, &preview),
+        PreviewFormat::Dot => crate::preview::dot(&analysis, &graph, &preview),
+        PreviewFormat::Mermaid => crate::preview::mermaid(&analysis, &graph, &preview),
     };
     let code = if analysis.outcome.errors.is_empty() {
         0

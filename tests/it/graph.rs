@@ -511,3 +511,89 @@ fn trees_root_is_the_first_argument_as_kubectl_tree_takes_it() {
         out.stdout
     );
 }
+
+/// `delete-preview --format dot|mermaid` draws every object the delete reaches with its fate
+/// (deleted, in order in foreground; blocking; staying Terminating and why; kept, losing its
+/// reference) and a legend of the fates it shows.
+#[test]
+fn a_delete_preview_is_drawn_with_each_objects_fate_and_a_legend() {
+    let file = "testdata/graph/finalizer-held.yaml";
+    let args = |format| {
+        [
+            "delete-preview",
+            "deploy/web",
+            "-n",
+            "shop",
+            "--cascade",
+            "foreground",
+            "--format",
+            format,
+            file,
+        ]
+    };
+    let dot = run(&args("dot"), 0);
+    insta::assert_snapshot!("finalizer-held-delete-dot", dot);
+    let mermaid = run(&args("mermaid"), 0);
+    insta::assert_snapshot!("finalizer-held-delete-mermaid", mermaid);
+    for (fate, class) in [
+        (
+            "ConfigMap shop/cm-fin\\nstays Terminating until example.com/hold is removed",
+            "terminating",
+        ),
+        (
+            "ReplicaSet shop/web-7d9f\\ndeleted 7: blocks owner deletion",
+            "blocking",
+        ),
+        ("ConfigMap shop/cm-grand\\ndeleted 1", "deleted"),
+        (
+            "Secret shop/sec-keep\\nkept, no longer owned by Deployment shop/web",
+            "orphaned",
+        ),
+    ] {
+        assert!(dot.contains(&format!("label=\"{fate}\"")), "{fate}:\n{dot}");
+        let box_ = mermaid
+            .lines()
+            .find(|line| line.contains(&fate.replace("\\n", "<br>")))
+            .unwrap_or_else(|| panic!("{fate}:\n{mermaid}"));
+        let id = box_.trim().split('[').next().unwrap_or("");
+        assert!(
+            mermaid.lines().any(|line| line.starts_with("  class ")
+                && line.ends_with(&format!(" {class}"))
+                && line.contains(id)),
+            "{id} is not of class {class}:\n{mermaid}"
+        );
+    }
+    // The object deleted stands out, and the legend names each fate shown.
+    assert!(dot.contains(r##"n0 [label="Deployment shop/web\n(the object deleted)\nstays Terminating while ConfigMap shop/cm-fin stays", style=filled, fillcolor="#ffe2a0", color="#a86a00", penwidth=3];"##), "{dot}");
+    assert!(dot.contains("subgraph cluster_legend"), "{dot}");
+    assert!(mermaid.contains("subgraph legend [Legend]"), "{mermaid}");
+    for legend in [
+        "deleted",
+        "blocks its owner",
+        "stays Terminating",
+        "kept: orphaned",
+    ] {
+        assert!(
+            dot.lines()
+                .any(|l| l.contains("legend_") && l.contains(legend)),
+            "{legend}:\n{dot}"
+        );
+        assert!(
+            mermaid
+                .lines()
+                .any(|l| l.contains("legend_") && l.contains(legend)),
+            "{legend}:\n{mermaid}"
+        );
+    }
+    // No fate the delete does not reach is in the legend.
+    assert!(!dot.contains("never collected"), "{dot}");
+    // A removed reference and a blocking one are drawn as such.
+    assert!(
+        dot.contains("label=\"reference removed\", style=dashed"),
+        "{dot}"
+    );
+    assert!(
+        mermaid.contains("== blocks owner deletion ==>"),
+        "{mermaid}"
+    );
+}

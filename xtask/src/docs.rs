@@ -77,6 +77,8 @@ pub fn build(root: &Path, work: &Path, out: &Path, repository: &str) -> Result<u
             "tree-example",
             terminal(&["ownerlint", "tree", "examples/cluster-dump"])?,
         ),
+        ("tree-picture", picture(&TREE_PICTURE)?),
+        ("delete-preview-picture", picture(&DELETE_PREVIEW_PICTURE)?),
     ]
     .into_iter()
     .collect();
@@ -101,6 +103,144 @@ pub fn build(root: &Path, work: &Path, out: &Path, repository: &str) -> Result<u
         ));
     }
     Ok(html_files(out)?.len())
+}
+
+/// A picture the site draws from a bundled example: ownerlint's `--format dot` output,
+/// rendered by Graphviz.
+pub struct Picture {
+    /// The command line, as the page shows it (`--format dot` is added to run it).
+    pub args: &'static [&'static str],
+    /// What the picture shows, for the image's description.
+    pub alt: &'static str,
+}
+
+pub const TREE_PICTURE: Picture = Picture {
+    args: &["ownerlint", "tree", "examples/cluster-dump"],
+    alt: "The ownership tree of examples/cluster-dump",
+};
+
+pub const DELETE_PREVIEW_PICTURE: Picture = Picture {
+    args: &[
+        "ownerlint",
+        "delete-preview",
+        "rs/billing-7c9f8d6b5",
+        "-n",
+        "payments",
+        "--cascade",
+        "foreground",
+        "examples/cluster-dump",
+    ],
+    alt: "What a foreground delete of ReplicaSet payments/billing-7c9f8d6b5 takes with it",
+};
+
+/// The Debian package that has Graphviz's `dot`.
+const GRAPHVIZ: &str = "graphviz";
+
+/// The picture, as HTML for a page: the SVG `dot -Tsvg` draws of ownerlint's `--format dot`
+/// output, with the command under it. Without `dot` the page says that the picture was not
+/// rendered and why, and a warning is printed; under CI (`CI=true`) that is an error.
+fn picture(picture: &Picture) -> Result<String, String> {
+    let mut args = picture.args.to_vec();
+    args.extend(["--format", "dot"]);
+    let graph = run_ownerlint(&args)?;
+    let command = escape_html(&picture.args.join(" "));
+    let svg = match render_svg(&graph) {
+        Ok(svg) => svg,
+        Err(why) if std::env::var("CI").is_ok_and(|ci| ci == "true") => {
+            return Err(format!("the picture of `{command}` cannot be drawn: {why}"));
+        }
+        Err(why) => {
+            eprintln!(
+                "cargo xtask docs: warning: the picture of `{command}` is not drawn: {why} \
+                 (install the package {GRAPHVIZ})"
+            );
+            return Ok(format!(
+                "<p class=\"picture-missing\"><strong>This picture was not rendered</strong> when \
+                 this site was built: {}. Install Graphviz (the Debian package \
+                 <code>{GRAPHVIZ}</code>) and run <code>cargo xtask docs</code> again, or draw \
+                 it yourself: <code>{command} --format dot | dot -Tsvg &gt; picture.svg</code>.\
+                 </p>\n",
+                escape_html(&why)
+            ));
+        }
+    };
+    Ok(format!(
+        "<figure class=\"picture\" role=\"img\" aria-label=\"{}\">\n{svg}\n\
+         <figcaption><code>{command} --format dot | dot -Tsvg</code></figcaption>\n</figure>\n",
+        escape_html(picture.alt)
+    ))
+}
+
+/// `dot -Tsvg` of `graph`: the SVG element alone (no XML declaration or comments), and no blank
+/// line, so that Markdown keeps it as one block of HTML.
+fn render_svg(graph: &str) -> Result<String, String> {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("Graphviz's `dot` cannot be run ({e})"))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(graph.as_bytes())
+            .map_err(|e| format!("cannot write to `dot`: {e}"))?;
+    }
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("`dot` failed: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "`dot -Tsvg` failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let svg = String::from_utf8_lossy(&out.stdout);
+    let start = svg
+        .find("<svg")
+        .ok_or("`dot -Tsvg` printed no <svg> element")?;
+    let svg: Vec<&str> = svg[start..]
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.trim_start().starts_with("<!--"))
+        .collect();
+    Ok(svg.join("\n"))
+}
+
+/// What ownerlint prints on standard output for `args` (run from the repository's root, as
+/// the library runs it); an error when it fails.
+fn run_ownerlint(args: &[&str]) -> Result<String, String> {
+    use clap::Parser;
+    let cli = ownerlint::cli::Cli::try_parse_from(args).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let code = {
+        let mut streams = ownerlint::run::Streams {
+            stdin: Box::new(std::io::empty()),
+            stdout: Box::new(&mut out),
+            stderr: Box::new(&mut err),
+            stdout_is_terminal: false,
+            stdin_has_data: false,
+        };
+        match cli.command {
+            Some(ownerlint::cli::Command::Tree(tree)) => {
+                ownerlint::run::tree((*tree).into(), &mut streams)
+            }
+            Some(ownerlint::cli::Command::DeletePreview(preview)) => {
+                ownerlint::run::delete_preview((*preview).into(), &mut streams)
+            }
+            _ => return Err(format!("no picture is made of {args:?}")),
+        }
+    };
+    if code != 0 {
+        return Err(format!(
+            "{} failed ({code}): {}",
+            args.join(" "),
+            String::from_utf8_lossy(&err)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out).into_owned())
 }
 
 /// What ownerlint prints on a terminal for `args` (run from the repository's root, as the
@@ -1154,6 +1294,86 @@ mod tests {
             Ok("x\nA\ny\n".to_string())
         );
         assert!(fill_markers("<!-- ownerlint: b -->\n", &generated).is_err());
+    }
+
+    /// The graph page embeds the pictures of the bundled example, drawn by Graphviz, naming
+    /// its objects; without `dot` (outside CI) it says that they were not rendered.
+    #[test]
+    fn the_graph_page_shows_the_pictures_of_the_example() {
+        let root = root();
+        std::env::set_current_dir(&root).expect("the repository's root");
+        let dot_present = std::process::Command::new("dot")
+            .arg("-V")
+            .output()
+            .is_ok_and(|out| out.status.success());
+        let page = fs::read_to_string(root.join("docs/src/graph.md")).expect("graph.md");
+        let generated: BTreeMap<&str, String> = [
+            ("tree-picture", picture(&TREE_PICTURE)),
+            ("delete-preview-picture", picture(&DELETE_PREVIEW_PICTURE)),
+        ]
+        .into_iter()
+        .map(|(name, made)| match made {
+            Ok(html) => (name, html),
+            Err(why) => panic!("{name}: {why}"),
+        })
+        .chain(
+            [
+                "action-inputs",
+                "action-outputs",
+                "rule-pages",
+                "rule-table",
+                "subcommands",
+            ]
+            .map(|name| (name, String::new())),
+        )
+        .collect();
+        let filled = fill_markers(&page, &generated).expect("the markers are filled");
+        if !dot_present {
+            assert!(
+                filled.contains("This picture was not rendered"),
+                "without dot the page says so:\n{filled}"
+            );
+            eprintln!("the pictures are not checked: Graphviz's dot is not installed ({GRAPHVIZ})");
+            return;
+        }
+        let figures: Vec<&str> = filled.split("<figure class=\"picture\"").skip(1).collect();
+        assert_eq!(figures.len(), 2, "{filled}");
+        let objects = [
+            // The tree: objects, and placeholders for owners that do not resolve.
+            vec![
+                "ReplicaSet payments/billing-7c9f8d6b5",
+                "Pod payments/billing-7c9f8d6b5-tx2lp",
+                "Pod payments/billing-7c9f8d6b5-q8kzn",
+                "Pod payments/batch-report-28471230-m4x9z",
+                "Pod payments/billing-debug",
+                "Deployment payments/billing (not found)",
+            ],
+            // The delete, with each fate and the legend.
+            vec![
+                "ReplicaSet payments/billing-7c9f8d6b5",
+                "deleted 3",
+                "Pod payments/billing-7c9f8d6b5-tx2lp",
+                "Pod payments/billing-7c9f8d6b5-w7r2d",
+                "deleted 1: blocks owner deletion",
+                "Legend",
+            ],
+        ];
+        for (figure, objects) in figures.iter().zip(objects) {
+            let svg = figure.split("</svg>").next().unwrap_or("");
+            assert!(svg.contains("<svg"), "no SVG in the figure:\n{figure}");
+            // Graphviz writes `-` as `&#45;`.
+            let text = svg.replace("&#45;", "-");
+            for object in objects {
+                assert!(
+                    text.contains(&format!(">{object}</text>")),
+                    "the picture does not name {object}:\n{svg}"
+                );
+            }
+            assert!(
+                !svg.lines().any(|line| line.trim().is_empty()),
+                "a blank line would end the HTML block"
+            );
+        }
     }
 
     /// A link to a page or an anchor that is not there is found; those that are, are not.
