@@ -794,6 +794,7 @@ const OTHER_PROGRAMS_FLAGS: &[&str] = &[
     "--out",
     "--post-renderer",
     "--release",
+    "--set-string",
     "--skip-vsix",
     "--skip-wheel",
     "--target",
