@@ -440,3 +440,32 @@ fn on_a_terminal_only_ownerlints_own_colours_reach_it() {
     );
     assert!(text.contains(r#"t\x1b]0;owned\x07.yaml":5:21]"#), "{text}");
 }
+
+/// The finding the README shows is what `ownerlint` prints for it, at 80 columns, word for word
+/// and line for line: the picture cannot drift from the tool.
+#[test]
+fn the_readmes_finding_is_what_ownerlint_prints() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let command = "$ ownerlint examples/manifests/shop.yaml\n…\n";
+    let start = readme.find(command).expect("the README's finding") + command.len();
+    let end = start + readme[start..].find("…\n```").expect("its end");
+    let shown = &readme[start..end];
+    assert!(shown.contains("error["), "{shown}");
+    let run = common::ownerlint()
+        .current_dir(root())
+        .env("COLUMNS", "80")
+        .args([
+            "--format",
+            "pretty",
+            "--color",
+            "never",
+            "examples/manifests/shop.yaml",
+        ])
+        .run();
+    assert_eq!(run.code(), Some(1), "{}", run.stderr);
+    assert!(
+        run.stdout.contains(shown),
+        "the README shows:\n{shown}\nownerlint prints:\n{}",
+        run.stdout
+    );
+}
