@@ -43,6 +43,8 @@ pub struct Options {
     /// Rule levels for the findings reported in some files (the configuration's `overrides`),
     /// over `levels`, the later over the earlier.
     pub overrides: Vec<PathLevels>,
+    /// Charts and overlays built with settings of their own (the configuration's `builds`).
+    pub builds: Vec<BuildConfig>,
     /// Kinds and scopes that no CRD in the input declares.
     pub kinds: Vec<CrdInfo>,
     /// Ownership policies, from the configuration and the packs it selects.
@@ -63,6 +65,33 @@ pub struct Options {
     pub git_deletions: bool,
     /// With `complete`, the kinds that could not be read (`ownerlint cluster`'s failed lists).
     pub not_read: Vec<crate::rules::NotRead>,
+}
+
+/// A chart or an overlay built with settings of its own (an item of `builds`), for a
+/// repository whose deployments no Flux or Argo CD object describes. Two items of one path
+/// are two builds of it (a chart deployed with two sets of values).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BuildConfig {
+    /// The chart's or overlay's folder (relative paths are joined to the file's folder).
+    pub path: PathBuf,
+    /// Values files, in order (`helm template --values`).
+    pub values: Vec<PathBuf>,
+    /// `--set` expressions, in order.
+    pub set: Vec<String>,
+    pub release_name: Option<String>,
+    /// The namespace of namespaced objects that name none (`helm template --namespace`; for
+    /// an overlay, as `-n`).
+    pub namespace: Option<String>,
+    /// As helm takes it (`v1.33.0`).
+    pub kube_version: Option<String>,
+    /// The configuration file, and the line of the item.
+    pub file: PathBuf,
+    pub line: usize,
+}
+
+/// "1.33" of helm's "v1.33.0".
+pub fn kube_release(version: &str) -> &str {
+    version.trim_start_matches('v').trim_end_matches(".0")
 }
 
 /// Rule levels for the findings reported in the files some globs match (an item of the
@@ -93,6 +122,7 @@ impl Default for Options {
             limits: yaml::Limits::default(),
             levels: Vec::new(),
             overrides: Vec::new(),
+            builds: Vec::new(),
             kinds: Vec::new(),
             policies: policy::Policies::default(),
             no_suppress: false,

@@ -136,6 +136,7 @@ pub fn discover(
     roots: &[PathBuf],
     filter: &Filter,
     build: bool,
+    configured: &[crate::analysis::BuildConfig],
     files: &Files,
 ) -> Discovered {
     let mut found = Discovered::default();
@@ -211,6 +212,7 @@ pub fn discover(
             .and_then(|root| std::fs::canonicalize(root).ok())
             .filter(|root| repository.holds(root))
             .unwrap_or(given);
+        built_as_configured(configured, &mut found);
         built_by_flux(&met_files, &flux_root, &mut found, files);
         built_by_argo(&met_files, &flux_root, &mut found, files);
     }
@@ -280,6 +282,7 @@ fn built_by_flux(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &F
         replaced.insert(dir);
         let built = Target {
             flux: Some(std::sync::Arc::new(flux)),
+            configured: None,
             ..target.clone()
         };
         // What was part of the overlay is part of what the Kustomization builds.
@@ -301,6 +304,42 @@ fn built_by_flux(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &F
         .skipped
         .retain(|s| !replaced.contains(&canonical(&s.target.dir)));
     found.targets.extend(by_flux);
+}
+
+/// The charts and overlays the configuration's `builds` name, each built with its item's
+/// settings (one build for each item, in place of the folder's own build). A Flux or Argo CD
+/// object that builds the same folder builds it as it says instead.
+fn built_as_configured(configured: &[crate::analysis::BuildConfig], found: &mut Discovered) {
+    use std::collections::HashSet;
+    if configured.is_empty() {
+        return;
+    }
+    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| lexical(p));
+    let known: Vec<(PathBuf, Target)> = (found.targets.iter())
+        .chain(found.skipped.iter().map(|s| &s.target))
+        .map(|t| (canonical(&t.dir), t.clone()))
+        .collect();
+    let mut replaced = HashSet::new();
+    let mut by_configuration = Vec::new();
+    for item in configured {
+        let dir = canonical(&item.path);
+        // Only a folder the run meets: a build named for another folder is not this run's.
+        let Some((_, target)) = known.iter().find(|(d, _)| *d == dir) else {
+            continue;
+        };
+        replaced.insert(dir);
+        by_configuration.push(Target {
+            configured: Some(std::sync::Arc::new(item.clone())),
+            ..target.clone()
+        });
+    }
+    found
+        .targets
+        .retain(|t| !replaced.contains(&canonical(&t.dir)));
+    found
+        .skipped
+        .retain(|s| !replaced.contains(&canonical(&s.target.dir)));
+    found.targets.extend(by_configuration);
 }
 
 /// The charts and overlays that Argo CD Applications among `met` build, each built as its
@@ -346,6 +385,7 @@ fn built_by_argo(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &F
         by_argo.push(Target {
             argo: Some(Arc::new(argo)),
             flux: None,
+            configured: None,
             ..target
         });
     }

@@ -285,6 +285,7 @@ mod tests {
             file: dir.join("Chart.yaml"),
             flux: None,
             argo: None,
+            configured: None,
         };
         let consumed = target.consumed(&Files::default());
         assert!(consumed.contains(Path::new("charts/shop/templates/a/b.yaml")));

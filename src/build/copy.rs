@@ -82,6 +82,7 @@ impl Plan {
                         dir: real,
                         flux: target.flux.clone(),
                         argo: target.argo.clone(),
+                        configured: target.configured.clone(),
                     },
                     _ => target.clone(),
                 };

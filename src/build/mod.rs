@@ -6,6 +6,7 @@
 //! each finding in it back to the file, and where it can the line, that the object came from.
 
 mod argo;
+mod configured;
 mod consumed;
 mod copy;
 mod environment;
@@ -48,6 +49,8 @@ pub struct Target {
     pub flux: Option<Arc<FluxBuild>>,
     /// The Argo CD Application that builds it, and how.
     pub argo: Option<Arc<ArgoBuild>>,
+    /// The item of the configuration's `builds` that builds it, and how.
+    pub configured: Option<Arc<crate::analysis::BuildConfig>>,
 }
 
 /// The names kustomize reads a kustomization from, in the order it looks for them.
@@ -65,6 +68,7 @@ impl Target {
                 file: chart,
                 flux: None,
                 argo: None,
+                configured: None,
             });
         }
         KUSTOMIZATION_FILES
@@ -77,6 +81,7 @@ impl Target {
                 file,
                 flux: None,
                 argo: None,
+                configured: None,
             })
     }
 
@@ -123,6 +128,16 @@ impl Target {
         if let Some(argo) = &self.argo {
             return argo.describe();
         }
+        if let Some(configured) = &self.configured {
+            return format!(
+                "{} {dir} ({})",
+                match self.tool {
+                    Tool::Helm => "helm template".to_string(),
+                    Tool::Kustomize => tool::kustomize_command().to_string(),
+                },
+                configured::describe(configured)
+            );
+        }
         match self.tool {
             Tool::Helm => format!("helm template {dir}"),
             Tool::Kustomize => format!("{} {dir}", tool::kustomize_command()),
@@ -148,6 +163,13 @@ impl Target {
                 self.shown_dir(),
                 argo.name,
                 display_path(&argo.file)
+            );
+        }
+        if let Some(configured) = &self.configured {
+            return format!(
+                "{} ({})",
+                self.shown_dir(),
+                configured::describe(configured)
             );
         }
         format!("{} (built)", self.shown_dir())
@@ -279,6 +301,11 @@ fn build_as_it_is(
 ) -> BuildResult {
     if let Some(argo) = &target.argo {
         return argo::build(target, argo, options, stop);
+    }
+    if let Some(configured) = &target.configured
+        && target.tool == Tool::Helm
+    {
+        return configured::build(target, configured, options, stop);
     }
     match target.tool {
         Tool::Helm => helm::build(
@@ -813,6 +840,7 @@ fn build_copy(
         file: copy_file.clone(),
         flux: target.flux.clone(),
         argo: target.argo.clone(),
+        configured: target.configured.clone(),
     };
     match build_as_it_is(&copied, options, stop) {
         Ok(mut built) => {

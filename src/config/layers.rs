@@ -59,6 +59,8 @@ pub struct Effective {
     pub policies: Policies,
     /// Rule levels for some files only, from the configuration file.
     pub overrides: Vec<(crate::config::Override, Origin)>,
+    /// Charts and overlays built with settings of their own, from the configuration file.
+    pub builds: Vec<crate::config::BuildConfig>,
     /// Whether charts and overlays are built (else read file by file), and how.
     pub render: Setting<bool>,
     pub release_name: Setting<String>,
@@ -244,6 +246,7 @@ fn effective_with(
             .iter()
             .map(|o| (o.clone(), at(o.line)))
             .collect(),
+        builds: file.builds.clone(),
         file: path,
         render: Setting {
             value: !args.no_render,
@@ -333,6 +336,7 @@ impl Effective {
             project: flags.project.clone(),
             limits: flags.limits,
             levels: self.levels.into_iter().map(|(r, l, _)| (r, l)).collect(),
+            builds: self.builds.clone(),
             overrides: self
                 .overrides
                 .iter()
@@ -465,6 +469,45 @@ impl Effective {
                 None => default_level(rule.meta, self.complete.value),
             };
             lines.push((format!("  {id}: {level}"), Some(origin)));
+        }
+        if !self.builds.is_empty() {
+            lines.push(("builds:".to_string(), None));
+            for build in &self.builds {
+                let origin = format!("{}:{}", crate::read::display_path(&build.file), build.line);
+                // Relative to the file's folder, as the file says them.
+                let folder = build.file.parent().unwrap_or(Path::new(""));
+                let written = |path: &Path| {
+                    crate::read::display_path(path.strip_prefix(folder).unwrap_or(path))
+                };
+                lines.push((
+                    format!("  - path: {}", yaml_scalar(&written(&build.path))),
+                    Some(origin),
+                ));
+                let list = |items: Vec<String>| {
+                    let items: Vec<String> = items.iter().map(|i| yaml_scalar(i)).collect();
+                    format!("[{}]", items.join(", "))
+                };
+                if !build.values.is_empty() {
+                    let values = build.values.iter().map(|v| written(v));
+                    lines.push((format!("    values: {}", list(values.collect())), None));
+                }
+                if !build.set.is_empty() {
+                    lines.push((format!("    set: {}", list(build.set.clone())), None));
+                }
+                for (what, value) in [
+                    ("release-name", &build.release_name),
+                    ("namespace", &build.namespace),
+                ] {
+                    if let Some(value) = value {
+                        lines.push((format!("    {what}: {}", yaml_scalar(value)), None));
+                    }
+                }
+                if let Some(version) = &build.kube_version {
+                    // Shown as the file takes it: "1.33" for helm's v1.33.0.
+                    let release = crate::config::kube_release(version);
+                    lines.push((format!("    kube-version: \"{release}\""), None));
+                }
+            }
         }
         if !self.overrides.is_empty() {
             lines.push(("overrides:".to_string(), None));

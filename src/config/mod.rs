@@ -95,7 +95,10 @@ pub struct FileConfig {
     pub packs: Vec<(String, usize)>,
     pub policies: Policies,
     pub overrides: Vec<Override>,
+    pub builds: Vec<BuildConfig>,
 }
+
+pub use crate::analysis::{BuildConfig, kube_release};
 
 /// Rule levels for some files only (`overrides`), as ruff's `per-file-ignores` and ESLint's
 /// `overrides`: each glob is relative to the configuration file's folder, or, without a `/`,
@@ -462,6 +465,7 @@ impl Reader<'_> {
                 ),
                 "packs" => self.packs(value, config),
                 "overrides" => self.overrides(value, config),
+                "builds" => self.builds(value, dir, config),
                 "policies" => {
                     let origin_file = self.source.name.clone();
                     let policies = self.policies(value, &|line| format!("{origin_file}:{line}"));
@@ -577,6 +581,108 @@ impl Reader<'_> {
                 (_, None) => self.error(item, "an override needs `rules`: the levels it sets"),
             }
         }
+    }
+
+    fn builds(&mut self, node: &Node, dir: &Path, config: &mut FileConfig) {
+        let Value::Seq(items) = &node.value else {
+            if !node.is_null() {
+                self.error(
+                    node,
+                    format!("builds must be a list of builds, not {}", node.describe()),
+                );
+            }
+            return;
+        };
+        for item in items {
+            let errors_before = self.errors.len();
+            let mut build = BuildConfig {
+                file: PathBuf::from(&self.source.name),
+                line: self.line(item),
+                ..BuildConfig::default()
+            };
+            let mut path = None;
+            for (key, value) in self.map(item, "each build") {
+                let Some(name) = self.key(key) else { continue };
+                match name {
+                    "path" => path = self.build_path(value, dir),
+                    "values" => build.values = self.paths(value, "values", dir).unwrap_or_default(),
+                    "set" => build.set = self.strings(value, "set").unwrap_or_default(),
+                    "release-name" => build.release_name = self.string(value, "release-name"),
+                    "namespace" => build.namespace = self.string(value, "namespace"),
+                    "kube-version" => {
+                        let text = self.string(value, "kube-version").unwrap_or_default();
+                        match KubeVersion::parse(&text) {
+                            Some(v) if v.unknown_because().is_none() => {
+                                build.kube_version = Some(format!("v{}.{}.0", v.major, v.minor));
+                            }
+                            _ => self.error(
+                                value,
+                                format!(
+                                    "kube-version must be a release like \"1.34\", not \"{text}\""
+                                ),
+                            ),
+                        }
+                    }
+                    other => {
+                        let valid = schema::names(schema::BUILD);
+                        self.unknown_key(key, other, &valid, "a build");
+                    }
+                }
+            }
+            match path {
+                Some(path) if self.errors.len() == errors_before => {
+                    build.path = path;
+                    config.builds.push(build);
+                }
+                Some(_) => {}
+                None if self.errors.len() == errors_before => {
+                    self.error(
+                        item,
+                        "a build needs `path`: the chart's or overlay's folder",
+                    );
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// The folder of a build: inside the repository, and a chart or an overlay.
+    fn build_path(&mut self, node: &Node, dir: &Path) -> Option<PathBuf> {
+        let written = self.string(node, "path")?;
+        let path = PathBuf::from(&written);
+        let repository = Repository::of(dir);
+        if !repository.holds(&path, dir) {
+            self.error(
+                node,
+                format!(
+                    "path: {written:?} is outside the repository ({}); a build's folder must be inside it",
+                    repository.root.display()
+                ),
+            );
+            return None;
+        }
+        let path = match dir.as_os_str().is_empty() {
+            true => path,
+            false => dir.join(path),
+        };
+        let is_build = [
+            "Chart.yaml",
+            "kustomization.yaml",
+            "kustomization.yml",
+            "Kustomization",
+        ]
+        .iter()
+        .any(|file| path.join(file).is_file());
+        if !is_build {
+            self.error(
+                node,
+                format!(
+                    "path: {written:?} is not a chart or an overlay (no Chart.yaml or kustomization.yaml in it)"
+                ),
+            );
+            return None;
+        }
+        Some(path)
     }
 
     fn rules(&mut self, node: &Node, config: &mut FileConfig) {

@@ -168,6 +168,46 @@ pub const OVERRIDE: &[Key] = &[
     ),
 ];
 
+/// The keys of an item of `builds`.
+pub const BUILD: &[Key] = &[
+    key(
+        "path",
+        "a path",
+        "(required)",
+        "the chart's or overlay's folder; relative to the file's folder, inside its repository",
+    ),
+    key(
+        "values",
+        "a list of paths",
+        "none",
+        "values files, in order, as `--values`; relative to the file's folder, inside its repository",
+    ),
+    key(
+        "set",
+        "a list of `key=value`",
+        "none",
+        "values set one by one, as `--set`",
+    ),
+    key(
+        "release-name",
+        "a name",
+        "`release-name`",
+        "the release name, as `--release-name`",
+    ),
+    key(
+        "namespace",
+        "a namespace",
+        "the run's namespace",
+        "the namespace of what it builds that names none (`helm template --namespace`)",
+    ),
+    key(
+        "kube-version",
+        "a release, quoted (`\"1.33\"`)",
+        "the run's",
+        "the release the chart's templates see (`.Capabilities.KubeVersion`)",
+    ),
+];
+
 /// The keys of the file.
 pub const SCHEMA: &[Key] = &[
     key(
@@ -238,6 +278,13 @@ pub const SCHEMA: &[Key] = &[
         "bundled policy packs to apply (`cluster-api`)",
     ),
     Key {
+        name: "builds",
+        value: "a list of builds",
+        default: "none",
+        meaning: "charts and overlays built with settings of their own (values, release name, namespace); two items of one path are two builds of it",
+        keys: BUILD,
+    },
+    Key {
         name: "overrides",
         value: "a list of overrides",
         default: "none",
@@ -286,9 +333,11 @@ mod tests {
             .filter(|line| !line.starts_with(' '))
             .filter_map(|line| line.split(':').next())
             .collect();
+        // The paths of `crds`, `existing` and `builds` must exist in a repository: tests/it's
+        // configuration tests read them.
         for name in names(SCHEMA) {
             assert!(
-                written.contains(&name) || ["crds", "existing"].contains(&name),
+                written.contains(&name) || ["crds", "existing", "builds"].contains(&name),
                 "{name} is not tried"
             );
         }

@@ -238,7 +238,7 @@ fn discover_all(options: &Options, filter: &Filter, files: &Files) -> Found {
         (&options.project, Role::Project),
     ] {
         let build = role == Role::Lint && options.build.is_some();
-        let mut found = discover::discover(paths, &roots, filter, build, files);
+        let mut found = discover::discover(paths, &roots, filter, build, &options.builds, files);
         if role == Role::Lint {
             all.assertion_files += found.assertions.len();
             all.patch_files += found.patches.len();
@@ -502,6 +502,15 @@ fn check_cached(
         };
         if let Some(argo) = argo {
             *namespace = argo.namespace.as_deref();
+        }
+        // What an item of the configuration's `builds` builds is in its namespace.
+        if let Some(configured) = (source.built_by.is_some())
+            .then(|| builds.built.get(&source.name))
+            .flatten()
+            .and_then(|built| built.target.configured.as_ref())
+            && let Some(configured_namespace) = &configured.namespace
+        {
+            *namespace = Some(configured_namespace);
         }
         // A chart a Flux HelmRelease renders is installed in the release's namespace.
         let flux = (source.built_by.is_some())

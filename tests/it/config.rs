@@ -717,3 +717,64 @@ fn overrides_apply_where_a_built_overlays_finding_is_reported() {
         .collect();
     assert_eq!(findings(&after), expected, "{}", after.stdout);
 }
+
+#[test]
+fn a_configured_build_renders_its_chart_with_its_values_release_and_namespace() {
+    if common::helm().is_none() {
+        return;
+    }
+    let template = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-settings\n  \
+        {{- with .Values.owners }}\n  ownerReferences:\n  {{- range . }}\n  - apiVersion: apps/v1\n    \
+        kind: Deployment\n    name: {{ .name }}\n    uid: {{ .uid }}\n    controller: true\n  \
+        {{- end }}\n  {{- end }}\n";
+    let prod = "owners:\n- {name: a, uid: 0d9b4f7e-1a2b-4c3d-8e9f-000000000001}\n\
+        - {name: b, uid: 0d9b4f7e-1a2b-4c3d-8e9f-000000000002}\n";
+    let repo = repository(
+        "builds",
+        &[
+            (
+                "charts/web/Chart.yaml",
+                "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+            ),
+            ("charts/web/values.yaml", "owners: []\n"),
+            ("charts/web/values-prod.yaml", prod),
+            ("charts/web/templates/cm.yaml", template),
+        ],
+    );
+    // With the chart's own values it renders no reference.
+    let out = ownerlint(repo.path(), &["--format", "short"]);
+    assert_eq!(out.code(), Some(0), "{}{}", out.stdout, out.stderr);
+    assert_eq!(out.stdout, "");
+    std::fs::write(
+        repo.path().join(".ownerlint.yaml"),
+        "builds:\n- path: charts/web\n  values: [charts/web/values-prod.yaml]\n  \
+         release-name: web\n  namespace: shop\n",
+    )
+    .expect("write the configuration");
+    let out = ownerlint(repo.path(), &["--format", "short"]);
+    assert_eq!(out.code(), Some(1), "{}", out.stderr);
+    let controllers: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.contains("[multiple-controllers]"))
+        .collect();
+    assert_eq!(controllers.len(), 1, "{}", out.stdout);
+    // At the template's line, with the release's name and namespace, naming the build.
+    assert!(
+        controllers[0].starts_with("charts/web/templates/cm.yaml:12:17: error[multiple-controllers]: ConfigMap shop/web-settings")
+            && controllers[0].contains("(build of .ownerlint.yaml:2: values charts/web/values-prod.yaml, release-name web, namespace shop)"),
+        "{}",
+        controllers[0]
+    );
+    // Built once, as configured: not also with the chart's own values.
+    assert!(out.stderr.contains("1 object in 1 chart"), "{}", out.stderr);
+    // `ownerlint config` shows it as the file says it.
+    let out = ownerlint(repo.path(), &["config"]);
+    assert!(
+        out.stdout.contains(
+            "builds:\n  - path: charts/web"
+        ) && out.stdout.contains("    values: [charts/web/values-prod.yaml]\n    release-name: web\n    namespace: shop\n"),
+        "{}",
+        out.stdout
+    );
+}

@@ -67,7 +67,7 @@ fn differential(corpus: Option<&Path>) {
             // The files ownerlint finds in the corpus (its YAML and JSON files).
             let filter = Filter::new(&[], &[], None, None).expect("no patterns");
             let roots = [corpus.to_path_buf()];
-            let found = discover::discover(&roots, &roots, &filter, false, &Files::default());
+            let found = discover::discover(&roots, &roots, &filter, false, &[], &Files::default());
             let files: Vec<PathBuf> = found
                 .inputs
                 .into_iter()
