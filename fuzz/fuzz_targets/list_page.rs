@@ -16,11 +16,20 @@ fuzz_target!(|data: &[u8]| {
         kind: kind.into(),
         namespaced: true,
         whole,
+        phase: false,
     };
     for (listed, whole) in [
         (resource("secrets", "Secret", false), false),
         (resource("secrets", "Secret", true), true),
         (resource("pods", "Pod", true), true),
+        // Pods listed as metadata, with their phase kept.
+        (
+            Resource {
+                phase: true,
+                ..resource("pods", "Pod", false)
+            },
+            false,
+        ),
     ] {
         let Ok(page) = Page::decode(&listed, data) else {
             continue;
@@ -33,7 +42,14 @@ fuzz_target!(|data: &[u8]| {
                 panic!("an object is kept as an object");
             };
             if !whole {
-                assert!(object.keys().all(|k| ["apiVersion", "kind", "metadata"].contains(&k.as_str())));
+                // Metadata only; of a Pod read for its phase, `status.phase` besides.
+                assert!(object.keys().all(|k| {
+                    ["apiVersion", "kind", "metadata"].contains(&k.as_str())
+                        || (listed.phase && k == "status")
+                }));
+                if let Some(Value::Object(status)) = object.get("status") {
+                    assert!(status.keys().all(|k| k == "phase"));
+                }
             }
             if listed.is_secret() {
                 assert!(!object.contains_key("data") && !object.contains_key("stringData"));
