@@ -256,11 +256,7 @@ pub fn discover(
 /// (Flux would write one listing its manifests) is read as it is.
 fn built_by_flux(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &Files) {
     use std::collections::{HashMap, HashSet};
-    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| lexical(p));
-    let known: Vec<(PathBuf, Target)> = (found.targets.iter())
-        .chain(found.skipped.iter().map(|s| &s.target))
-        .map(|t| (canonical(&t.dir), t.clone()))
-        .collect();
+    let known = known_targets(found);
     let consumed: HashMap<PathBuf, Consumed> = (known.iter())
         .filter(|(_, target)| target.tool == crate::build::Tool::Kustomize)
         .map(|(dir, target)| (dir.clone(), target.consumed(files)))
@@ -297,13 +293,35 @@ fn built_by_flux(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &F
         }
         by_flux.push(built);
     }
+    replace_targets(found, &replaced, by_flux);
+}
+
+/// A folder's path as the plans name it: canonical where it exists.
+fn canonical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| lexical(path))
+}
+
+/// The charts and overlays found (to build, or built through another), by canonical folder.
+fn known_targets(found: &Discovered) -> Vec<(PathBuf, Target)> {
+    (found.targets.iter())
+        .chain(found.skipped.iter().map(|s| &s.target))
+        .map(|t| (canonical(&t.dir), t.clone()))
+        .collect()
+}
+
+/// `by`, in place of the builds of the folders in `replaced`.
+fn replace_targets(
+    found: &mut Discovered,
+    replaced: &std::collections::HashSet<PathBuf>,
+    by: Vec<Target>,
+) {
     found
         .targets
         .retain(|t| !replaced.contains(&canonical(&t.dir)));
     found
         .skipped
         .retain(|s| !replaced.contains(&canonical(&s.target.dir)));
-    found.targets.extend(by_flux);
+    found.targets.extend(by);
 }
 
 /// The charts and overlays the configuration's `builds` name, each built with its item's
@@ -314,11 +332,7 @@ fn built_as_configured(configured: &[crate::analysis::BuildConfig], found: &mut 
     if configured.is_empty() {
         return;
     }
-    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| lexical(p));
-    let known: Vec<(PathBuf, Target)> = (found.targets.iter())
-        .chain(found.skipped.iter().map(|s| &s.target))
-        .map(|t| (canonical(&t.dir), t.clone()))
-        .collect();
+    let known = known_targets(found);
     let mut replaced = HashSet::new();
     let mut by_configuration = Vec::new();
     for item in configured {
@@ -333,13 +347,7 @@ fn built_as_configured(configured: &[crate::analysis::BuildConfig], found: &mut 
             ..target.clone()
         });
     }
-    found
-        .targets
-        .retain(|t| !replaced.contains(&canonical(&t.dir)));
-    found
-        .skipped
-        .retain(|s| !replaced.contains(&canonical(&s.target.dir)));
-    found.targets.extend(by_configuration);
+    replace_targets(found, &replaced, by_configuration);
 }
 
 /// The charts and overlays that Argo CD Applications among `met` build, each built as its
@@ -354,11 +362,7 @@ fn built_by_argo(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &F
     if plan.builds.is_empty() {
         return;
     }
-    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| lexical(p));
-    let known: Vec<(PathBuf, Target)> = (found.targets.iter())
-        .chain(found.skipped.iter().map(|s| &s.target))
-        .map(|t| (canonical(&t.dir), t.clone()))
-        .collect();
+    let known = known_targets(found);
     let mut replaced = HashSet::new();
     let mut seen = HashSet::new();
     let mut by_argo: Vec<Target> = Vec::new();
@@ -389,13 +393,7 @@ fn built_by_argo(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &F
             ..target
         });
     }
-    found
-        .targets
-        .retain(|t| !replaced.contains(&canonical(&t.dir)));
-    found
-        .skipped
-        .retain(|s| !replaced.contains(&canonical(&s.target.dir)));
-    found.targets.extend(by_argo);
+    replace_targets(found, &replaced, by_argo);
 }
 
 /// Whether kustomize reads `path` as a kustomization (by its name, as kustomize finds one).
