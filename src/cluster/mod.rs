@@ -2,10 +2,13 @@
 //! as the files of a snapshot ([`snapshot`]), which are linted like any dump and can be saved.
 
 #[cfg(feature = "cluster")]
+mod answers;
+#[cfg(feature = "cluster")]
 pub mod connect;
 pub mod discovery;
 #[cfg(feature = "cluster")]
 pub mod exec;
+mod page;
 #[cfg(feature = "cluster")]
 pub mod read;
 pub mod redact;
