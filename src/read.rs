@@ -139,13 +139,19 @@ impl Files {
     /// folder: its entries on disk (not following symbolic links to folders), and the files
     /// that texts stand in for there or below, sorted.
     pub fn entries(&self, dir: &Path) -> Vec<(PathBuf, bool)> {
-        let mut entries: Vec<(PathBuf, bool)> = std::fs::read_dir(dir)
+        // A lexical path is empty for the working directory: its entries are named without
+        // `./`, as lexical paths are.
+        let on_disk = match dir.as_os_str().is_empty() {
+            true => Path::new("."),
+            false => dir,
+        };
+        let mut entries: Vec<(PathBuf, bool)> = std::fs::read_dir(on_disk)
             .map(|entries| {
                 entries
                     .filter_map(Result::ok)
                     .map(|entry| {
                         let is_dir = entry.file_type().is_ok_and(|kind| kind.is_dir());
-                        (entry.path(), is_dir)
+                        (dir.join(entry.file_name()), is_dir)
                     })
                     .collect()
             })

@@ -112,6 +112,37 @@ fn a_chart_never_reads_the_process_environment_or_a_file_outside_the_repository(
 
 #[test]
 #[cfg(unix)]
+fn a_chart_linted_from_its_own_folder_never_reads_a_file_outside_it() {
+    if common::helm().is_none() {
+        return;
+    }
+    // `ownerlint .` in the chart's folder, outside a git work tree: the repository is that
+    // folder, and a link in it to a file beside it leads outside.
+    let repo = common::temp_dir("outside-dot-chart");
+    let file_secret = unique_secret("file-secret");
+    std::fs::write(repo.path().join("secret.txt"), &file_secret).expect("write");
+    common::write_files(
+        repo.path(),
+        &[
+            (
+                "chart/Chart.yaml",
+                "apiVersion: v2\nname: chart\nversion: 0.1.0\n",
+            ),
+            (
+                "chart/templates/x.yaml",
+                "{{ fail (.Files.Get \"files/s\") }}\n",
+            ),
+        ],
+    );
+    std::fs::create_dir_all(repo.path().join("chart/files")).expect("mkdir");
+    std::os::unix::fs::symlink("../../secret.txt", repo.path().join("chart/files/s"))
+        .expect("symlink");
+    let runs = every_format(&repo.path().join("chart"), &unique_secret("unused"));
+    assert_left_out(&runs, &[&file_secret], &["files/s"]);
+}
+
+#[test]
+#[cfg(unix)]
 fn an_overlay_never_reads_a_file_or_a_base_outside_the_repository() {
     if common::kubectl().is_none() {
         return;
