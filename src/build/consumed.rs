@@ -57,22 +57,10 @@ impl Target {
         let mut consumed = Consumed::default();
         match self.tool {
             Tool::Helm => {
-                let dir = lexical(&self.dir);
-                consumed
-                    .folders
-                    .extend(CHART_FOLDERS.iter().map(|sub| dir.join(sub)));
-                consumed
-                    .files
-                    .extend(CHART_FILES.iter().map(|name| dir.join(name)));
-                // `values.yaml`, and the values files kept beside it (`values-prod.yaml`).
-                for (path, _) in files.entries(&self.dir) {
-                    let Some(name) = path.file_name() else {
-                        continue;
-                    };
-                    let name = name.to_string_lossy();
-                    if name.starts_with("values") && is_yaml_name(&name) {
-                        consumed.files.insert(dir.join(&*name));
-                    }
+                chart(&lexical(&self.dir), files, &mut consumed);
+                // The `file://` dependencies it is built with (see `super::dependencies`).
+                for dependency in super::dependencies::missing_file_dependencies(&self.dir, files) {
+                    chart(&dependency.dir, files, &mut consumed);
                 }
             }
             Tool::Kustomize => {
@@ -92,6 +80,26 @@ impl Target {
             }
         }
         consumed
+    }
+}
+
+/// Add what the chart in `dir` (lexical) is made of to `consumed`.
+fn chart(dir: &Path, files: &Files, consumed: &mut Consumed) {
+    consumed
+        .folders
+        .extend(CHART_FOLDERS.iter().map(|sub| dir.join(sub)));
+    consumed
+        .files
+        .extend(CHART_FILES.iter().map(|name| dir.join(name)));
+    // `values.yaml`, and the values files kept beside it (`values-prod.yaml`).
+    for (path, _) in files.entries(dir) {
+        let Some(name) = path.file_name() else {
+            continue;
+        };
+        let name = name.to_string_lossy();
+        if name.starts_with("values") && is_yaml_name(&name) {
+            consumed.files.insert(dir.join(&*name));
+        }
     }
 }
 

@@ -14,6 +14,7 @@
 use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
 
+use super::dependencies::{FileDependency, missing_file_dependencies};
 use super::{Target, Tool, lexical};
 use crate::read::Files;
 pub use crate::read::repository::Outside;
@@ -39,6 +40,9 @@ pub(super) struct Plan {
     /// Below a chart's folder, only regular files and folders: no symbolic link, no named
     /// pipe or device, no `.git` (what helm would read is exactly what the walk saw).
     pub only_regular: bool,
+    /// A chart's `file://` dependencies that are not in its `charts/`, inside the repository:
+    /// their files are copied too, and built into the copy's `charts/`.
+    pub dependencies: Vec<FileDependency>,
 }
 
 impl Plan {
@@ -58,6 +62,25 @@ impl Plan {
                     Ok(real) => {
                         let mut visited = HashSet::from([real]);
                         plan.below(&dir, files, repository, &mut visited, 0);
+                        // A dependency outside the repository is not read: helm then says
+                        // it is missing.
+                        for dependency in missing_file_dependencies(&dir, files) {
+                            match repository.admit(&dependency.dir) {
+                                Ok(real) => {
+                                    if visited.insert(real) {
+                                        plan.below(
+                                            &dependency.dir,
+                                            files,
+                                            repository,
+                                            &mut visited,
+                                            0,
+                                        );
+                                    }
+                                    plan.dependencies.push(dependency);
+                                }
+                                Err(outside) => plan.left_out.extend(outside),
+                            }
+                        }
                     }
                     Err(outside) => plan.left_out.extend(outside),
                 }

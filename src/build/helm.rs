@@ -127,6 +127,13 @@ pub(super) fn build(
     if !output.status.success() {
         let message = tool_message(&output.stderr);
         let position = error_position(&message, &charts, &target.dir);
+        // A dependency missing from `charts/`: where it comes from, and what to do.
+        if let Some(explained) =
+            super::dependencies::explain_missing(&message, &target.dir, &on_disk)
+        {
+            let (file, at) = position.map_or((target.file.clone(), None), |p| (p.file, Some(p.at)));
+            return Err(fail(file, at, explained, false));
+        }
         let mut message = message
             .strip_prefix("Error: ")
             .unwrap_or(&message)
@@ -158,35 +165,53 @@ pub(super) fn build(
 /// by its name path as `# Source:` writes it: `shop`, `shop/charts/sub`.
 fn chart_names(dir: &Path, files: &crate::read::Files) -> HashMap<String, PathBuf> {
     let mut charts = HashMap::new();
-    let mut stack = vec![(String::new(), dir.to_path_buf())];
+    // Each folder with its parent's name path and the parent's dependency aliases
+    // (`(chart name, alias)`).
+    let mut stack = vec![(String::new(), dir.to_path_buf(), Vec::new())];
     // A folder reached twice (through a symbolic link) is read once.
     let mut visited = std::collections::HashSet::new();
-    while let Some((parent, dir)) = stack.pop() {
+    while let Some((parent, dir, aliases)) = stack.pop() {
         if !std::fs::canonicalize(&dir).is_ok_and(|real| visited.insert(real)) {
             continue;
         }
         let Some(name) = chart_field(&dir, "name", files) else {
             continue;
         };
-        let path = if parent.is_empty() {
-            name
-        } else {
-            format!("{parent}/charts/{name}")
+        // A subchart linked into a build's copy (a `file://` dependency, see
+        // `super::dependencies`) is named by the folder the link leads to.
+        let dir = match dir.is_symlink() {
+            true => std::fs::canonicalize(&dir).unwrap_or(dir),
+            false => dir,
         };
-        let subcharts = files.entries(&dir.join("charts"));
-        stack.extend(
-            subcharts
-                .into_iter()
-                .filter(|(sub, is_dir)| *is_dir || sub.is_dir())
-                .map(|(sub, _)| (path.clone(), sub)),
+        let mut paths = vec![match parent.is_empty() {
+            true => name.clone(),
+            false => format!("{parent}/charts/{name}"),
+        }];
+        // A dependency with an `alias` renders under the alias (helm renames the chart).
+        paths.extend(
+            (aliases.iter())
+                .filter(|(of, _)| *of == name)
+                .map(|(_, alias)| format!("{parent}/charts/{alias}")),
         );
-        charts.insert(path, dir);
+        let own_aliases: Vec<(String, String)> = super::dependencies::dependencies(&dir, files)
+            .into_iter()
+            .filter_map(|d| Some((d.name, d.alias?)))
+            .collect();
+        let subcharts = files.entries(&dir.join("charts"));
+        for path in paths {
+            stack.extend(
+                (subcharts.iter())
+                    .filter(|(sub, is_dir)| *is_dir || sub.is_dir())
+                    .map(|(sub, _)| (path.clone(), sub.clone(), own_aliases.clone())),
+            );
+            charts.insert(path, dir.clone());
+        }
     }
     charts
 }
 
 /// A field (`name`, `type`) of the `Chart.yaml` in `dir`.
-fn chart_field(dir: &Path, field: &str, files: &crate::read::Files) -> Option<String> {
+pub(super) fn chart_field(dir: &Path, field: &str, files: &crate::read::Files) -> Option<String> {
     use crate::yaml;
     let text = files.read(&dir.join("Chart.yaml"))?;
     let root = yaml::roots(&text).into_iter().next()?;
@@ -317,40 +342,9 @@ fn missing_dependency(message: &str, dir: &Path) -> Option<(PathBuf, (usize, usi
         .map(|name| dir.join(name))
         .find_map(|file| {
             let text = crate::read::small_file(&file).ok()?;
-            let at = dependency_entry(&text, first)?;
+            let at = super::dependencies::dependency_entry(&text, first)?;
             Some((file, at))
         })
-}
-
-/// The 1-based line and column of the entry named `name` in the `dependencies:` list of a
-/// chart's `text`: its dash, or its `name:` key when that is not on the dash's line.
-fn dependency_entry(text: &str, name: &str) -> Option<(usize, usize)> {
-    let mut in_dependencies = false;
-    for (i, line) in text.lines().enumerate() {
-        let trimmed = line.trim_start();
-        if !line.starts_with([' ', '\t', '-']) && !trimmed.is_empty() && !trimmed.starts_with('#') {
-            in_dependencies = trimmed.trim_end() == "dependencies:";
-            continue;
-        }
-        if !in_dependencies {
-            continue;
-        }
-        let key = trimmed.strip_prefix("- ").unwrap_or(trimmed).trim_start();
-        let Some(value) = key.strip_prefix("name:") else {
-            continue;
-        };
-        let value = value.split(" #").next().unwrap_or("").trim();
-        if value.trim_matches(|c| c == '"' || c == '\'') != name {
-            continue;
-        }
-        let indent = line.len() - trimmed.len();
-        let column = match trimmed.starts_with("- ") {
-            true => indent,
-            false => line.len() - key.len(),
-        };
-        return Some((i + 1, line[..column].chars().count() + 1));
-    }
-    None
 }
 
 #[cfg(test)]
@@ -392,16 +386,6 @@ mod tests {
             at("Error: open nosuch.yaml: no such file or directory"),
             None
         );
-    }
-
-    #[test]
-    fn a_missing_dependency_is_found_at_its_entry() {
-        let chart = "apiVersion: v2\nname: x\ndependencies:\n- name: redis\n  version: 1.0.0\n- version: 2.0.0\n  name: \"pg\" # the database\nversion: 0.1.0\n";
-        assert_eq!(dependency_entry(chart, "redis"), Some((4, 1)));
-        assert_eq!(dependency_entry(chart, "pg"), Some((7, 3)));
-        assert_eq!(dependency_entry(chart, "x"), None);
-        let indented = "dependencies:\n  - name: é\n";
-        assert_eq!(dependency_entry(indented, "é"), Some((2, 3)));
     }
 
     #[test]

@@ -63,6 +63,10 @@ fn chart_files(target: &Target, files: &Files) -> Vec<PathBuf> {
     let dir = lexical(&target.dir);
     let mut below = Vec::new();
     files_below(&dir, files, &mut below, 0);
+    // The `file://` dependencies it is built with are part of it.
+    for dependency in super::dependencies::missing_file_dependencies(&dir, files) {
+        files_below(&dependency.dir, files, &mut below, 0);
+    }
     let (templates, subcharts) = (dir.join("templates"), dir.join("charts"));
     let reads_any_file = below.iter().any(|p| {
         if p.starts_with(&subcharts) && p.extension().is_some_and(|ext| ext == "tgz") {

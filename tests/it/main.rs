@@ -12,6 +12,7 @@ mod argo;
 mod assertion_files;
 mod baseline;
 mod broken_pipe;
+mod chart_dependencies;
 mod cli;
 #[cfg(feature = "cluster")]
 mod cluster_churn;
