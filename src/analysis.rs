@@ -168,6 +168,8 @@ pub struct Stats {
     pub part_builds: usize,
     /// Of those, the subcharts (the rest are kustomize bases and components).
     pub part_charts: usize,
+    /// Subcharts, bases and components not checked: every build they are part of failed.
+    pub part_not_checked: usize,
     /// Charts and overlays met and not built at all (a component no overlay here uses).
     pub skipped_builds: usize,
     /// Files that the builds read (templates, resources, patches, values): not linted alone.

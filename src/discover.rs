@@ -426,20 +426,26 @@ fn plan_builds(
     let consumed: Vec<Consumed> = targets.iter().map(|t| t.consumed(files)).collect();
     let mut builds = Vec::new();
     for (i, target) in targets.iter().enumerate() {
-        let reader = (0..targets.len()).find(|&j| {
-            j != i && consumed[j].contains(&target.file) && !consumed[i].contains(&targets[j].file)
-        });
-        match reader {
-            Some(j) => found.skipped.push(Skipped {
+        let readers: Vec<usize> = (0..targets.len())
+            .filter(|&j| {
+                j != i
+                    && consumed[j].contains(&target.file)
+                    && !consumed[i].contains(&targets[j].file)
+            })
+            .collect();
+        match readers.first() {
+            Some(&j) => found.skipped.push(Skipped {
                 target: target.clone(),
                 reason: format!("part of `{}`", targets[j].command()),
                 part_of_another: true,
+                through: readers.iter().map(|&j| canonical(&targets[j].dir)).collect(),
             }),
             None if target.is_component(files) => found.skipped.push(Skipped {
                 target: target.clone(),
                 reason: "a kustomize Component, built only through the overlays that use it, and none among the inputs does"
                     .to_string(),
                 part_of_another: false,
+                through: Vec::new(),
             }),
             None => builds.push((target.clone(), consumed[i].clone())),
         }

@@ -29,6 +29,8 @@ pub(super) struct Dependency {
     pub version: Option<String>,
     /// As written: `https://…`, `oci://…`, `@stable`, `file://../common`; empty when none.
     pub repository: String,
+    /// The values that turn it on or off (`redis.enabled`, several separated by commas).
+    pub condition: Option<String>,
 }
 
 /// A `file://` dependency to build: its entry, and the chart folder it names (as the chart's
@@ -63,6 +65,7 @@ fn entry(node: &Node) -> Option<Dependency> {
         alias: field("alias"),
         version: field("version"),
         repository: field("repository").unwrap_or_default(),
+        condition: field("condition"),
     })
 }
 
@@ -120,37 +123,62 @@ pub(super) fn explain_missing(message: &str, dir: &Path, files: &Files) -> Optio
         .filter(|n| !n.is_empty())
         .collect();
     let entries = dependencies(dir, files);
+    let values = files
+        .read(&dir.join("values.yaml"))
+        .and_then(|text| crate::yaml::roots(&text).into_iter().next());
     let said: Vec<String> = names
         .iter()
         .map(|name| {
-            let repository = entries
-                .iter()
-                .find(|e| e.name == *name)
-                .map_or("", |e| e.repository.as_str());
-            match repository {
-                "" => format!("{name} (it names no repository)"),
+            let entry = entries.iter().find(|e| e.name == *name);
+            let repository = entry.map_or("", |e| e.repository.as_str());
+            let mut said = match repository {
+                "" => format!("{name} (it names no repository"),
                 r if r.starts_with("file://") => {
-                    format!("{name} ({r} names no chart folder in the repository)")
+                    format!("{name} ({r} names no chart folder in the repository")
                 }
-                r => format!("{name} (from {r}, which ownerlint does not download)"),
+                r => format!("{name} (from {r}, which ownerlint does not download"),
+            };
+            // helm wants it even when its values turn it off.
+            if let Some(condition) = entry.and_then(|e| e.condition.as_deref())
+                && let Some(off) = values.as_ref().and_then(|v| turned_off(v, condition))
+            {
+                said.push_str(&format!(
+                    "; {off} is false in values.yaml, but helm needs it to build the chart"
+                ));
             }
+            said + ")"
         })
         .collect();
-    let remote = said.iter().any(|s| s.contains("does not download"));
-    let (one, them) = match said.len() {
-        1 => ("dependency", "it"),
-        _ => ("dependencies", "them"),
+    let one = match said.len() {
+        1 => "dependency",
+        _ => "dependencies",
     };
     Some(format!(
-        "helm template failed: {one} not in charts/: {}{}",
-        said.join(", "),
-        match remote {
-            true => format!(
-                "; run `helm dependency build` and commit charts/ to check {them}, or exclude the chart"
-            ),
-            false => String::new(),
-        }
+        "helm template failed: {one} not in charts/: {}",
+        said.join(", ")
     ))
+}
+
+/// The path of `condition` that decides it, when that is `false` in `values`: helm takes the
+/// first of its comma-separated paths that the values give (`chartutil`,
+/// `processDependencyConditions`).
+fn turned_off(values: &Node, condition: &str) -> Option<String> {
+    for path in condition.split(',').map(str::trim) {
+        let mut node = values;
+        let found = path.split('.').all(|key| match node.get(key) {
+            Some(next) => {
+                node = next;
+                true
+            }
+            None => false,
+        });
+        if !found {
+            continue;
+        }
+        let scalar = node.as_scalar()?;
+        return (scalar.plain && scalar.text == "false").then(|| path.to_string());
+    }
+    None
 }
 
 /// Build the `file://` dependencies `missing` of the chart copied to `chart` as `helm
@@ -285,8 +313,10 @@ mod tests {
     #[test]
     fn a_missing_dependency_says_where_it_comes_from() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let chart = "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n- name: redis\n  repository: https://charts.example.com\n- name: lib\n  repository: file://../nosuch\n- name: local\n";
+        let chart = "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n- name: redis\n  repository: https://charts.example.com\n  condition: cache.on,redis.enabled\n- name: lib\n  repository: file://../nosuch\n- name: local\n";
         std::fs::write(dir.path().join("Chart.yaml"), chart).unwrap_or_else(|e| panic!("{e}"));
+        let values = "redis:\n  enabled: false\n";
+        std::fs::write(dir.path().join("values.yaml"), values).unwrap_or_else(|e| panic!("{e}"));
         let files = Files::default();
         let said = |names: &str| {
             explain_missing(
@@ -298,7 +328,7 @@ mod tests {
         assert_eq!(
             said("redis").as_deref(),
             Some(
-                "helm template failed: dependency not in charts/: redis (from https://charts.example.com, which ownerlint does not download); run `helm dependency build` and commit charts/ to check it, or exclude the chart"
+                "helm template failed: dependency not in charts/: redis (from https://charts.example.com, which ownerlint does not download; redis.enabled is false in values.yaml, but helm needs it to build the chart)"
             )
         );
         assert_eq!(

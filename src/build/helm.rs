@@ -257,6 +257,13 @@ fn error_position(
             said: None,
         });
     }
+    if let Some((file, at)) = schema_failure(message, charts) {
+        return Some(ErrorPosition {
+            file,
+            at,
+            said: None,
+        });
+    }
     // `execution error at (shop/templates/db.yaml:4:11): …`, `parse error at (…:5): …`;
     // helm 4's `Error: shop/templates/db.yaml:6:15` followed by `executing …`, helm 3's
     // `Error: template: shop/templates/db.yaml:6:15: executing …`; and
@@ -308,6 +315,41 @@ fn error_position(
         at: (line, column),
         said,
     })
+}
+
+/// For helm's `values don't meet the specifications of the schema(s) in the following
+/// chart(s): shop: - at '/policy': got null, want string`, the key its first error names in
+/// that chart's `values.yaml` (as far down the path as the file writes it).
+fn schema_failure(
+    message: &str,
+    charts: &HashMap<String, PathBuf>,
+) -> Option<(PathBuf, (usize, usize))> {
+    const CHARTS: &str = "in the following chart(s):";
+    let rest = message[message.find(CHARTS)? + CHARTS.len()..].trim_start();
+    let (chart, rest) = rest.split_once(':')?;
+    let pointer = rest.split_once("at '")?.1.split_once('\'')?.0;
+    // The chart by its name: the top chart's, else the shortest name path that ends in it.
+    let dir = (charts.iter())
+        .filter(|(path, _)| *path == chart || path.ends_with(&format!("/charts/{chart}")))
+        .min_by_key(|(path, _)| path.len())?
+        .1;
+    let file = dir.join("values.yaml");
+    let text = crate::read::small_file(&file).ok()?;
+    let root = crate::yaml::roots(&text).into_iter().next()?;
+    let mut node = &root;
+    let mut at = root.span.start;
+    for key in pointer.split('/').filter(|k| !k.is_empty()) {
+        let key = key.replace("~1", "/").replace("~0", "~");
+        let Some((key_node, value)) = node.entry(&key) else {
+            break;
+        };
+        at = key_node.span.start;
+        node = value;
+    }
+    let before = &text[..at.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    Some((file, (line, column)))
 }
 
 /// Where a helm error is: the file, its 1-based line and column, and how helm wrote the

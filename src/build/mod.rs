@@ -265,8 +265,11 @@ fn as_named(target: &Target, real_dir: &Path, file: &Path) -> PathBuf {
 pub struct Skipped {
     pub target: Target,
     pub reason: String,
-    /// Built as part of another build (a subchart, a base): what it builds is checked.
+    /// Built as part of another build (a subchart, a base): what it builds is checked when
+    /// one of those builds is.
     pub part_of_another: bool,
+    /// The folders (canonical) of the builds it is part of.
+    pub through: Vec<PathBuf>,
 }
 
 /// Why a chart or overlay was not linted.

@@ -686,14 +686,18 @@ fn check_cached(
     outcome.stats.overlays = tried(crate::build::Tool::Kustomize);
     outcome.stats.not_built = builds.failures.len();
     outcome.stats.not_in_repository = builds.not_checked.len();
-    let part = builds.skipped.iter().filter(|s| s.part_of_another).count();
-    outcome.stats.part_builds = part;
-    outcome.stats.part_charts = builds
-        .skipped
-        .iter()
-        .filter(|s| s.part_of_another && s.target.tool == crate::build::Tool::Helm)
+    // A subchart or base is checked when one of the builds it is part of was built.
+    let built: std::collections::HashSet<std::path::PathBuf> = (builds.built.values())
+        .filter_map(|b| std::fs::canonicalize(&b.target.dir).ok())
+        .collect();
+    let parts = || builds.skipped.iter().filter(|s| s.part_of_another);
+    let checked = |s: &&crate::build::Skipped| s.through.iter().any(|dir| built.contains(dir));
+    outcome.stats.part_builds = parts().filter(checked).count();
+    outcome.stats.part_charts = (parts().filter(checked))
+        .filter(|s| s.target.tool == crate::build::Tool::Helm)
         .count();
-    outcome.stats.skipped_builds = builds.skipped.len() - part;
+    outcome.stats.part_not_checked = parts().count() - outcome.stats.part_builds;
+    outcome.stats.skipped_builds = builds.skipped.len() - parts().count();
     outcome.builds = build_reports(builds, &loaded.objects, &outcome.sources);
     // Rules read positions from the files too.
     let changed_errors = changed_inputs(&outcome.sources, &outcome.errors);

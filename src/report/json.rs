@@ -15,7 +15,7 @@
 //!                "discovered_groups", "skipped_documents",
 //!                "assertion_files",
 //!                "patch_files", "charts", "overlays", "built", "not_built", "part_builds",
-//!                "skipped_builds",
+//!                "part_not_checked", "skipped_builds",
 //!                "build_files", "errors", "warnings", "infos", "suppressed", "baselined",
 //!                "cluster": { "context", "server", "namespace", "resources", "requests",
 //!                             "confirmed", "rounds", "not_read": [[what, why]] } } }
@@ -54,6 +54,7 @@ pub fn emit(outcome: &Outcome, findings: &[&Finding], out: &mut dyn Write) -> io
             "built": (outcome.stats.charts + outcome.stats.overlays).saturating_sub(outcome.stats.not_built),
             "not_built": outcome.stats.not_built,
             "part_builds": outcome.stats.part_builds,
+            "part_not_checked": outcome.stats.part_not_checked,
             "skipped_builds": outcome.stats.skipped_builds,
             "build_files": outcome.stats.build_files,
             "errors": outcome.count(Severity::Error),

@@ -439,6 +439,13 @@ pub fn summary_line(outcome: &Outcome) -> String {
             "{n} bases and components built through other overlays"
         )),
     }
+    match s.part_not_checked {
+        0 => {}
+        1 => clauses.push("1 subchart or base not checked (what builds it failed)".to_string()),
+        n => clauses.push(format!(
+            "{n} subcharts and bases not checked (what builds them failed)"
+        )),
+    }
     match s.skipped_builds {
         0 => {}
         1 => clauses.push(

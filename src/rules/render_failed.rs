@@ -44,9 +44,15 @@ pub fn check(cx: &Context, out: &mut Vec<Finding>) {
                 "take the reference out: git would run with what it says as an option".to_string()
             } else if message.contains("or leads outside the repository") {
                 "fix the path (a base is a folder with a kustomization in the repository), or take the entry out".to_string()
-            } else if message.contains("helm dependency build") {
+            } else if message.contains("which ownerlint does not download") {
                 let dir = build.strip_prefix("helm template ").unwrap_or(&build);
-                format!("its dependencies are not in charts/: run `helm dependency build {dir}` before linting (or lint with --no-render)")
+                format!("vendor the dependencies: run `helm dependency build {dir}` and commit its charts/ folder; or leave the chart out with `exclude:` in .ownerlint.yaml")
+            } else if message.contains("names no chart folder in the repository") {
+                "a `file://` repository is a path from the chart's folder to a chart folder in the repository: fix the path".to_string()
+            } else if message.starts_with("helm dependency build failed") {
+                "fix the dependency's entry in Chart.yaml: its version must match the chart it names".to_string()
+            } else if message.contains("don't meet the specifications of the schema") {
+                "the chart needs values it does not set itself: give them with --values or --set, or for this chart alone with a `builds` item in .ownerlint.yaml (a chart's ci/*-values.yaml files are examples)".to_string()
             } else if build.starts_with("helm") {
                 format!("run `{build}` to see the error, and fix the chart")
             } else {

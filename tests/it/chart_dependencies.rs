@@ -164,7 +164,7 @@ fn a_vendored_archive_is_rendered_and_a_remote_dependency_is_named_with_its_repo
     let run = ownerlint_in(dir.path(), &["--format", "short", "shop"]);
     assert_eq!(
         run.stdout.trim_end(),
-        "shop/Chart.yaml:8:3: error[render-failed]: helm template failed: dependency not in charts/: db (from oci://registry.example.com/charts, which ownerlint does not download); run `helm dependency build` and commit charts/ to check it, or exclude the chart; nothing it builds was checked (from helm template shop)",
+        "shop/Chart.yaml:8:3: error[render-failed]: helm template failed: dependency not in charts/: db (from oci://registry.example.com/charts, which ownerlint does not download); nothing it builds was checked (from helm template shop)",
     );
     // With db vendored too (an empty chart), the archive of cache renders.
     common::write_files(
@@ -189,4 +189,98 @@ fn a_vendored_archive_is_rendered_and_a_remote_dependency_is_named_with_its_repo
         "{}",
         run.stdout
     );
+}
+
+#[test]
+fn a_subchart_of_a_chart_that_fails_is_said_not_checked_and_a_turned_off_dependency_says_so() {
+    if common::helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("failed-parent");
+    common::write_files(
+        dir.path(),
+        &[
+            (
+                "shop/Chart.yaml",
+                "apiVersion: v2\nname: shop\nversion: 0.1.0\ndependencies:\n  - name: cache\n    version: 1.0.0\n    repository: https://charts.example.com\n    condition: cache.enabled\n  - name: web\n    version: 0.1.0\n",
+            ),
+            ("shop/values.yaml", "cache:\n  enabled: false\n"),
+            (
+                "shop/charts/web/Chart.yaml",
+                "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+            ),
+            (
+                "shop/charts/web/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n",
+            ),
+        ],
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "shop"]);
+    assert!(
+        run.stdout.starts_with(
+            "shop/Chart.yaml:5:3: error[render-failed]: helm template failed: dependency not in charts/: cache (from https://charts.example.com, which ownerlint does not download; cache.enabled is false in values.yaml, but helm needs it to build the chart); nothing it builds was checked"
+        ),
+        "{}",
+        run.stdout
+    );
+    // web was not checked: it is not "built through its parent chart".
+    assert!(
+        run.stderr.contains(
+            "1 not built (helm template shop); 1 subchart or base not checked (what builds it failed): 1 error"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn values_that_fail_the_charts_schema_are_reported_at_their_key() {
+    if common::helm().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("schema");
+    common::write_files(
+        dir.path(),
+        &[
+            (
+                "dns/Chart.yaml",
+                "apiVersion: v2\nname: dns\nversion: 0.1.0\n",
+            ),
+            (
+                "dns/values.yaml",
+                "image: nginx\nsettings:\n  policy:  # one of sync, upsert-only\n",
+            ),
+            (
+                "dns/values.schema.json",
+                r#"{"type": "object", "properties": {"settings": {"type": "object", "properties": {"policy": {"type": "string"}}}}}"#,
+            ),
+            (
+                "dns/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dns\n",
+            ),
+        ],
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "dns"]);
+    assert!(
+        run.stdout.starts_with(
+            "dns/values.yaml:3:3: error[render-failed]: helm template failed: values don't meet the specifications of the schema(s) in the following chart(s): dns: - at '/settings/policy': got null, want string"
+        ),
+        "{}",
+        run.stdout
+    );
+    let pretty = ownerlint_in(dir.path(), &["--format", "pretty", "dns"]);
+    assert!(
+        (pretty
+            .stdout
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "))
+        .contains(
+            "help: the chart needs values it does not set itself: give them with --values or --set"
+        ),
+        "{}",
+        pretty.stdout
+    );
+    let set = ownerlint_in(dir.path(), &["--set", "settings.policy=sync", "dns"]);
+    assert_eq!(set.code(), Some(0), "{}{}", set.stdout, set.stderr);
 }
