@@ -25,11 +25,11 @@ use std::time::Duration;
 
 use ownerlint::yaml::{self, Limits, Node};
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn parse_yaml(text: &str, what: &str) -> Node {
+pub(crate) fn parse_yaml(text: &str, what: &str) -> Node {
     let chunk = yaml::split_documents(text, 0).remove(0);
     yaml::parse_document(text, chunk, Limits::default())
         .unwrap_or_else(|e| panic!("{what} parses: {e:?}"))
@@ -37,13 +37,13 @@ fn parse_yaml(text: &str, what: &str) -> Node {
         .unwrap_or_else(|| panic!("{what} has content"))
 }
 
-fn text_of(node: Option<&Node>) -> String {
+pub(crate) fn text_of(node: Option<&Node>) -> String {
     node.and_then(Node::as_scalar)
         .map_or(String::new(), |s| s.text.clone())
 }
 
 /// The string entries of a YAML mapping.
-fn entries(node: Option<&Node>) -> Vec<(String, String)> {
+pub(crate) fn entries(node: Option<&Node>) -> Vec<(String, String)> {
     node.and_then(Node::as_map)
         .unwrap_or_default()
         .iter()
@@ -52,7 +52,7 @@ fn entries(node: Option<&Node>) -> Vec<(String, String)> {
 }
 
 /// The README's workflow: the YAML block that starts `# .github/workflows/ownerlint.yml`.
-fn readme_workflow() -> String {
+pub(crate) fn readme_workflow() -> String {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
     let start = readme
         .find("```yaml\n# .github/workflows/ownerlint.yml\n")
@@ -63,16 +63,16 @@ fn readme_workflow() -> String {
 }
 
 /// The values of `${{ … }}` expressions this action uses.
-struct Expressions {
-    inputs: HashMap<String, String>,
+pub(crate) struct Expressions {
+    pub(crate) inputs: HashMap<String, String>,
     /// The `github` and `runner` contexts' values the action reads, by their names.
-    context: HashMap<String, String>,
+    pub(crate) context: HashMap<String, String>,
     /// Each step's outputs, by the step's id.
-    steps: HashMap<String, HashMap<String, String>>,
+    pub(crate) steps: HashMap<String, HashMap<String, String>>,
 }
 
 impl Expressions {
-    fn eval(&self, text: &str) -> String {
+    pub(crate) fn eval(&self, text: &str) -> String {
         let mut out = String::new();
         let mut rest = text;
         while let Some(start) = rest.find("${{") {
@@ -86,7 +86,7 @@ impl Expressions {
         out
     }
 
-    fn value(&self, expression: &str) -> String {
+    pub(crate) fn value(&self, expression: &str) -> String {
         if let Some(name) = expression.strip_prefix("inputs.") {
             return self
                 .inputs
@@ -113,7 +113,7 @@ impl Expressions {
     }
 
     /// A step's `if:`, of the one form this action uses: `<value> != '<text>'`.
-    fn condition(&self, condition: &str) -> bool {
+    pub(crate) fn condition(&self, condition: &str) -> bool {
         let (left, right) = condition
             .split_once("!=")
             .unwrap_or_else(|| panic!("the test does not know the condition {condition}"));
@@ -124,7 +124,7 @@ impl Expressions {
 
 /// A `GITHUB_OUTPUT` file as the runner reads it: `name=value` lines, and
 /// `name<<DELIMITER` … `DELIMITER` for a value of any text.
-fn parse_outputs(text: &str) -> HashMap<String, String> {
+pub(crate) fn parse_outputs(text: &str) -> HashMap<String, String> {
     let mut outputs = HashMap::new();
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
@@ -146,21 +146,21 @@ fn parse_outputs(text: &str) -> HashMap<String, String> {
     outputs
 }
 
-fn write(path: &Path, text: &str) {
+pub(crate) fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
     std::fs::write(path, text).expect("write");
 }
 
 /// One run of the action: the `run:` steps that ran, by name, the key it gave `actions/cache`,
 /// and the action's outputs.
-struct Run {
-    steps: Vec<(String, Output)>,
-    cache_key: String,
-    outputs: HashMap<String, String>,
+pub(crate) struct Run {
+    pub(crate) steps: Vec<(String, Output)>,
+    pub(crate) cache_key: String,
+    pub(crate) outputs: HashMap<String, String>,
 }
 
 impl Run {
-    fn step(&self, name: &str) -> &Output {
+    pub(crate) fn step(&self, name: &str) -> &Output {
         &self
             .steps
             .iter()
@@ -169,12 +169,12 @@ impl Run {
             .1
     }
 
-    fn names(&self) -> Vec<&str> {
+    pub(crate) fn names(&self) -> Vec<&str> {
         self.steps.iter().map(|(n, _)| n.as_str()).collect()
     }
 
     /// A step's standard output and error, as its log shows them.
-    fn log(&self, name: &str) -> String {
+    pub(crate) fn log(&self, name: &str) -> String {
         let step = self.step(name);
         format!(
             "{}{}",
@@ -183,11 +183,11 @@ impl Run {
         )
     }
 
-    fn stdout(&self) -> String {
+    pub(crate) fn stdout(&self) -> String {
         String::from_utf8_lossy(&self.step("Run ownerlint").stdout).into_owned()
     }
 
-    fn report(&self) -> String {
+    pub(crate) fn report(&self) -> String {
         let logs: Vec<String> = self
             .steps
             .iter()
@@ -196,7 +196,7 @@ impl Run {
         format!("{}\n{:?}", logs.join("\n"), self.outputs)
     }
 
-    fn output(&self, name: &str) -> &str {
+    pub(crate) fn output(&self, name: &str) -> &str {
         self.outputs
             .get(name)
             .unwrap_or_else(|| panic!("no output {name}"))
@@ -204,7 +204,7 @@ impl Run {
 }
 
 /// `runner.arch` for this machine, as GitHub names it.
-fn runner_arch() -> &'static str {
+pub(crate) fn runner_arch() -> &'static str {
     match std::env::consts::ARCH {
         "aarch64" => "ARM64",
         _ => "X64",
@@ -212,30 +212,30 @@ fn runner_arch() -> &'static str {
 }
 
 /// The release target the action installs on this machine's runner.
-fn runner_target() -> &'static str {
+pub(crate) fn runner_target() -> &'static str {
     match runner_arch() {
         "ARM64" => "aarch64-unknown-linux-musl",
         _ => "x86_64-unknown-linux-musl",
     }
 }
 
-const VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-struct Action {
-    node: Node,
-    work: PathBuf,
-    workspace: PathBuf,
-    summary: PathBuf,
+pub(crate) struct Action {
+    pub(crate) node: Node,
+    pub(crate) work: PathBuf,
+    pub(crate) workspace: PathBuf,
+    pub(crate) summary: PathBuf,
     /// The `github` and `runner` contexts' values the action reads.
-    context: HashMap<String, String>,
+    pub(crate) context: HashMap<String, String>,
     /// The job's environment, which every step inherits.
-    env: Vec<(String, String)>,
+    pub(crate) env: Vec<(String, String)>,
 }
 
 impl Action {
     /// The action at this checkout, used at no ref (`uses: ./`) on a Linux runner of this
     /// machine's architecture, with its workspace, step summary and tool cache under `work`.
-    fn new(work: &Path) -> Action {
+    pub(crate) fn new(work: &Path) -> Action {
         let workspace = work.join("workspace");
         std::fs::create_dir_all(&workspace).expect("mkdir");
         let summary = work.join("step-summary.md");
@@ -269,7 +269,7 @@ impl Action {
     }
 
     /// Used as `uses: acme/ownerlint@REF`, from the repository `acme/ownerlint`.
-    fn at_ref(mut self, action_ref: &str) -> Action {
+    pub(crate) fn at_ref(mut self, action_ref: &str) -> Action {
         self.context
             .insert("github.action_ref".into(), action_ref.into());
         self.context
@@ -277,26 +277,30 @@ impl Action {
         self
     }
 
-    fn with_env(mut self, key: &str, value: &str) -> Action {
+    pub(crate) fn with_env(mut self, key: &str, value: &str) -> Action {
         self.env.push((key.to_string(), value.to_string()));
         self
     }
 
     /// The installed binary, where the run step runs it from.
-    fn installed(&self) -> PathBuf {
+    pub(crate) fn installed(&self) -> PathBuf {
         self.work.join("tool-cache/ownerlint/bin/ownerlint")
     }
 
     /// The action's steps with `with` over the inputs' defaults; `cache_hit` is what
     /// `actions/cache` (a `uses:` step, GitHub's) says. As on GitHub, a step that fails ends
     /// the run: the steps after it do not run.
-    fn run(&self, with: &[(&str, &str)], cache_hit: bool) -> Run {
+    pub(crate) fn run(&self, with: &[(&str, &str)], cache_hit: bool) -> Run {
         self.run_with_cache(with, &|_| cache_hit)
     }
 
     /// As [`Action::run`], with `actions/cache` hitting when `saved` holds the key the action
     /// gives it.
-    fn run_with_cache(&self, with: &[(&str, &str)], saved: &dyn Fn(&str) -> bool) -> Run {
+    pub(crate) fn run_with_cache(
+        &self,
+        with: &[(&str, &str)],
+        saved: &dyn Fn(&str) -> bool,
+    ) -> Run {
         let mut inputs: HashMap<String, String> = self
             .node
             .get("inputs")
@@ -397,16 +401,16 @@ impl Action {
 
 /// A stand-in for the release host: an HTTP server on 127.0.0.1 that serves the files published
 /// on it, answers 404 for any other path, and records every path asked for.
-struct ReleaseHost {
-    address: String,
-    files: Arc<Mutex<HashMap<String, Vec<u8>>>>,
-    requests: Arc<Mutex<Vec<String>>>,
-    stop: Arc<AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
+pub(crate) struct ReleaseHost {
+    pub(crate) address: String,
+    pub(crate) files: Arc<Mutex<HashMap<String, Vec<u8>>>>,
+    pub(crate) requests: Arc<Mutex<Vec<String>>>,
+    pub(crate) stop: Arc<AtomicBool>,
+    pub(crate) thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl ReleaseHost {
-    fn start() -> ReleaseHost {
+    pub(crate) fn start() -> ReleaseHost {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         // Polled, so that dropping the host ends its thread.
         listener.set_nonblocking(true).expect("nonblocking");
@@ -441,12 +445,12 @@ impl ReleaseHost {
     }
 
     /// The releases' address, for `OWNERLINT_RELEASES_URL`.
-    fn releases_url(&self) -> String {
+    pub(crate) fn releases_url(&self) -> String {
         format!("{}/releases", self.address)
     }
 
     /// Publish `bytes` as `NAME` of release `vVERSION`.
-    fn publish(&self, version: &str, name: &str, bytes: Vec<u8>) {
+    pub(crate) fn publish(&self, version: &str, name: &str, bytes: Vec<u8>) {
         self.files
             .lock()
             .expect("files")
@@ -454,7 +458,7 @@ impl ReleaseHost {
     }
 
     /// Publish `archive` with its checksum file, as a release has them.
-    fn publish_release(&self, version: &str, name: &str, archive: &[u8]) {
+    pub(crate) fn publish_release(&self, version: &str, name: &str, archive: &[u8]) {
         self.publish(version, name, archive.to_vec());
         self.publish(
             version,
@@ -463,7 +467,7 @@ impl ReleaseHost {
         );
     }
 
-    fn requests(&self) -> Vec<String> {
+    pub(crate) fn requests(&self) -> Vec<String> {
         self.requests.lock().expect("requests").clone()
     }
 }
@@ -477,7 +481,7 @@ impl Drop for ReleaseHost {
     }
 }
 
-fn serve(
+pub(crate) fn serve(
     mut stream: TcpStream,
     files: &Mutex<HashMap<String, Vec<u8>>>,
     requests: &Mutex<Vec<String>>,
@@ -508,7 +512,7 @@ fn serve(
     let _ = stream.write_all(&body);
 }
 
-fn sha256(bytes: &[u8]) -> String {
+pub(crate) fn sha256(bytes: &[u8]) -> String {
     let mut child = Command::new("sha256sum")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -527,13 +531,13 @@ fn sha256(bytes: &[u8]) -> String {
 }
 
 /// The archive's name for this runner: `ownerlint-VERSION-TARGET.tar.gz`.
-fn archive_name() -> String {
+pub(crate) fn archive_name() -> String {
     format!("ownerlint-{VERSION}-{}.tar.gz", runner_target())
 }
 
 /// A release archive as `cargo xtask dist` packs it: one folder `ownerlint-VERSION-TARGET/`
 /// with `binary` as `ownerlint`, the licences and the README; `readme` tells two packings apart.
-fn pack(dir: &Path, binary: &Path, readme: &str) -> Vec<u8> {
+pub(crate) fn pack(dir: &Path, binary: &Path, readme: &str) -> Vec<u8> {
     let folder = format!("ownerlint-{VERSION}-{}", runner_target());
     let inside = dir.join(&folder);
     std::fs::create_dir_all(&inside).expect("mkdir");
@@ -557,7 +561,7 @@ fn pack(dir: &Path, binary: &Path, readme: &str) -> Vec<u8> {
 }
 
 /// The release archive of the ownerlint these tests run, packed once.
-fn genuine_archive() -> &'static [u8] {
+pub(crate) fn genuine_archive() -> &'static [u8] {
     static ARCHIVE: OnceLock<Vec<u8>> = OnceLock::new();
     ARCHIVE.get_or_init(|| {
         let tmp = common::temp_dir("action-archive");
@@ -570,7 +574,7 @@ fn genuine_archive() -> &'static [u8] {
 }
 
 /// One error: a cluster-scoped ClusterRole owned by a namespaced Deployment.
-const APP: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\nspec:\n  selector: {matchLabels: {app: api}}\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: api-reader\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a8b\n";
+pub(crate) const APP: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\nspec:\n  selector: {matchLabels: {app: api}}\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: api-reader\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 8d0e6a34-5b1c-4f0e-9b2a-3c4d5e6f7a8b\n";
 
 /// The README's workflow with the action at a release tag: the release is downloaded from the
 /// stand-in release host, checked, installed and cached; then the run annotates, summarises,
@@ -821,400 +825,6 @@ fn the_action_installs_its_release_then_annotates_summarises_writes_sarif_and_se
     assert!(!workspace.join("ownerlint.sarif").exists());
 }
 
-/// Where a test's hostile archive would leave its mark if it ran: a unique path.
-fn mark(name: &str) -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    std::env::temp_dir().join(format!(
-        "ownerlint-action-{name}-{}-{nanos}",
-        std::process::id()
-    ))
-}
-
-/// A program for an archive: a shell script.
-fn script(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    write(&path, text);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
-    path
-}
-
-/// The cache is keyed by the archive's checksum, not by the tag alone: a release whose archive
-/// is published again (rebuilt, say) misses the cache, and the new archive is installed.
-#[test]
-fn a_republished_archive_misses_the_cache_and_is_installed() {
-    let tmp = common::temp_dir("action-republished");
-    let host = ReleaseHost::start();
-    let first_archive = pack(
-        &tmp.path().join("first-archive"),
-        &script(
-            tmp.path(),
-            "first",
-            "#!/bin/sh\necho 'ownerlint first build'\n",
-        ),
-        "first\n",
-    );
-    host.publish_release(VERSION, &archive_name(), &first_archive);
-    let action = Action::new(&tmp.path().join("work"))
-        .with_env("OWNERLINT_RELEASES_URL", &host.releases_url());
-    let with = [("version", VERSION), ("paths", "no such folder")];
-    let first = action.run_with_cache(&with, &|_| false);
-    assert!(
-        first.step("Install ownerlint").status.success(),
-        "{}",
-        first.report()
-    );
-    let saved = first.cache_key.clone();
-    assert!(saved.ends_with(&sha256(&first_archive)), "{saved}");
-
-    // The same version and tag: the cache still hits.
-    let again = action.run_with_cache(&with, &|key| key == saved);
-    assert_eq!(again.cache_key, saved);
-    assert_eq!(
-        again.names(),
-        ["Find the ownerlint release", "Run ownerlint"]
-    );
-
-    let second_archive = pack(
-        &tmp.path().join("second-archive"),
-        &script(
-            tmp.path(),
-            "second",
-            "#!/bin/sh\necho 'ownerlint second build'\n",
-        ),
-        "second\n",
-    );
-    host.publish_release(VERSION, &archive_name(), &second_archive);
-    let second = action.run_with_cache(&with, &|key| key == saved);
-    assert_eq!(
-        second.cache_key,
-        format!(
-            "ownerlint-{VERSION}-{}-{}",
-            runner_target(),
-            sha256(&second_archive)
-        )
-    );
-    assert!(
-        second.step("Install ownerlint").status.success(),
-        "{}",
-        second.report()
-    );
-    let installed = Command::new(action.installed()).output().expect("runs");
-    assert_eq!(
-        String::from_utf8_lossy(&installed.stdout),
-        "ownerlint second build\n"
-    );
-}
-
-/// An archive that is not the one the release's checksum file names (altered on the way, or on
-/// the host) fails the install step with both digests and the URL, and nothing of it is
-/// installed or run: its `ownerlint` would touch a file.
-#[test]
-fn an_archive_that_fails_its_checksum_fails_the_step_and_installs_nothing() {
-    let tmp = common::temp_dir("action-tampered");
-    let host = ReleaseHost::start();
-    let touched = mark("tampered");
-    let tampered = pack(
-        &tmp.path().join("tampered-archive"),
-        &script(
-            tmp.path(),
-            "tampered",
-            &format!("#!/bin/sh\ntouch '{}'\n", touched.display()),
-        ),
-        "ownerlint\n",
-    );
-    let genuine = sha256(genuine_archive());
-    host.publish(VERSION, &archive_name(), tampered.clone());
-    host.publish(
-        VERSION,
-        &format!("{}.sha256", archive_name()),
-        format!("{genuine}  {}\n", archive_name()).into_bytes(),
-    );
-    let action = Action::new(&tmp.path().join("work"))
-        .at_ref(&format!("v{VERSION}"))
-        .with_env("OWNERLINT_RELEASES_URL", &host.releases_url());
-    let run = action.run(&[], false);
-    assert_eq!(
-        run.names(),
-        ["Find the ownerlint release", "Install ownerlint"],
-        "{}",
-        run.report()
-    );
-    assert!(!run.step("Install ownerlint").status.success());
-    let url = format!("{}/v{VERSION}/{}", host.releases_url(), archive_name());
-    let log = run.log("Install ownerlint");
-    assert!(
-        log.contains(&format!(
-            "::error title=ownerlint install::{url} has sha256 {}, but {url}.sha256 says {genuine}: the download is corrupt or was altered, so nothing was installed",
-            sha256(&tampered)
-        )),
-        "{log}"
-    );
-    assert!(!action.work.join("tool-cache/ownerlint").exists());
-    assert!(!touched.exists(), "the tampered binary ran");
-}
-
-/// A release that does not exist, or lacks this runner's archive, or whose checksum file is
-/// not one, fails with a message naming what was asked for; so does a runner no release is
-/// built for. Nothing is installed.
-#[test]
-fn a_missing_release_or_archive_fails_with_a_clear_message() {
-    let tmp = common::temp_dir("action-missing");
-    let host = ReleaseHost::start();
-    let action = Action::new(&tmp.path().join("work"))
-        .with_env("OWNERLINT_RELEASES_URL", &host.releases_url());
-    let releases = host.releases_url();
-    let target = runner_target();
-
-    let run = action.run(&[("version", "v9.9.9")], false);
-    assert_eq!(
-        run.names(),
-        ["Find the ownerlint release"],
-        "{}",
-        run.report()
-    );
-    let log = run.log("Find the ownerlint release");
-    assert!(
-        log.contains(&format!("::error title=ownerlint install::{releases}/v9.9.9/ownerlint-9.9.9-{target}.tar.gz.sha256 was not found (HTTP 404): there is no such release or no archive for this runner; check the version input and the release's assets")),
-        "{log}"
-    );
-
-    // The checksum file is there, the archive is not.
-    host.publish(
-        VERSION,
-        &format!("{}.sha256", archive_name()),
-        format!("{}  {}\n", sha256(b"gone"), archive_name()).into_bytes(),
-    );
-    let run = action.run(&[("version", VERSION)], false);
-    assert_eq!(
-        run.names(),
-        ["Find the ownerlint release", "Install ownerlint"],
-        "{}",
-        run.report()
-    );
-    let log = run.log("Install ownerlint");
-    assert!(
-        log.contains(&format!(
-            "::error title=ownerlint install::{releases}/v{VERSION}/{} was not found (HTTP 404)",
-            archive_name()
-        )),
-        "{log}"
-    );
-
-    // A page where the checksum file should be.
-    host.publish(
-        VERSION,
-        &format!("{}.sha256", archive_name()),
-        b"<html>Moved</html>\n".to_vec(),
-    );
-    let run = action.run(&[("version", VERSION)], false);
-    let log = run.log("Find the ownerlint release");
-    assert!(
-        log.contains(&format!(
-            "{releases}/v{VERSION}/{}.sha256 is not a checksum of {}",
-            archive_name(),
-            archive_name()
-        )),
-        "{log}"
-    );
-    assert_eq!(run.names(), ["Find the ownerlint release"]);
-
-    let run = action.run(&[("version", "latest")], false);
-    assert!(
-        run.log("Find the ownerlint release").contains(
-            "the version input 'latest' is not a release version: give one such as 0.1.0"
-        ),
-        "{}",
-        run.report()
-    );
-
-    let mut windows = Action::new(&tmp.path().join("windows"))
-        .with_env("OWNERLINT_RELEASES_URL", &host.releases_url());
-    windows.context.insert("runner.os".into(), "Windows".into());
-    windows.context.insert("runner.arch".into(), "ARM64".into());
-    let run = windows.run(&[("version", VERSION)], false);
-    assert!(
-        run.log("Find the ownerlint release").contains(
-            "ownerlint releases have no build for Windows on ARM64 (runner.os, runner.arch)"
-        ),
-        "{}",
-        run.report()
-    );
-    assert!(!action.work.join("tool-cache/ownerlint").exists());
-    assert!(!windows.work.join("tool-cache/ownerlint").exists());
-}
-
-/// The releases' address is https, or plain http on this machine only: a mirror given as plain
-/// http elsewhere, or dressed up as localhost with a user name, is refused before anything is
-/// downloaded.
-#[test]
-fn a_releases_url_in_plain_http_off_this_machine_is_refused() {
-    let tmp = common::temp_dir("action-http");
-    for url in [
-        "http://example.invalid/releases",
-        "http://localhost:80@example.invalid/releases",
-        "http://127.0.0.1.example.invalid/releases",
-        "ftp://example.invalid/releases",
-    ] {
-        let action = Action::new(&tmp.path().join("work")).with_env("OWNERLINT_RELEASES_URL", url);
-        let run = action.run(&[("version", VERSION)], false);
-        assert_eq!(run.names(), ["Find the ownerlint release"], "{url}");
-        let log = run.log("Find the ownerlint release");
-        assert!(
-            log.contains(&format!("::error title=ownerlint install::OWNERLINT_RELEASES_URL '{url}' is not an https:// URL (plain http is taken only from 127.0.0.1 or localhost)")),
-            "{log}"
-        );
-        // curl was not run: it would have said it could not resolve the host.
-        assert!(!log.contains("curl"), "{log}");
-    }
-}
-
-/// Installed as GitHub unpacks a remote action, at `_actions/OWNER/REPO/REF`, the action knows
-/// its release from that path even where `github.action_ref` is empty (as it can be in a
-/// composite action).
-#[test]
-#[cfg(unix)]
-fn the_release_is_read_from_the_actions_path_when_the_ref_is_empty() {
-    let tmp = common::temp_dir("action-path");
-    let host = ReleaseHost::start();
-    host.publish_release(VERSION, &archive_name(), genuine_archive());
-    let unpacked = tmp
-        .path()
-        .join(format!("_actions/acme/ownerlint/v{VERSION}"));
-    std::fs::create_dir_all(unpacked.parent().expect("parent")).expect("mkdir");
-    std::os::unix::fs::symlink(root(), &unpacked).expect("symlink");
-    let mut action = Action::new(&tmp.path().join("work"))
-        .with_env("OWNERLINT_RELEASES_URL", &host.releases_url());
-    action
-        .context
-        .insert("github.action_path".into(), unpacked.display().to_string());
-    let run = action.run(&[("paths", "no such folder")], false);
-    assert!(
-        run.step("Install ownerlint").status.success(),
-        "{}",
-        run.report()
-    );
-    assert!(
-        run.log("Find the ownerlint release").contains(&format!(
-            "ownerlint {VERSION} for {}: {}/v{VERSION}/{}",
-            runner_target(),
-            host.releases_url(),
-            archive_name()
-        )),
-        "{}",
-        run.report()
-    );
-}
-
-/// A ref that is not a version tag (a branch, a major-version tag, `uses: ./`) is built from
-/// source with `cargo install --locked`, and the log says so: here a `cargo` first on PATH
-/// records what it was asked to do. Nothing is downloaded, and the cache key is the source's.
-#[test]
-fn an_unreleased_ref_is_built_from_source_and_the_log_says_so() {
-    let tmp = common::temp_dir("action-source");
-    let host = ReleaseHost::start();
-    let bin = tmp.path().join("bin");
-    let record = tmp.path().join("cargo-arguments");
-    script(
-        &bin,
-        "cargo",
-        &format!(
-            "#!/bin/sh\nprintf '%s\\n' \"$@\" > '{}'\n",
-            record.display()
-        ),
-    );
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    for (action_ref, said) in [
-        ("main", "ref main"),
-        ("v1", "ref v1"),
-        ("", "the action's own checkout (uses: ./)"),
-    ] {
-        let _ = std::fs::remove_file(&record);
-        let work = tmp.path().join(format!("work-{action_ref}"));
-        let action = Action::new(&work)
-            .at_ref(action_ref)
-            .with_env("OWNERLINT_RELEASES_URL", &host.releases_url())
-            .with_env("PATH", &path);
-        let run = action.run(&[], false);
-        let log = run.log("Install ownerlint");
-        assert!(
-            log.contains(&format!(
-                "{said} is not a release: building ownerlint from source (about 5 minutes)"
-            )),
-            "{}",
-            run.report()
-        );
-        let arguments = std::fs::read_to_string(&record).expect("cargo was run");
-        let root_dir = work.join("tool-cache/ownerlint");
-        assert_eq!(
-            arguments,
-            format!(
-                "install\n--locked\n--path\n{}\n--root\n{}\n",
-                root().display(),
-                root_dir.display()
-            )
-        );
-        let key = &run.cache_key;
-        let prefix = format!("ownerlint-source-Linux-{}-", runner_arch());
-        assert!(
-            key.strip_prefix(&prefix).is_some_and(
-                |digest| digest.len() == 64 && digest.bytes().all(|b| b.is_ascii_hexdigit())
-            ),
-            "{key}"
-        );
-
-        // On a cache hit nothing is built.
-        let _ = std::fs::remove_file(&record);
-        let hit = action.run(&[], true);
-        assert_eq!(
-            hit.names()[..2],
-            ["Find the ownerlint release", "Run ownerlint"]
-        );
-        assert!(!record.exists());
-    }
-    assert_eq!(host.requests(), Vec::<String>::new());
-}
-
-/// The build from source, for real: `uses: ./` runs `cargo install --locked` of this checkout
-/// (in the tests' target folder, so after `cargo test --release` it reuses that build), and the
-/// installed ownerlint lints.
-#[test]
-#[ignore = "heavy: a release build of this checkout (cargo install); .ci/run runs it"]
-fn an_unreleased_ref_is_built_with_cargo_install_and_lints() {
-    let tmp = common::temp_dir("action-cargo-install");
-    let action = Action::new(tmp.path());
-    write(&action.workspace.join("deploy/app.yaml"), APP);
-    let run = action.run(&[("paths", "deploy/")], false);
-    assert_eq!(
-        run.names(),
-        [
-            "Find the ownerlint release",
-            "Install ownerlint",
-            "Run ownerlint"
-        ],
-        "{}",
-        run.report()
-    );
-    assert!(
-        run.log("Install ownerlint").contains(
-            "the action's own checkout (uses: ./) is not a release: building ownerlint from source"
-        ),
-        "{}",
-        run.report()
-    );
-    assert_eq!(run.output("exit-code"), "1", "{}", run.report());
-    assert_eq!(run.output("errors"), "1", "{}", run.report());
-}
-
 /// The `format` and `fail-on` inputs list, in parentheses at the end of their descriptions,
 /// the values the command line takes: a format or a severity added to ownerlint is added to
 /// the action's documentation too.
@@ -1242,7 +852,7 @@ fn the_inputs_list_every_format_and_severity() {
         names.sort();
         names
     };
-    fn names<T: ValueEnum>(values: &[T]) -> Vec<String> {
+    pub(crate) fn names<T: ValueEnum>(values: &[T]) -> Vec<String> {
         let mut names: Vec<String> = values
             .iter()
             .filter_map(|v| v.to_possible_value())

@@ -5,6 +5,7 @@
 mod common;
 
 mod action;
+mod action_install;
 #[cfg(feature = "cluster")]
 mod api_server;
 mod architecture;
@@ -28,6 +29,8 @@ mod cluster_pods;
 #[cfg(all(feature = "cluster", unix))]
 mod cluster_secrets;
 mod cluster_snapshot;
+#[cfg(feature = "cluster")]
+mod cluster_views;
 mod config;
 mod consequences;
 mod controllers;
@@ -62,11 +65,14 @@ mod preview_finalizers;
 mod properties;
 mod remote_bases;
 mod render;
+mod render_failures;
+mod render_inputs;
 mod rule_docs;
 mod scanner;
 mod server;
 #[cfg(target_os = "linux")]
 mod server_builds;
+mod server_process;
 mod shapes;
 mod skip_count;
 mod skips;

@@ -608,7 +608,8 @@ fn a_link_named_on_the_command_line_is_read_as_named() {
 #[test]
 #[cfg(unix)]
 fn the_language_server_publishes_the_link_never_what_it_names() {
-    use crate::server::{Process, WAIT, codes, push_client, uri};
+    use crate::server::{WAIT, codes, push_client, uri};
+    use crate::server_process::Process;
     use serde_json::{Value, json};
     let outside = common::temp_dir("server-outside");
     let workspace = common::temp_dir("server-workspace");

@@ -5,7 +5,8 @@
 //! process, no temporary copy).
 
 use crate::common;
-use crate::server::{DANGLING, Process, WAIT, codes, pull_client, push_client, uri};
+use crate::server::{DANGLING, WAIT, codes, pull_client, push_client, uri};
+use crate::server_process::Process;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
