@@ -331,6 +331,21 @@ impl<'a> Context<'a> {
                     reference.api_version_str().unwrap_or("?"),
                 )
             }
+            // A dependent of a kind whose scope is not known here (no CRD in the input) with a
+            // namespaced owner: were it cluster-scoped, the collector would refuse the
+            // reference and never collect it (cluster-scoped-dependent). Said where it may well
+            // be: it names no namespace, or its kind is named as cluster-wide kinds are
+            // (`ClusterRole`, `ClusterIssuer`).
+            Some((_, resolution))
+                if self.index.facts(dependent).scope.is_none()
+                    && resolution.owner_scope == Some(crate::catalog::Scope::Namespaced)
+                    && (object.namespace.is_none() || object.kind_str().starts_with("Cluster")) =>
+            {
+                format!(
+                    "{sentence}; if {} is cluster-scoped, the collector refuses this reference and never collects it",
+                    object.kind_str()
+                )
+            }
             _ => sentence,
         }
     }

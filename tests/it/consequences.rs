@@ -625,3 +625,23 @@ fn a_dependent_with_an_owner_the_collector_cannot_look_up_is_kept_not_deleted() 
         "{short}"
     );
 }
+
+#[test]
+fn a_dependent_of_unknown_scope_says_a_cluster_scoped_one_is_never_collected() {
+    // No CRD says whether a ClusterResourceBinding is namespaced: were it cluster-scoped, its
+    // namespaced owner would be refused (OBSERVED B) and it would never be collected.
+    let text = "apiVersion: work.karmada.io/v1alpha2\nkind: ClusterResourceBinding\nmetadata:\n  name: web\n  namespace: shop\n  ownerReferences:\n  - apiVersion: v1\n    kind: Service\n    name: web\n    uid: 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\n";
+    let short = lint(text);
+    assert!(
+        short.contains(
+            "the garbage collector deletes ClusterResourceBinding shop/web (no other owner keeps it); if ClusterResourceBinding is cluster-scoped, the collector refuses this reference and never collects it"
+        ),
+        "{short}"
+    );
+    // A built-in kind's scope is known: no such clause.
+    let short = lint(&pod_owned_by(
+        "ReplicaSet",
+        "4e3d2c1b-0a9f-4e8d-b7c6-5a4f3e2d1c0b",
+    ));
+    assert!(!short.contains("if Pod is cluster-scoped"), "{short}");
+}
