@@ -780,4 +780,55 @@ mod tests {
         );
         assert!(parsed("dist --profile").is_err());
     }
+
+    /// xtask/Cargo.toml lists ownerlint's dev-dependencies as its own dependencies, the same
+    /// versions with the same features: so every crate the two share is built as the tests
+    /// build it, and `cargo test --package xtask` after `cargo test` builds nothing again.
+    #[test]
+    fn xtask_depends_on_ownerlints_dev_dependencies_as_they_are_declared() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let output = Command::new(cargo)
+            .args(["metadata", "--locked", "--no-deps", "--format-version", "1"])
+            .output()
+            .expect("cargo metadata runs");
+        assert!(output.status.success(), "{output:?}");
+        let metadata: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("cargo metadata prints JSON");
+        let dependencies = |package: &str, kind: serde_json::Value| {
+            let package = metadata["packages"]
+                .as_array()
+                .and_then(|packages| packages.iter().find(|p| p["name"] == package))
+                .unwrap_or_else(|| panic!("no package {package}"));
+            let mut found: Vec<String> = package["dependencies"]
+                .as_array()
+                .expect("dependencies")
+                .iter()
+                .filter(|dependency| dependency["kind"] == kind)
+                .map(|dependency| {
+                    let mut features: Vec<&str> = dependency["features"]
+                        .as_array()
+                        .expect("features")
+                        .iter()
+                        .filter_map(serde_json::Value::as_str)
+                        .collect();
+                    features.sort_unstable();
+                    format!(
+                        "{} {} default-features={} features={features:?}",
+                        dependency["name"].as_str().expect("name"),
+                        dependency["req"].as_str().expect("req"),
+                        dependency["uses_default_features"],
+                    )
+                })
+                .collect();
+            found.sort();
+            found
+        };
+        let tests = dependencies("ownerlint", "dev".into());
+        let xtask = dependencies("xtask", serde_json::Value::Null);
+        let missing: Vec<&String> = tests.iter().filter(|d| !xtask.contains(d)).collect();
+        assert!(
+            !tests.is_empty() && missing.is_empty(),
+            "xtask/Cargo.toml must list these as in Cargo.toml's [dev-dependencies]: {missing:#?}"
+        );
+    }
 }
