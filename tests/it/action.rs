@@ -348,7 +348,8 @@ impl Action {
             let output_file = self.work.join(format!("github-output-{i}"));
             write(&output_file, "");
             let mut command = Command::new("bash");
-            command
+            // A runner's environment, not a test's: a build from source starts Cargo.
+            common::without_cargos_test_variables(&mut command)
                 .arg("-c")
                 .arg(&script.text)
                 .current_dir(&self.workspace)

@@ -315,6 +315,34 @@ pub(crate) fn target_dir() -> std::path::PathBuf {
         .to_path_buf()
 }
 
+/// `command` without the variables Cargo sets for the test it runs (`CARGO_MANIFEST_DIR`,
+/// `CARGO_PKG_NAME`, …), which a user's shell does not have: a Cargo that a test starts (the
+/// Action's `cargo install`, the pre-commit hook's maturin) would see them, and build scripts
+/// that watch them (ring's does) would run again, with every crate above them.
+pub(crate) fn without_cargos_test_variables(
+    command: &mut std::process::Command,
+) -> &mut std::process::Command {
+    for (name, _) in std::env::vars_os() {
+        if let Some(name) = name.to_str()
+            && (name.starts_with("CARGO_PKG_")
+                || matches!(
+                    name,
+                    "CARGO_MANIFEST_DIR"
+                        | "CARGO_MANIFEST_PATH"
+                        | "CARGO_MANIFEST_LINKS"
+                        | "CARGO_CRATE_NAME"
+                        | "CARGO_BIN_NAME"
+                        | "CARGO_PRIMARY_PACKAGE"
+                        | "CARGO_TARGET_TMPDIR"
+                        | "OUT_DIR"
+                ))
+        {
+            command.env_remove(name);
+        }
+    }
+    command
+}
+
 /// Whether the tests run in CI (`CI=true`), where every test must run its real subject.
 pub(crate) fn in_ci() -> bool {
     std::env::var("CI").as_deref() == Ok("true")

@@ -57,14 +57,17 @@ fn pod(owner_uid: &str) -> String {
 }
 
 /// `pre-commit <args>` in `repo`, with pre-commit's store in `work`. The hook builds in the
-/// tests' target folder: after `cargo test --release` only what differs is built.
+/// tests' target folder, in a user's environment: after `cargo test --release` only what
+/// differs is built.
 fn pre_commit_in(pre_commit: &Path, work: &Path, repo: &Path, args: &[&str]) -> Output {
-    run(Command::new(pre_commit)
-        .args(args)
-        .current_dir(repo)
-        .env("PRE_COMMIT_HOME", work.join("pre-commit-home"))
-        .env("CARGO_TARGET_DIR", common::target_dir())
-        .env_remove("GITHUB_ACTIONS"))
+    run(
+        common::without_cargos_test_variables(&mut Command::new(pre_commit))
+            .args(args)
+            .current_dir(repo)
+            .env("PRE_COMMIT_HOME", work.join("pre-commit-home"))
+            .env("CARGO_TARGET_DIR", common::target_dir())
+            .env_remove("GITHUB_ACTIONS"),
+    )
 }
 
 /// The hook as a commit runs it (`pre-commit run ownerlint`: on what the index stages), or on

@@ -793,6 +793,7 @@ const OTHER_PROGRAMS_FLAGS: &[&str] = &[
     "--no-index",
     "--out",
     "--post-renderer",
+    "--profile",
     "--release",
     "--set-string",
     "--skip-vsix",

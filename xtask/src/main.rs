@@ -25,7 +25,8 @@ mod mirror;
 mod snippets;
 
 const USAGE: &str =
-    "usage: cargo xtask dist [--target TARGET]... [--skip-vsix] [--skip-wheel] [--manifest-only]
+    "usage: cargo xtask dist [--target TARGET]... [--profile release-lto|release] [--skip-vsix]
+                        [--skip-wheel] [--manifest-only]
        cargo xtask pre-commit-mirror [--out DIR]
        cargo xtask docs";
 
@@ -92,6 +93,10 @@ struct Options {
     /// Only the krew manifest (from the `.sha256` files in `target/dist/`, gathered from
     /// every runner) and the pre-commit mirror: the release workflow's last job.
     manifest_only: bool,
+    /// Cargo's profile for the binaries: `release-lto` for a release (the default), or
+    /// `release`, which CI uses: the same code, optimised the same, without fat LTO's
+    /// minutes (Cargo.toml's profiles).
+    profile: &'static str,
 }
 
 /// What the release is: from Cargo.toml, through `cargo metadata`.
@@ -166,6 +171,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         vsix: true,
         wheel: true,
         manifest_only: false,
+        profile: PROFILE,
     };
     let mut rest = rest.iter();
     while let Some(arg) = rest.next() {
@@ -173,6 +179,12 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--skip-vsix" => options.vsix = false,
             "--skip-wheel" => options.wheel = false,
             "--manifest-only" => options.manifest_only = true,
+            "--profile" => {
+                let Some(name) = rest.next() else {
+                    return Err("`--profile` needs a profile: release-lto or release".into());
+                };
+                options.profile = known_profile(name)?;
+            }
             "--target" => {
                 let Some(name) = rest.next() else {
                     return Err(
@@ -182,10 +194,15 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 };
                 options.targets.push(known_target(name)?);
             }
-            other => match other.strip_prefix("--target=") {
-                Some(name) => options.targets.push(known_target(name)?),
-                None => return Err(format!("unknown argument `{other}`")),
-            },
+            other => {
+                if let Some(name) = other.strip_prefix("--target=") {
+                    options.targets.push(known_target(name)?);
+                } else if let Some(name) = other.strip_prefix("--profile=") {
+                    options.profile = known_profile(name)?;
+                } else {
+                    return Err(format!("unknown argument `{other}`"));
+                }
+            }
         }
     }
     if options.targets.is_empty() {
@@ -194,6 +211,14 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let unique: BTreeSet<Target> = options.targets.iter().copied().collect();
     options.targets = unique.into_iter().collect();
     Ok(options)
+}
+
+/// The profiles whose binaries may be shipped: both optimise as `cargo install` does.
+fn known_profile(name: &str) -> Result<&'static str, String> {
+    [PROFILE, "release"]
+        .into_iter()
+        .find(|profile| *profile == name)
+        .ok_or_else(|| format!("`--profile {name}`: the binaries are built with release-lto (a release's) or release"))
 }
 
 fn known_target(name: &str) -> Result<Target, String> {
@@ -308,11 +333,15 @@ fn dist(options: &Options) -> Result<(), String> {
         // path: Cargo would build everything twice. So with a wheel, the archive takes the
         // binary maturin built, the very one in the wheel.
         if options.wheel {
-            build_wheel(&package, target)?;
+            build_wheel(&package, target, options.profile)?;
         } else {
-            build_binary(&package, target)?;
+            build_binary(&package, target, options.profile)?;
         }
-        pack(&package, target, &built_binary(&package, target)?)?;
+        pack(
+            &package,
+            target,
+            &built_binary(&package, target, options.profile)?,
+        )?;
     }
     write_krew_manifest(&package)?;
     // The hook repository that installs the wheel, published as a repository of its own.
@@ -445,13 +474,14 @@ fn run(what: &str, command: &mut Command) -> Result<(), String> {
     Ok(())
 }
 
-/// The profile the shipped binaries are built with (Cargo.toml's `[profile.release-lto]`: the
-/// release profile with fat LTO and one codegen unit).
+/// The profile the shipped binaries are built with unless `--profile` says otherwise
+/// (Cargo.toml's `[profile.release-lto]`: the release profile with fat LTO and one codegen
+/// unit).
 const PROFILE: &str = "release-lto";
 
 /// The release binary, with the default features only: what `cargo install ownerlint` gives,
-/// built with the `release-lto` profile.
-fn build_binary(package: &Package, target: Target) -> Result<(), String> {
+/// built with the `release-lto` profile (or `--profile`'s).
+fn build_binary(package: &Package, target: Target, profile: &str) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(cargo);
     command
@@ -459,7 +489,7 @@ fn build_binary(package: &Package, target: Target) -> Result<(), String> {
         .args([if target.zig() { "zigbuild" } else { "build" }])
         .args([
             "--profile",
-            PROFILE,
+            profile,
             "--locked",
             "--package",
             "ownerlint",
@@ -470,11 +500,11 @@ fn build_binary(package: &Package, target: Target) -> Result<(), String> {
     run(&format!("the binary for {}", target.triple), &mut command)
 }
 
-fn built_binary(package: &Package, target: Target) -> Result<PathBuf, String> {
+fn built_binary(package: &Package, target: Target, profile: &str) -> Result<PathBuf, String> {
     let binary = package
         .target_dir
         .join(target.triple)
-        .join(PROFILE)
+        .join(profile)
         .join(target.exe());
     if binary.is_file() {
         Ok(binary)
@@ -595,11 +625,11 @@ fn sha256(path: &Path) -> io::Result<String> {
 /// by maturin with the default features only (`cargo zigbuild` for the Linux targets). A
 /// static musl binary runs on every Linux, so its wheel is tagged for both glibc (manylinux)
 /// and musl (musllinux) systems: pip on either takes it.
-fn build_wheel(package: &Package, target: Target) -> Result<(), String> {
+fn build_wheel(package: &Package, target: Target, profile: &str) -> Result<(), String> {
     let mut command = Command::new("maturin");
     command
         .current_dir(&package.root)
-        .args(["build", "--profile", PROFILE, "--locked"])
+        .args(["build", "--profile", profile, "--locked"])
         .args(["--target", target.triple])
         .arg("--out")
         .arg(package.dist());
@@ -716,4 +746,89 @@ fn build_vsix(package: &Package) -> Result<(), String> {
             .args(["run", "package", "--", "--out"])
             .arg(&out),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_release_is_built_with_fat_lto_unless_another_profile_is_named() {
+        let parsed = |line: &str| parse(&args(line)).map(|options| options.profile);
+        assert_eq!(
+            parsed("dist --target x86_64-unknown-linux-musl"),
+            Ok("release-lto")
+        );
+        assert_eq!(
+            parsed("dist --target x86_64-unknown-linux-musl --profile release"),
+            Ok("release")
+        );
+        assert_eq!(
+            parsed("dist --profile=release --target x86_64-unknown-linux-musl"),
+            Ok("release")
+        );
+        let unknown = parsed("dist --profile dev --target x86_64-unknown-linux-musl");
+        assert!(
+            unknown
+                .as_ref()
+                .is_err_and(|why| why.contains("release-lto") && why.contains("`--profile dev`")),
+            "{unknown:?}"
+        );
+        assert!(parsed("dist --profile").is_err());
+    }
+
+    /// xtask/Cargo.toml lists ownerlint's dev-dependencies as its own dependencies, the same
+    /// versions with the same features: so every crate the two share is built as the tests
+    /// build it, and `cargo test --package xtask` after `cargo test` builds nothing again.
+    #[test]
+    fn xtask_depends_on_ownerlints_dev_dependencies_as_they_are_declared() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let output = Command::new(cargo)
+            .args(["metadata", "--locked", "--no-deps", "--format-version", "1"])
+            .output()
+            .expect("cargo metadata runs");
+        assert!(output.status.success(), "{output:?}");
+        let metadata: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("cargo metadata prints JSON");
+        let dependencies = |package: &str, kind: serde_json::Value| {
+            let package = metadata["packages"]
+                .as_array()
+                .and_then(|packages| packages.iter().find(|p| p["name"] == package))
+                .unwrap_or_else(|| panic!("no package {package}"));
+            let mut found: Vec<String> = package["dependencies"]
+                .as_array()
+                .expect("dependencies")
+                .iter()
+                .filter(|dependency| dependency["kind"] == kind)
+                .map(|dependency| {
+                    let mut features: Vec<&str> = dependency["features"]
+                        .as_array()
+                        .expect("features")
+                        .iter()
+                        .filter_map(serde_json::Value::as_str)
+                        .collect();
+                    features.sort_unstable();
+                    format!(
+                        "{} {} default-features={} features={features:?}",
+                        dependency["name"].as_str().expect("name"),
+                        dependency["req"].as_str().expect("req"),
+                        dependency["uses_default_features"],
+                    )
+                })
+                .collect();
+            found.sort();
+            found
+        };
+        let tests = dependencies("ownerlint", "dev".into());
+        let xtask = dependencies("xtask", serde_json::Value::Null);
+        let missing: Vec<&String> = tests.iter().filter(|d| !xtask.contains(d)).collect();
+        assert!(
+            !tests.is_empty() && missing.is_empty(),
+            "xtask/Cargo.toml must list these as in Cargo.toml's [dev-dependencies]: {missing:#?}"
+        );
+    }
 }
