@@ -21,6 +21,7 @@ use std::time::Instant;
 use sha2::{Digest, Sha256};
 
 mod docs;
+mod fences;
 mod mirror;
 mod snippets;
 
