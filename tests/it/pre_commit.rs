@@ -690,7 +690,7 @@ fn the_fixing_hook_fixes_the_file_fails_that_run_and_passes_the_next() {
 }
 
 /// The `repo: local` hook for a binary installed otherwise (an archive, krew, pip), as the
-/// README gives it.
+/// README and the pre-commit page give it.
 const SYSTEM_HOOK: &str = "\
 # .pre-commit-config.yaml
 repos:
@@ -704,6 +704,18 @@ repos:
         always_run: true
         require_serial: true
 ";
+
+/// The README and the pre-commit page give the system hook that is run below, as it is run.
+#[test]
+fn the_readme_and_the_pre_commit_page_give_the_system_hook_that_is_tested() {
+    for page in ["README.md", "docs/src/integrations/pre-commit.md"] {
+        let text = std::fs::read_to_string(root().join(page)).expect("the page is read");
+        assert!(
+            text.contains(&format!("```yaml\n{SYSTEM_HOOK}```\n")),
+            "{page} lacks the system hook:\n{SYSTEM_HOOK}"
+        );
+    }
+}
 
 #[cfg(unix)]
 #[test]
