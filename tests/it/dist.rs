@@ -71,15 +71,17 @@ fn elf_program_headers(binary: &[u8]) -> (u16, Vec<u32>) {
 #[test]
 fn the_release_workflow_builds_with_the_toolchain_and_tools_ci_tests() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let workflow = std::fs::read_to_string(root.join(".github/workflows/release.yml"))
-        .expect("release.yml");
+    let workflow =
+        std::fs::read_to_string(root.join(".github/workflows/release.yml")).expect("release.yml");
     let ci = std::fs::read_to_string(root.join(".ci/run")).expect(".ci/run");
     let step = "rustup toolchain install \"$version\"";
     assert!(
         workflow.contains("version=$(sed -n 's/^rust-version = \"\\(.*\\)\"$/\\1/p' Cargo.toml)"),
         "release.yml does not read rust-version from Cargo.toml"
     );
-    assert!(ci.contains("rust_version=$(sed -n 's/^rust-version = \"\\(.*\\)\"$/\\1/p' Cargo.toml)"));
+    assert!(
+        ci.contains("rust_version=$(sed -n 's/^rust-version = \"\\(.*\\)\"$/\\1/p' Cargo.toml)")
+    );
     let jobs = workflow
         .split_once("\njobs:\n")
         .expect("release.yml has jobs")

@@ -35,7 +35,9 @@ fn cargo_repository() -> Option<String> {
 /// A string field of Cargo.toml's `[package]`.
 fn cargo_field(key: &str) -> Option<String> {
     let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
-    let package = manifest.split("\n[").find(|t| t.starts_with("package]"))?;
+    let package = manifest
+        .split("\n[")
+        .find(|t| t.trim_start_matches('[').starts_with("package]"))?;
     let line = package
         .lines()
         .find(|l| l.split('=').next().is_some_and(|k| k.trim() == key))?;
@@ -77,8 +79,7 @@ fn the_manifest_activates_on_yaml_json_and_helm_with_its_licence_and_settings() 
     );
     // The coordinates are Cargo.toml's: the publisher is the repository's owner.
     let repository = manifest["repository"]["url"].as_str().expect("repository");
-    let expected =
-        cargo_repository().unwrap_or_else(|| "https://github.com/OWNER/ownerlint".into());
+    let expected = cargo_repository().expect("Cargo.toml's package.repository");
     assert_eq!(repository, expected);
     let owner = repository
         .strip_prefix("https://github.com/")

@@ -45,8 +45,7 @@ impl Coordinates {
 /// `Cargo.toml`'s coordinates.
 pub fn of_cargo_toml(root: &Path) -> Result<Coordinates, String> {
     let repository = package_field(root, "repository")?;
-    if !repository.starts_with("https://github.com/") || repository.contains(char::is_whitespace)
-    {
+    if !repository.starts_with("https://github.com/") || repository.contains(char::is_whitespace) {
         return Err(format!(
             "Cargo.toml: package.repository `{repository}` is not a https://github.com/OWNER/NAME address"
         ));
@@ -140,8 +139,9 @@ pub fn write(root: &Path) -> Result<Vec<PathBuf>, String> {
     let read = |path: &Path| {
         fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
     };
-    let old = in_readme(&read(&root.join("README.md"))?)
-        .ok_or("README.md has no `- uses: OWNER/NAME@vVERSION` step to read the coordinates from")?;
+    let old = in_readme(&read(&root.join("README.md"))?).ok_or(
+        "README.md has no `- uses: OWNER/NAME@vVERSION` step to read the coordinates from",
+    )?;
     let mut changed = Vec::new();
     let mut write_if_changed = |file: PathBuf, was: String, now: String| {
         if now != was {
