@@ -65,6 +65,66 @@ fn elf_program_headers(binary: &[u8]) -> (u16, Vec<u32>) {
 /// `ownerlint-VERSION-TARGET/` with the binary, the licences and the README; the binary is
 /// statically linked (no ELF interpreter) and lists the rules with an empty environment, from
 /// an empty folder.
+/// The release workflow builds what CI tested: every job that runs cargo first installs the
+/// toolchain Cargo.toml's rust-version names (the one `.ci/run` insists on), and it installs
+/// the packaging tools at the versions `.ci/run` pins.
+#[test]
+fn the_release_workflow_builds_with_the_toolchain_and_tools_ci_tests() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let workflow =
+        std::fs::read_to_string(root.join(".github/workflows/release.yml")).expect("release.yml");
+    let ci = std::fs::read_to_string(root.join(".ci/run")).expect(".ci/run");
+    let step = "rustup toolchain install \"$version\"";
+    assert!(
+        workflow.contains("version=$(sed -n 's/^rust-version = \"\\(.*\\)\"$/\\1/p' Cargo.toml)"),
+        "release.yml does not read rust-version from Cargo.toml"
+    );
+    assert!(
+        ci.contains("rust_version=$(sed -n 's/^rust-version = \"\\(.*\\)\"$/\\1/p' Cargo.toml)")
+    );
+    let jobs = workflow
+        .split_once("\njobs:\n")
+        .expect("release.yml has jobs")
+        .1;
+    // Each job: its name (a line `  NAME:`) and its text.
+    let mut each: Vec<(String, String)> = Vec::new();
+    for line in jobs.lines() {
+        match line.strip_prefix("  ") {
+            Some(name) if !name.starts_with(' ') && name.ends_with(':') => {
+                each.push((name.trim_end_matches(':').to_string(), String::new()));
+            }
+            _ => {
+                if let Some((_, text)) = each.last_mut() {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+            }
+        }
+    }
+    let mut names = Vec::new();
+    for (name, job) in each {
+        if let Some(cargo) = job.find("cargo ") {
+            let installed = job.find(step);
+            assert!(
+                installed.is_some_and(|at| at < cargo),
+                "the job {name} runs cargo without installing Cargo.toml's rust-version first"
+            );
+            names.push(name);
+        }
+    }
+    assert!(names.len() >= 4, "{names:?}");
+    for tool in ["maturin", "ziglang", "cargo-zigbuild"] {
+        let pin = ci
+            .split(['\'', ' ', '\n'])
+            .find(|word| word.starts_with(&format!("{tool}==")))
+            .unwrap_or_else(|| panic!(".ci/run does not pin {tool}"));
+        assert!(
+            workflow.contains(pin),
+            "release.yml does not install {pin}, as .ci/run pins it"
+        );
+    }
+}
+
 #[test]
 #[ignore = "needs cargo xtask dist's artifacts (OWNERLINT_DIST); .ci/run builds them"]
 fn the_archive_verifies_and_its_static_binary_runs_in_an_empty_environment() {

@@ -21,7 +21,9 @@
 //! checkout, and maturin (pyproject.toml, through hook/build_backend.py) builds it with `cargo
 //! build --locked`. Its test holds the build to Cargo.lock: the same hook from a copy of this
 //! checkout whose Cargo.lock lacks a package fails to install rather than resolving anew. That
-//! build takes minutes, and is not what users install: `.ci/run` skips the test.
+//! build takes minutes (in `.ci/run`, with the feature `shared-test-build`, it reuses the tests'
+//! release build and builds only ownerlint itself), and is not what users install, who take the
+//! mirror's wheel; it is in the heavy tier, which `.ci/run` runs.
 //!
 //! pre-commit must be on `PATH` (`.ci/run` installs it from PyPI); without it the tests say so
 //! and are skipped, and under `CI=true` they fail. They are heavy: a plain `cargo test` ignores
@@ -109,7 +111,7 @@ fn copy_checkout(git: &Path, to: &Path) {
 }
 
 #[test]
-#[ignore = "heavy: pre-commit (from PyPI) builds the hook, a release build; .ci/run skips it"]
+#[ignore = "heavy: pre-commit (from PyPI) builds the hook, a release build; .ci/run runs it"]
 fn the_checkout_hook_builds_from_source_with_cargo_lock_passes_a_clean_commit_and_fails_a_broken_owner_reference()
  {
     let Some(pre_commit) = common::require_tool("pre-commit", "pip install pre-commit") else {
@@ -693,7 +695,7 @@ fn the_fixing_hook_fixes_the_file_fails_that_run_and_passes_the_next() {
 }
 
 /// The `repo: local` hook for a binary installed otherwise (an archive, krew, pip), as the
-/// README gives it.
+/// README and the pre-commit page give it.
 const SYSTEM_HOOK: &str = "\
 # .pre-commit-config.yaml
 repos:
@@ -707,6 +709,18 @@ repos:
         always_run: true
         require_serial: true
 ";
+
+/// The README and the pre-commit page give the system hook that is run below, as it is run.
+#[test]
+fn the_readme_and_the_pre_commit_page_give_the_system_hook_that_is_tested() {
+    for page in ["README.md", "docs/src/integrations/pre-commit.md"] {
+        let text = std::fs::read_to_string(root().join(page)).expect("the page is read");
+        assert!(
+            text.contains(&format!("```yaml\n{SYSTEM_HOOK}```\n")),
+            "{page} lacks the system hook:\n{SYSTEM_HOOK}"
+        );
+    }
+}
 
 #[cfg(unix)]
 #[test]

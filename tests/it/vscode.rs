@@ -29,11 +29,18 @@ const LANGUAGES: [&str; 3] = ["yaml", "json", "helm"];
 
 /// `package.json`'s `repository` in Cargo.toml's `[package]`, where the coordinates are set.
 fn cargo_repository() -> Option<String> {
+    cargo_field("repository")
+}
+
+/// A string field of Cargo.toml's `[package]`.
+fn cargo_field(key: &str) -> Option<String> {
     let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
-    let package = manifest.split("\n[").find(|t| t.starts_with("package]"))?;
+    let package = manifest
+        .split("\n[")
+        .find(|t| t.trim_start_matches('[').starts_with("package]"))?;
     let line = package
         .lines()
-        .find(|l| l.trim_start().starts_with("repository"))?;
+        .find(|l| l.split('=').next().is_some_and(|k| k.trim() == key))?;
     Some(line.split('"').nth(1)?.to_string())
 }
 
@@ -72,14 +79,18 @@ fn the_manifest_activates_on_yaml_json_and_helm_with_its_licence_and_settings() 
     );
     // The coordinates are Cargo.toml's: the publisher is the repository's owner.
     let repository = manifest["repository"]["url"].as_str().expect("repository");
-    let expected =
-        cargo_repository().unwrap_or_else(|| "https://github.com/OWNER/ownerlint".into());
+    let expected = cargo_repository().expect("Cargo.toml's package.repository");
     assert_eq!(repository, expected);
     let owner = repository
         .strip_prefix("https://github.com/")
         .and_then(|path| path.split('/').next())
         .expect("a GitHub repository");
     assert_eq!(manifest["publisher"], owner);
+    assert_eq!(
+        manifest["version"].as_str(),
+        cargo_field("version").as_deref(),
+        "`cargo xtask coordinates` writes Cargo.toml's version into package.json"
+    );
     // vsce packages what the lock file pins, and nothing floats.
     let lock = read_json(&source().join("package-lock.json"));
     for kind in ["dependencies", "devDependencies"] {

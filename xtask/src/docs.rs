@@ -32,6 +32,13 @@ pub fn build(root: &Path, work: &Path, out: &Path, repository: &str) -> Result<u
             problems.join("\n  ")
         ));
     }
+    let problems = crate::fences::check(root)?;
+    if !problems.is_empty() {
+        return Err(format!(
+            "the pages' code blocks are broken:\n  {}",
+            problems.join("\n  ")
+        ));
+    }
     if work.exists() {
         fs::remove_dir_all(work).map_err(|e| format!("cannot remove {}: {e}", work.display()))?;
     }

@@ -8,7 +8,9 @@
 //! The release workflow runs it once per runner (`--target` the runner's own); CI runs it for
 //! the x86_64 Linux target only.
 //!
-//! `cargo xtask docs` builds the documentation site into `target/docs/` (see `docs.rs`).
+//! `cargo xtask docs` builds the documentation site into `target/docs/` (see `docs.rs`);
+//! `cargo xtask coordinates` writes Cargo.toml's repository and version into the pages and the
+//! VS Code extension that repeat them (see `coordinates.rs`).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -20,7 +22,9 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
+mod coordinates;
 mod docs;
+mod fences;
 mod mirror;
 mod snippets;
 
@@ -28,7 +32,8 @@ const USAGE: &str =
     "usage: cargo xtask dist [--target TARGET]... [--profile release-lto|release] [--skip-vsix]
                         [--skip-wheel] [--manifest-only]
        cargo xtask pre-commit-mirror [--out DIR]
-       cargo xtask docs";
+       cargo xtask docs
+       cargo xtask coordinates";
 
 /// Every target a release is built for, with krew's names for its system and architecture.
 const TARGETS: [Target; 5] = [
@@ -130,6 +135,20 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(why) => {
                 eprintln!("cargo xtask pre-commit-mirror: {why}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if args.first().map(String::as_str) == Some("coordinates") {
+        return match package().and_then(|package| coordinates::write(&package.root)) {
+            Ok(changed) => {
+                for file in changed {
+                    eprintln!("wrote {}", file.display());
+                }
+                ExitCode::SUCCESS
+            }
+            Err(why) => {
+                eprintln!("cargo xtask coordinates: {why}");
                 ExitCode::FAILURE
             }
         };
