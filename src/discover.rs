@@ -276,6 +276,9 @@ fn built_by_flux(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &F
             continue;
         };
         replaced.insert(dir);
+        // Its `valuesFrom` and `substituteFrom` entries whose values are not here: said once
+        // each, for the build made without them.
+        found.not_checked.extend(flux.left_out.iter().cloned());
         let built = Target {
             flux: Some(std::sync::Arc::new(flux)),
             configured: None,

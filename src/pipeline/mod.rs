@@ -685,7 +685,9 @@ fn check_cached(
     outcome.stats.charts = tried(crate::build::Tool::Helm);
     outcome.stats.overlays = tried(crate::build::Tool::Kustomize);
     outcome.stats.not_built = builds.failures.len();
-    outcome.stats.not_in_repository = builds.not_checked.len();
+    let values = builds.not_checked.iter().filter(|n| n.values).count();
+    outcome.stats.not_in_repository = builds.not_checked.len() - values;
+    outcome.stats.values_not_in_repository = values;
     let part = builds.skipped.iter().filter(|s| s.part_of_another).count();
     outcome.stats.part_builds = part;
     outcome.stats.part_charts = builds

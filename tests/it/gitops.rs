@@ -222,3 +222,58 @@ fn a_helm_release_renders_its_chart_with_its_values_release_name_and_namespace()
     assert_eq!(plain.stdout, "", "{}", plain.stderr);
     assert_eq!(plain.code(), Some(0), "{}", plain.stderr);
 }
+
+/// A `valuesFrom` or `substituteFrom` entry whose ConfigMap or Secret is not in the repository
+/// (or is, without the key, or encrypted with SOPS) is said once, at the entry: the chart or
+/// path was built without its values, which Flux would refuse unless the cluster has them. An
+/// optional entry is not said (Flux goes on without it), and the values that are here are used.
+#[test]
+fn values_from_and_substitute_from_entries_not_in_the_repository_are_said_at_the_entry() {
+    if !helm_and_kubectl() {
+        return;
+    }
+    let repo = fixture("values-from");
+    let run = lint(repo.path(), &[]);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(
+        lines[..3],
+        [
+            "apps/web.yaml:18:5: info[source-not-in-repository]: values from Secret shop/db-values are not in this repository: the chart was rendered without them",
+            "apps/web.yaml:23:5: info[source-not-in-repository]: values from ConfigMap shop/web-values in this repository have no key \"extra.yaml\": the chart was rendered without them",
+            "apps/web.yaml:26:5: info[source-not-in-repository]: values from Secret shop/web-token are encrypted with SOPS in this repository: the chart was rendered without them",
+        ]
+    );
+    // The values of the ConfigMap that is here make the chart render two controllers.
+    assert!(
+        lines[3].starts_with(
+            "charts/web/templates/claimed.yaml:12:17: error[multiple-controllers]: ConfigMap shop/web-claimed has two controller owners"
+        ),
+        "{}",
+        lines[3]
+    );
+    assert!(
+        lines[3].ends_with(
+            "(built by Flux HelmRelease shop/web: releaseName web, namespace shop, valuesFrom ConfigMap/web-values)"
+        ),
+        "{}",
+        lines[3]
+    );
+    assert_eq!(
+        lines[4],
+        "clusters/prod/apps.yaml:17:7: info[source-not-in-repository]: variables from ConfigMap flux-system/cluster-vars are not in this repository: the path was built without them"
+    );
+    // Neither optional entry (`tuning`, `cluster-secrets`) is said.
+    assert!(!run.stdout.contains("tuning"), "{}", run.stdout);
+    assert!(!run.stdout.contains("cluster-secrets"), "{}", run.stdout);
+    // Counted in the summary apart from the objects that were not checked at all.
+    assert!(
+        run.stderr.contains(
+            "4 valuesFrom or substituteFrom entries whose values are not in this repository, built without them"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("not checked"), "{}", run.stderr);
+    assert_eq!(run.code(), Some(1), "{}", run.stderr);
+}

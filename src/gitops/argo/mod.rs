@@ -129,6 +129,7 @@ pub fn plan(inputs: &[PathBuf], root: &Path, files: &Files) -> Plan {
             line: object.line,
             at: None,
             message,
+            values: false,
         };
         match object.kind.as_str() {
             "Application" => {
