@@ -2,7 +2,7 @@
 //! or ApplicationSet, among the inputs builds a path or a chart that is not in the repository
 //! (another Git repository, an OCI artifact, a Helm repository's chart), or makes Applications
 //! ownerlint does not read. ownerlint fetches nothing it is not allowed to, so what that
-//! object deploys is not checked; it says so once per object, at the object, rather than say
+//! object deploys is not checked; it says so once per object, at the field that names the source, rather than say
 //! nothing (`crate::gitops`). A Flux `valuesFrom` or `postBuild.substituteFrom` entry (not
 //! optional) whose ConfigMap or Secret is not in the repository is said too, at the entry: the
 //! chart or path was built without its values.
