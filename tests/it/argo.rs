@@ -91,11 +91,18 @@ fn destination_namespaces_put_an_owner_and_its_dependents_in_two_namespaces() {
     let run = lint(repo.path(), &[]);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{}\n{}", run.stdout, run.stderr);
-    // A plain manifest of a directory source lands in its Application's namespace too.
+    // A plain manifest of a directory source lands in its Application's namespace too, and
+    // its finding names the Application.
     assert!(
         lines[0].starts_with(
             "jobs/report.yaml:6:3: error[cross-namespace-owner]: ConfigMap jobs/report → Deployment jobs/api: Deployment api exists only in namespace \"infra\""
         ),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[0]
+            .ends_with("(built by Argo CD Application argocd/jobs: destination namespace jobs)"),
         "{}",
         lines[0]
     );
@@ -115,13 +122,15 @@ fn destination_namespaces_put_an_owner_and_its_dependents_in_two_namespaces() {
         lines[1]
     );
 
-    // Built as plain overlays, each is applied on its own, all in the default namespace.
+    // Built as plain overlays, each is applied on its own, all in the default namespace, and
+    // no finding names an Application.
     let plain = lint(repo.path(), &["--exclude", "apps/**"]);
     assert!(
         !plain.stdout.contains("cross-namespace-owner"),
         "{}",
         plain.stdout
     );
+    assert!(!plain.stdout.contains("Argo CD"), "{}", plain.stdout);
 }
 
 #[test]
