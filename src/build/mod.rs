@@ -826,7 +826,7 @@ fn build_copy(
     let settings = (target.flux.as_deref())
         .or_else(|| target.argo.as_ref().and_then(|a| a.kustomize.as_ref()));
     if let Some(flux) = settings
-        && let Some(text) = files.read(&plan.file)
+        && let Some(text) = (files.read(&plan.file)).or_else(|| flux.generated.clone())
         && let Some(rewritten) = crate::gitops::kustomization::rewrite(&text, flux)
         && let Err(e) = std::fs::write(&copy_file, rewritten)
     {

@@ -34,6 +34,9 @@ pub struct FluxBuild {
     pub cluster: String,
     /// For a HelmRelease: how helm renders its chart.
     pub helm: Option<FluxHelm>,
+    /// The kustomization Flux writes into a path that has none (its manifests, and the folders
+    /// below with a kustomization of their own), as text ([`super::kustomization::generate`]).
+    pub generated: Option<String>,
     /// The `valuesFrom` or `substituteFrom` entries (not optional) whose ConfigMap or Secret,
     /// or its key, is not in this repository: built without them, and said once each.
     pub left_out: Vec<NotChecked>,
@@ -530,6 +533,7 @@ fn flux_build(object: &Object, objects: &[Object]) -> FluxBuild {
         substitute,
         cluster: String::new(),
         helm: None,
+        generated: None,
         left_out,
     }
 }

@@ -207,8 +207,10 @@ fn a_helm_release_renders_its_chart_with_its_values_release_name_and_namespace()
         lines[2]
     );
     assert!(lines[2].ends_with(built_by), "{}", lines[2]);
+    // `clusters/prod`, which has no kustomization file, is the third overlay: the one Flux
+    // writes there.
     assert!(
-        run.stderr.contains("1 chart and 2 overlays"),
+        run.stderr.contains("1 chart and 3 overlays"),
         "{}",
         run.stderr
     );
@@ -276,4 +278,49 @@ fn values_from_and_substitute_from_entries_not_in_the_repository_are_said_at_the
     );
     assert!(!run.stderr.contains("not checked"), "{}", run.stderr);
     assert_eq!(run.code(), Some(1), "{}", run.stderr);
+}
+
+/// A Kustomization whose path has no kustomization file is built with the one Flux writes
+/// there: every YAML file below the path (`shop/cache/cache.yaml`, a folder down) and each
+/// folder below with a kustomization of its own (`shop/web`, built as part of it), other files
+/// (a README) left out. Its objects land in its targetNamespace, and resolve across the
+/// Kustomizations of the cluster, as for any Kustomization.
+#[test]
+fn a_path_without_a_kustomization_file_is_built_as_flux_generates_it() {
+    if !kubectl() {
+        return;
+    }
+    let repo = fixture("generated");
+    let run = lint(repo.path(), &["--show-inputs"]);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        lines[0].starts_with(
+            "shop/cache/cache.yaml:7:3: error[cross-namespace-owner]: ConfigMap shop/cache → Deployment shop/api: Deployment api exists only in namespace \"infra\""
+        ),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[0].ends_with("(built by Flux Kustomization flux-system/shop: targetNamespace shop)"),
+        "{}",
+        lines[0]
+    );
+    for built in [
+        "Flux Kustomization flux-system/flux-system: built, 4 objects",
+        "Flux Kustomization flux-system/infra: targetNamespace infra: built, 1 object",
+        "Flux Kustomization flux-system/shop: targetNamespace shop: built, 2 objects",
+        " shop/web: skipped: part of `Flux Kustomization flux-system/shop: targetNamespace shop`",
+    ] {
+        assert!(run.stderr.contains(built), "{built}\n{}", run.stderr);
+    }
+    assert_eq!(run.code(), Some(1), "{}", run.stderr);
+
+    // Without the Kustomizations, the files are linted on their own, all in one namespace.
+    let plain = lint(repo.path(), &["--exclude", "clusters/**"]);
+    assert!(
+        !plain.stdout.contains("cross-namespace-owner"),
+        "{}",
+        plain.stdout
+    );
 }
