@@ -84,8 +84,9 @@ const DEEPEST: usize = 32;
 /// a kustomization file, is not a folder, or is too big to walk. Symbolic links are not
 /// followed, and the repository's `.git` is not walked.
 pub fn generate(dir: &Path) -> Option<String> {
+    // kustomize's `konfig.RecognizedKustomizationFileNames`.
     let has_kustomization = |dir: &Path| {
-        crate::build::KUSTOMIZATION_FILES
+        ["kustomization.yaml", "kustomization.yml", "Kustomization"]
             .iter()
             .any(|name| dir.join(name).is_file())
     };
