@@ -875,6 +875,13 @@ fn build_copy(
                 true => target.file.clone(),
                 false => as_named(target, &absolute(&dir), &moved(&failure.file)),
             };
+            // A kustomization Flux writes is in no file: said at the Kustomization's path.
+            if let Some(flux) = (target.flux.as_deref()).filter(|f| f.generated.is_some())
+                && failure.file == target.file
+            {
+                failure.file = flux.file.clone();
+                failure.at = flux.path_at;
+            }
             // The copy's paths in the tool's message are the real ones: the folder built as
             // it was named, anything else below the copy by its real folder.
             let shown_real = match display_path(&root) {

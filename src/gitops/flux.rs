@@ -34,6 +34,8 @@ pub struct FluxBuild {
     pub cluster: String,
     /// For a HelmRelease: how helm renders its chart.
     pub helm: Option<FluxHelm>,
+    /// Where the Kustomization writes its `spec.path` in its file (1-based line and column).
+    pub path_at: Option<(usize, usize)>,
     /// The kustomization Flux writes into a path that has none (its manifests, and the folders
     /// below with a kustomization of their own), as text ([`super::kustomization::generate`]).
     pub generated: Option<String>,
@@ -268,10 +270,24 @@ pub fn plan(
                     ));
                     continue;
                 }
+                // Where its `path` is written (1-based line and column): what cannot be built
+                // of a path without a kustomization file is said there.
+                let path_at = at.and_then(|at| {
+                    let text = files.read(&object.file)?;
+                    let before = text.get(..at)?;
+                    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+                    Some((
+                        before.matches('\n').count() + 1,
+                        before[line_start..].chars().count() + 1,
+                    ))
+                });
                 locals.push(Local {
                     object: i,
                     dir,
-                    build: flux_build(object, &objects),
+                    build: FluxBuild {
+                        path_at,
+                        ..flux_build(object, &objects)
+                    },
                     kube_config: spec
                         .and_then(|s| s.get("kubeConfig"))
                         .and_then(|k| text(k.get("secretRef"), "name"))
@@ -533,6 +549,7 @@ fn flux_build(object: &Object, objects: &[Object]) -> FluxBuild {
         substitute,
         cluster: String::new(),
         helm: None,
+        path_at: None,
         generated: None,
         left_out,
     }

@@ -323,4 +323,18 @@ fn a_path_without_a_kustomization_file_is_built_as_flux_generates_it() {
         "{}",
         plain.stdout
     );
+
+    // A YAML file that is no manifest fails the build, as it fails Flux's: said at the
+    // Kustomization's path, since the kustomization is in no file.
+    std::fs::write(repo.path().join("shop/settings.yaml"), "size: 64Mi\n")
+        .expect("the copy is writable");
+    let failed = lint(repo.path(), &[]);
+    let lines: Vec<&str> = failed.stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{}\n{}", failed.stdout, failed.stderr);
+    assert!(
+        lines[0].starts_with("clusters/prod/apps.yaml:24:3: error[render-failed]: "),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].contains("settings.yaml"), "{}", lines[0]);
 }
