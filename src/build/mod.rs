@@ -876,9 +876,8 @@ fn build_copy(
                 false => as_named(target, &absolute(&dir), &moved(&failure.file)),
             };
             // A kustomization Flux writes is in no file: said at the Kustomization's path.
-            if let Some(flux) = (target.flux.as_deref()).filter(|f| f.generated.is_some())
-                && failure.file == target.file
-            {
+            let flux = (target.flux.as_deref()).filter(|f| f.generated.is_some());
+            if let Some(flux) = flux.filter(|_| failure.file == target.file) {
                 failure.file = flux.file.clone();
                 failure.at = flux.path_at;
             }
