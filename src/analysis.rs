@@ -164,6 +164,9 @@ pub struct Stats {
     /// Flux objects whose source (a chart, a path) is not in the repository: not checked
     /// (each a `source-not-in-repository` finding).
     pub not_in_repository: usize,
+    /// Flux `valuesFrom` and `substituteFrom` entries whose ConfigMap or Secret is not in the
+    /// repository: built without them (each a `source-not-in-repository` finding).
+    pub values_not_in_repository: usize,
     /// Charts and overlays met and built only as part of another (subcharts, bases).
     pub part_builds: usize,
     /// Of those, the subcharts (the rest are kustomize bases and components).

@@ -253,7 +253,7 @@ pub fn discover(
 /// the charts that HelmReleases build, with their values (in place of the chart's build with
 /// its default values); and
 /// the Flux objects whose source is not in the repository. A path with no kustomization file
-/// (Flux would write one listing its manifests) is read as it is.
+/// is built with the one Flux writes there.
 fn built_by_flux(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &Files) {
     use std::collections::{HashMap, HashSet};
     let known = known_targets(found);
@@ -266,6 +266,7 @@ fn built_by_flux(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &F
     found.not_checked = plan.not_checked;
     let mut replaced = HashSet::new();
     let mut by_flux: Vec<Target> = Vec::new();
+    let mut generated = Vec::new();
     for (dir, flux) in plan.builds {
         // A Kustomization builds an overlay, a HelmRelease a chart.
         let tool = match flux.helm {
@@ -273,9 +274,15 @@ fn built_by_flux(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &F
             None => crate::build::Tool::Kustomize,
         };
         let Some((_, target)) = known.iter().find(|(d, t)| *d == dir && t.tool == tool) else {
+            if tool == crate::build::Tool::Kustomize {
+                generated.push((dir, flux));
+            }
             continue;
         };
         replaced.insert(dir);
+        // Its `valuesFrom` and `substituteFrom` entries whose values are not here: said once
+        // each, for the build made without them.
+        found.not_checked.extend(flux.left_out.iter().cloned());
         let built = Target {
             flux: Some(std::sync::Arc::new(flux)),
             configured: None,
@@ -294,6 +301,71 @@ fn built_by_flux(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &F
         by_flux.push(built);
     }
     replace_targets(found, &replaced, by_flux);
+    for (dir, flux) in generated {
+        built_with_generated_kustomization(met, &dir, flux, found, files);
+    }
+}
+
+/// A Flux Kustomization whose path (`dir`, canonical) has no kustomization file: built with
+/// the one Flux writes there ([`crate::gitops::kustomization::generate`]). The files it reads
+/// are no longer linted alone, and the overlays below it that it builds on are built as part
+/// of it.
+fn built_with_generated_kustomization(
+    met: &[PathBuf],
+    dir: &Path,
+    mut flux: crate::gitops::FluxBuild,
+    found: &mut Discovered,
+    files: &Files,
+) {
+    // The folder as the files met below it name it.
+    let named = met.iter().find_map(|file| {
+        let real = std::fs::canonicalize(file).ok()?;
+        let depth = real.strip_prefix(dir).ok()?.components().count();
+        file.ancestors().nth(depth).map(Path::to_path_buf)
+    });
+    let (Some(named), Some(generated)) = (named, crate::gitops::kustomization::generate(dir))
+    else {
+        return;
+    };
+    flux.generated = Some(generated);
+    found.not_checked.extend(flux.left_out.iter().cloned());
+    let target = Target {
+        tool: crate::build::Tool::Kustomize,
+        file: named.join("kustomization.yaml"),
+        dir: named,
+        flux: Some(std::sync::Arc::new(flux)),
+        argo: None,
+        configured: None,
+    };
+    let consumed = target.consumed(files);
+    let (read, inputs): (Vec<Input>, Vec<Input>) =
+        std::mem::take(&mut found.inputs).into_iter().partition(
+            |input| matches!(input, Input::File(p) if consumed.contains_lexical(&lexical(p))),
+        );
+    found.inputs = inputs;
+    found
+        .build_files
+        .extend(read.into_iter().filter_map(|input| match input {
+            Input::File(path) => Some(path),
+            Input::Stdin => None,
+        }));
+    // An overlay it builds on, built alone until now, is part of it (unless a Flux object
+    // builds that one too).
+    let command = format!("`{}`", target.command());
+    let (part, alone): (Vec<Target>, Vec<Target>) = std::mem::take(&mut found.targets)
+        .into_iter()
+        .partition(|t| {
+            t.flux.is_none() && t.argo.is_none() && consumed.contains_lexical(&lexical(&t.file))
+        });
+    found.targets = alone;
+    let through = vec![canonical(&target.dir)];
+    found.skipped.extend(part.into_iter().map(|t| Skipped {
+        target: t,
+        reason: format!("part of {command}"),
+        part_of_another: true,
+        through: through.clone(),
+    }));
+    found.targets.push(target);
 }
 
 /// A folder's path as the plans name it: canonical where it exists.

@@ -65,17 +65,20 @@ impl Target {
             }
             Tool::Kustomize => {
                 let mut visited = HashSet::new();
+                // A Flux Kustomization's folder without a kustomization file: the one Flux
+                // writes there.
+                let generated = self.flux.as_ref().and_then(|f| f.generated.as_deref());
                 kustomization(
                     &lexical(&self.dir),
                     files,
                     &mut consumed,
                     &mut visited,
-                    true,
+                    Some(generated),
                 );
                 // The components a Flux Kustomization adds to the overlay's own.
                 for component in self.flux.iter().flat_map(|flux| &flux.components) {
                     let dir = lexical(&self.dir.join(component));
-                    kustomization(&dir, files, &mut consumed, &mut visited, false);
+                    kustomization(&dir, files, &mut consumed, &mut visited, None);
                 }
             }
         }
@@ -110,30 +113,38 @@ fn is_yaml_name(name: &str) -> bool {
 }
 
 /// Add what the kustomization in `dir` reads to `consumed`, and what the kustomizations it
-/// builds on read (each folder once, so that a loop ends).
+/// builds on read (each folder once, so that a loop ends). `top`: the overlay built (with the
+/// text of the kustomization written for it, when it has none of its own), not a folder it
+/// builds on.
 fn kustomization(
     dir: &Path,
     files: &Files,
     consumed: &mut Consumed,
     visited: &mut HashSet<PathBuf>,
-    top: bool,
+    top: Option<Option<&str>>,
 ) {
     if !visited.insert(dir.to_path_buf()) {
         return;
     }
-    let Some(file) = KUSTOMIZATION_FILES
-        .iter()
-        .map(|name| dir.join(name))
-        .find(|file| files.is_file(file))
-    else {
-        return;
-    };
-    if !top {
-        consumed.builds_on.push(dir.to_path_buf());
-    }
-    consumed.files.insert(file.clone());
-    let Some(text) = files.read(&file) else {
-        return;
+    let text = match top.flatten() {
+        Some(generated) => generated.to_string(),
+        None => {
+            let Some(file) = KUSTOMIZATION_FILES
+                .iter()
+                .map(|name| dir.join(name))
+                .find(|file| files.is_file(file))
+            else {
+                return;
+            };
+            if top.is_none() {
+                consumed.builds_on.push(dir.to_path_buf());
+            }
+            consumed.files.insert(file.clone());
+            let Some(text) = files.read(&file) else {
+                return;
+            };
+            text
+        }
     };
     for root in crate::yaml::roots(&text) {
         for Named { text: entry, .. } in kustomization_named(&root) {
@@ -143,7 +154,7 @@ fn kustomization(
             }
             let path = lexical(&dir.join(entry));
             if path.is_dir() {
-                kustomization(&path, files, consumed, visited, false);
+                kustomization(&path, files, consumed, visited, None);
             } else {
                 consumed.files.insert(path);
             }

@@ -538,7 +538,7 @@ fn build_copy(
     let settings = (target.flux.as_deref())
         .or_else(|| target.argo.as_ref().and_then(|a| a.kustomize.as_ref()));
     if let Some(flux) = settings
-        && let Some(text) = files.read(&plan.file)
+        && let Some(text) = (files.read(&plan.file)).or_else(|| flux.generated.clone())
         && let Some(rewritten) = crate::gitops::kustomization::rewrite(&text, flux)
         && let Err(e) = std::fs::write(&copy_file, rewritten)
     {
@@ -594,6 +594,12 @@ fn build_copy(
                 true => target.file.clone(),
                 false => as_named(target, &absolute(&dir), &moved(&failure.file)),
             };
+            // A kustomization Flux writes is in no file: said at the Kustomization's path.
+            let flux = (target.flux.as_deref()).filter(|f| f.generated.is_some());
+            if let Some(flux) = flux.filter(|_| failure.file == target.file) {
+                failure.file = flux.file.clone();
+                failure.at = flux.path_at;
+            }
             // The copy's paths in the tool's message are the real ones: the folder built as
             // it was named, anything else below the copy by its real folder.
             let shown_real = match display_path(&root) {

@@ -34,6 +34,14 @@ pub struct FluxBuild {
     pub cluster: String,
     /// For a HelmRelease: how helm renders its chart.
     pub helm: Option<FluxHelm>,
+    /// Where the Kustomization writes its `spec.path` in its file (1-based line and column).
+    pub path_at: Option<(usize, usize)>,
+    /// The kustomization Flux writes into a path that has none (its manifests, and the folders
+    /// below with a kustomization of their own), as text ([`super::kustomization::generate`]).
+    pub generated: Option<String>,
+    /// The `valuesFrom` or `substituteFrom` entries (not optional) whose ConfigMap or Secret,
+    /// or its key, is not in this repository: built without them, and said once each.
+    pub left_out: Vec<NotChecked>,
 }
 
 /// How a Flux HelmRelease renders a chart of this repository.
@@ -106,8 +114,9 @@ impl FluxBuild {
     }
 }
 
-/// A Flux object whose source is not in the repository: said once, as not checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A Flux object whose source is not in the repository: said once, as not checked. Or an
+/// entry of one whose values are not in the repository (`values` is set): built without them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct NotChecked {
     pub file: PathBuf,
     /// The object's first line, 0-based.
@@ -116,6 +125,9 @@ pub struct NotChecked {
     /// `chartRef`), when the object has one: the finding is there.
     pub at: Option<usize>,
     pub message: String,
+    /// A `valuesFrom` or `substituteFrom` entry whose values are not here: the build was made
+    /// without them (not an object left unchecked).
+    pub values: bool,
 }
 
 /// What the Flux objects among the inputs build, and what they leave unchecked.
@@ -208,6 +220,7 @@ pub fn plan(
             line: object.line,
             at,
             message,
+            values: false,
         };
         let text = |node: Option<&Node>, key: &str| {
             node.and_then(|n| n.get(key))
@@ -257,10 +270,24 @@ pub fn plan(
                     ));
                     continue;
                 }
+                // Where its `path` is written (1-based line and column): what cannot be built
+                // of a path without a kustomization file is said there.
+                let path_at = at.and_then(|at| {
+                    let text = files.read(&object.file)?;
+                    let before = text.get(..at)?;
+                    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+                    Some((
+                        before.matches('\n').count() + 1,
+                        before[line_start..].chars().count() + 1,
+                    ))
+                });
                 locals.push(Local {
                     object: i,
                     dir,
-                    build: flux_build(object, &objects),
+                    build: FluxBuild {
+                        path_at,
+                        ..flux_build(object, &objects)
+                    },
                     kube_config: spec
                         .and_then(|s| s.get("kubeConfig"))
                         .and_then(|k| text(k.get("secretRef"), "name"))
@@ -461,6 +488,7 @@ fn flux_build(object: &Object, objects: &[Object]) -> FluxBuild {
     };
     let post_build = spec.and_then(|s| s.get("postBuild"));
     let mut substitute: Option<BTreeMap<String, String>> = None;
+    let mut left_out = Vec::new();
     if let Some(post_build) = post_build {
         let mut vars = BTreeMap::new();
         // substituteFrom first, each in order; substitute overrides them (varsub.go:
@@ -470,18 +498,22 @@ fn flux_build(object: &Object, objects: &[Object]) -> FluxBuild {
             .and_then(Node::as_seq)
             .unwrap_or_default()
         {
-            let get = |key: &str| {
-                reference
-                    .get(key)
-                    .and_then(Node::as_str)
-                    .unwrap_or_default()
-            };
-            let Some(from) = objects.iter().find(|o| {
-                o.kind == get("kind") && o.name == get("name") && o.namespace == object.namespace
-            }) else {
-                continue;
-            };
-            vars.extend(data_of(from));
+            let entry = Entry::of(reference, object);
+            match entry.find(objects) {
+                Found::Here(from) => vars.extend(data_of(from)),
+                // fluxcd/pkg `kustomize/kustomize_varsub.go`, `loadVars`: an optional one that
+                // is not found is skipped; any other fails the build. Here it may be in the
+                // cluster only (made by another tool): built without it, and said.
+                Found::Elsewhere(why) if !entry.optional => left_out.push(entry.left_out(
+                    object,
+                    format!(
+                        "variables from {} {} {why}: the path was built without them",
+                        entry.kind,
+                        entry.named()
+                    ),
+                )),
+                Found::Elsewhere(_) => {}
+            }
         }
         for (key, value) in post_build
             .get("substitute")
@@ -517,6 +549,9 @@ fn flux_build(object: &Object, objects: &[Object]) -> FluxBuild {
         substitute,
         cluster: String::new(),
         helm: None,
+        path_at: None,
+        generated: None,
+        left_out,
     }
 }
 
@@ -540,29 +575,46 @@ fn helm_build(object: &Object, objects: &[Object]) -> FluxBuild {
     });
     let mut values = Vec::new();
     let mut values_from = Vec::new();
+    let mut left_out = Vec::new();
     for reference in spec
         .and_then(|s| s.get("valuesFrom"))
         .and_then(Node::as_seq)
         .unwrap_or_default()
     {
-        let get = |key: &str| text(Some(reference), key).unwrap_or_default();
-        let (kind, name) = (get("kind"), get("name"));
+        let entry = Entry::of(reference, object);
         // `ValuesReference.GetValuesKey`: `values.yaml` unless said.
         let key = text(Some(reference), "valuesKey").unwrap_or_else(|| "values.yaml".into());
-        // One not in the repository (made by a generator, or in the cluster only) is left
-        // out, as Flux leaves out an optional one.
-        let Some(data) = objects
-            .iter()
-            .find(|o| o.kind == kind && o.name == name && o.namespace == object.namespace)
-            .and_then(|from| raw_data(from).remove(&key))
-        else {
-            continue;
+        // `ChartValuesFromReferences`: an optional entry whose object or key is not found is
+        // skipped; any other fails the release. One not in the repository may be in the
+        // cluster only (a decrypted Secret, one another tool makes): rendered without it, and
+        // said.
+        let data = match entry.find(objects) {
+            Found::Here(from) => raw_data(from)
+                .remove(&key)
+                .ok_or_else(|| format!("in this repository have no key {key:?}")),
+            Found::Elsewhere(why) => Err(why),
+        };
+        let data = match data {
+            Ok(data) => data,
+            Err(why) => {
+                if !entry.optional {
+                    left_out.push(entry.left_out(
+                        object,
+                        format!(
+                            "values from {} {} {why}: the chart was rendered without them",
+                            entry.kind,
+                            entry.named()
+                        ),
+                    ));
+                }
+                continue;
+            }
         };
         values.push(match text(Some(reference), "targetPath") {
             Some(path) => path_value(&path, &data),
             None => data,
         });
-        values_from.push(format!("{kind}/{name}"));
+        values_from.push(format!("{}/{}", entry.kind, entry.name));
     }
     if let Some(inline) = spec.and_then(|s| s.get("values")) {
         values.push(super::kustomization::to_json(inline).to_string());
@@ -586,7 +638,87 @@ fn helm_build(object: &Object, objects: &[Object]) -> FluxBuild {
             // does not.
             include_crds: crds.as_deref() != Some("Skip"),
         }),
+        left_out,
         ..FluxBuild::default()
+    }
+}
+
+/// A `valuesFrom` or `substituteFrom` entry: the ConfigMap or Secret it names, in the
+/// namespace of the object that names it.
+struct Entry {
+    kind: String,
+    name: String,
+    namespace: String,
+    optional: bool,
+    /// Where the entry begins in its file's text (its first key).
+    at: usize,
+}
+
+/// Where an entry's ConfigMap or Secret is.
+enum Found<'a> {
+    /// In this repository, readable.
+    Here(&'a Object),
+    /// Not here, or here but not readable: why, as the message goes on ("are not in this
+    /// repository").
+    Elsewhere(String),
+}
+
+impl Entry {
+    fn of(reference: &Node, object: &Object) -> Entry {
+        let get = |key: &str| {
+            reference
+                .get(key)
+                .and_then(Node::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        let at = (reference.as_map())
+            .and_then(|entries| entries.first())
+            .map_or(reference.span.start, |(key, _)| key.span.start);
+        Entry {
+            kind: get("kind"),
+            name: get("name"),
+            namespace: object.namespace.clone(),
+            optional: reference
+                .get("optional")
+                .and_then(Node::as_scalar)
+                .is_some_and(|s| s.text == "true"),
+            at,
+        }
+    }
+
+    /// `namespace/name`, or `name` when the object that names it names no namespace.
+    fn named(&self) -> String {
+        match self.namespace.is_empty() {
+            true => self.name.clone(),
+            false => format!("{}/{}", self.namespace, self.name),
+        }
+    }
+
+    fn find<'a>(&self, objects: &'a [Object]) -> Found<'a> {
+        let found = objects
+            .iter()
+            .find(|o| o.kind == self.kind && o.name == self.name && o.namespace == self.namespace);
+        match found {
+            // A Secret that SOPS encrypts is decrypted by Flux in the cluster; its values here
+            // are ciphertext.
+            Some(from) if from.kind == "Secret" && from.root.get("sops").is_some() => {
+                Found::Elsewhere("are encrypted with SOPS in this repository".to_string())
+            }
+            Some(from) => Found::Here(from),
+            None => Found::Elsewhere("are not in this repository".to_string()),
+        }
+    }
+
+    /// Said at the entry: the build was made without its values.
+    fn left_out(&self, object: &Object, message: String) -> NotChecked {
+        NotChecked {
+            file: object.file.clone(),
+            line: object.line,
+            at: Some(self.at),
+            message,
+            values: true,
+        }
     }
 }
 

@@ -6,6 +6,8 @@
 //! and `spec.components` are added to its components. The kustomization is written back as
 //! JSON, which kustomize reads as the YAML it is.
 
+use std::path::{Path, PathBuf};
+
 use serde_json::{Map, Value as Json};
 
 use super::FluxBuild;
@@ -70,6 +72,76 @@ fn append(
     }
 }
 
+/// How many entries the folder of a Kustomization without a kustomization file may hold, and
+/// how deep, for the one Flux would write to be made.
+const MOST_ENTRIES: usize = 20_000;
+const DEEPEST: usize = 32;
+
+/// The kustomization Flux writes into the folder `dir` of a Kustomization's path when it has
+/// none (fluxcd/pkg `kustomize/kustomize_generator.go`, `generateKustomization`): every
+/// `.yaml` and `.yml` file below it, in the order of a walk of sorted names, and each folder
+/// below it that has a kustomization file of its own (not walked into). `None` when `dir` has
+/// a kustomization file, is not a folder, or is too big to walk. Symbolic links are not
+/// followed, and the repository's `.git` is not walked.
+pub fn generate(dir: &Path) -> Option<String> {
+    // kustomize's `konfig.RecognizedKustomizationFileNames`.
+    let has_kustomization = |dir: &Path| {
+        ["kustomization.yaml", "kustomization.yml", "Kustomization"]
+            .iter()
+            .any(|name| dir.join(name).is_file())
+    };
+    if !dir.is_dir() || has_kustomization(dir) {
+        return None;
+    }
+    let mut resources = Vec::new();
+    let mut seen = 0;
+    let mut stack = vec![(dir.to_path_buf(), 0)];
+    // A depth-first walk in sorted order, as Go's `filepath.Walk` goes.
+    let mut order: Vec<PathBuf> = Vec::new();
+    while let Some((at, depth)) = stack.pop() {
+        if at != dir {
+            order.push(at.clone());
+            if at.is_dir() && has_kustomization(&at) {
+                continue;
+            }
+        }
+        if !at.is_dir() || depth > DEEPEST {
+            continue;
+        }
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(&at)
+            .ok()?
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| !t.is_symlink()))
+            .map(|e| e.path())
+            .filter(|p| p.file_name().is_some_and(|n| n != ".git"))
+            .collect();
+        seen += entries.len();
+        if seen > MOST_ENTRIES {
+            return None;
+        }
+        entries.sort();
+        stack.extend(entries.into_iter().rev().map(|p| (p, depth + 1)));
+    }
+    for path in order {
+        let Ok(inside) = path.strip_prefix(dir) else {
+            continue;
+        };
+        let name = inside.to_string_lossy().replace('\\', "/");
+        let yaml = path.extension().is_some_and(|e| e == "yaml" || e == "yml");
+        if path.is_dir() && has_kustomization(&path) || path.is_file() && yaml {
+            resources.push(Json::String(format!("./{name}")));
+        }
+    }
+    let mut kustomization = Map::new();
+    kustomization.insert(
+        "apiVersion".into(),
+        Json::String("kustomize.config.k8s.io/v1beta1".into()),
+    );
+    kustomization.insert("kind".into(), Json::String("Kustomization".into()));
+    kustomization.insert("resources".into(), Json::Array(resources));
+    serde_json::to_string_pretty(&Json::Object(kustomization)).ok()
+}
+
 /// A node as JSON, its plain scalars typed as Kubernetes' YAML reader types them.
 pub fn to_json(node: &Node) -> Json {
     match &node.value {
@@ -98,6 +170,34 @@ pub fn to_json(node: &Node) -> Json {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_without_a_kustomization_gets_its_yaml_files_and_overlays_below() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("a temporary folder: {e}"));
+        let root = dir.path();
+        for (path, text) in [
+            ("b.yaml", "kind: A"),
+            ("a.yml", "kind: A"),
+            ("notes.md", "text"),
+            ("sub/deeper/c.yaml", "kind: A"),
+            ("overlay/kustomization.yaml", "resources: [x.yaml]"),
+            ("overlay/x.yaml", "kind: A"),
+            (".git/config.yaml", "x"),
+        ] {
+            let file = root.join(path);
+            std::fs::create_dir_all(file.parent().unwrap_or(root))
+                .unwrap_or_else(|e| panic!("{e}"));
+            std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let text = generate(root).unwrap_or_default();
+        let json: Json = serde_json::from_str(&text).unwrap_or_default();
+        assert_eq!(
+            json["resources"],
+            serde_json::json!(["./a.yml", "./b.yaml", "./overlay", "./sub/deeper/c.yaml"])
+        );
+        // A folder with a kustomization of its own gets none.
+        assert_eq!(generate(&root.join("overlay")), None);
+    }
 
     #[test]
     fn the_spec_is_written_into_the_kustomization_as_flux_writes_it() {

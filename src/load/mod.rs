@@ -121,7 +121,12 @@ pub enum Why {
     /// symbolic link), left out of its build: the text is the link's name, not what it names.
     OutsideRepository { message: String },
     /// A Flux object whose source (a chart, a path) is not in the repository: not checked.
-    SourceNotInRepository { at: Span, message: String },
+    /// `values`: an entry of one whose values are not in the repository, built without them.
+    SourceNotInRepository {
+        at: Span,
+        message: String,
+        values: bool,
+    },
 }
 
 pub fn load(id: SourceId, source: &Source, options: LoadOptions) -> Loaded {

@@ -261,6 +261,7 @@ pub(super) fn add_build_failures(loaded: &mut LoadedAll, builds: &Builds) {
             why: load::Why::SourceNotInRepository {
                 at,
                 message: not_checked.message.clone(),
+                values: not_checked.values,
             },
         });
     }

@@ -468,6 +468,31 @@ fn check(texts: Vec<(String, Content, Role)>, options: &Options, kept: &'static 
     check_cached(texts, options, None, &Builds::default(), kept, Vec::new())
 }
 
+/// The findings in the plain manifests of a folder that an Argo CD Application deploys (a
+/// directory source) name the Application, as those in the charts and overlays it builds do
+/// (and not the build of a related label: the finding is about the object of the folder).
+fn name_argo_directories(findings: &mut [Finding], sources: &[Source], builds: &Builds) {
+    if builds.argo_directories.is_empty() {
+        return;
+    }
+    let mut deployed: HashMap<SourceId, Option<String>> = HashMap::new();
+    // Not one whose object a build made (from a file that the folder holds too).
+    for finding in findings.iter_mut().filter(|f| f.built_at.is_none()) {
+        let id = finding.primary.source;
+        let by = deployed.entry(id).or_insert_with(|| {
+            let source = sources.get(id.0 as usize)?;
+            if source.built_by.is_some() {
+                return None;
+            }
+            crate::gitops::argo::deploying(&builds.argo_directories, &source.name)
+                .map(|argo| argo.describe())
+        });
+        if let Some(by) = by {
+            finding.origin = Some(by.clone());
+        }
+    }
+}
+
 /// [`check`], taking the inputs that did not change from `cache`, and leaving there what it
 /// loaded.
 fn check_cached(
@@ -601,6 +626,7 @@ fn check_cached(
     let mut mapping = crate::build::map::Mapping::new(&outcome.sources, builds);
     mapping.findings(&mut outcome.findings, &outcome.sources);
     crate::build::map::place_in_templates(&mut outcome.findings, &outcome.sources);
+    name_argo_directories(&mut outcome.findings, &outcome.sources, builds);
     let mut suppressed = Vec::new();
     if !options.no_suppress {
         mapping.read_files_built_from(&outcome.sources);
@@ -685,7 +711,9 @@ fn check_cached(
     outcome.stats.charts = tried(crate::build::Tool::Helm);
     outcome.stats.overlays = tried(crate::build::Tool::Kustomize);
     outcome.stats.not_built = builds.failures.len();
-    outcome.stats.not_in_repository = builds.not_checked.len();
+    let values = builds.not_checked.iter().filter(|n| n.values).count();
+    outcome.stats.not_in_repository = builds.not_checked.len() - values;
+    outcome.stats.values_not_in_repository = values;
     // A subchart or base is checked when one of the builds it is part of was built.
     let built: std::collections::HashSet<std::path::PathBuf> = (builds.built.values())
         .filter_map(|b| std::fs::canonicalize(&b.target.dir).ok())

@@ -426,6 +426,12 @@ pub fn summary_line(outcome: &Outcome) -> String {
             plural(s.not_in_repository, "Flux or Argo CD object")
         ));
     }
+    if s.values_not_in_repository > 0 {
+        clauses.push(match s.values_not_in_repository {
+            1 => "1 valuesFrom or substituteFrom entry whose values are not in this repository, built without them".to_string(),
+            n => format!("{n} valuesFrom or substituteFrom entries whose values are not in this repository, built without them"),
+        });
+    }
     let bases = s.part_builds.saturating_sub(s.part_charts);
     match s.part_charts {
         0 => {}

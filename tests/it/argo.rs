@@ -91,11 +91,18 @@ fn destination_namespaces_put_an_owner_and_its_dependents_in_two_namespaces() {
     let run = lint(repo.path(), &[]);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{}\n{}", run.stdout, run.stderr);
-    // A plain manifest of a directory source lands in its Application's namespace too.
+    // A plain manifest of a directory source lands in its Application's namespace too, and
+    // its finding names the Application.
     assert!(
         lines[0].starts_with(
             "jobs/report.yaml:6:3: error[cross-namespace-owner]: ConfigMap jobs/report → Deployment jobs/api: Deployment api exists only in namespace \"infra\""
         ),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[0]
+            .ends_with("(built by Argo CD Application argocd/jobs: destination namespace jobs)"),
         "{}",
         lines[0]
     );
@@ -115,13 +122,15 @@ fn destination_namespaces_put_an_owner_and_its_dependents_in_two_namespaces() {
         lines[1]
     );
 
-    // Built as plain overlays, each is applied on its own, all in the default namespace.
+    // Built as plain overlays, each is applied on its own, all in the default namespace, and
+    // no finding names an Application.
     let plain = lint(repo.path(), &["--exclude", "apps/**"]);
     assert!(
         !plain.stdout.contains("cross-namespace-owner"),
         "{}",
         plain.stdout
     );
+    assert!(!plain.stdout.contains("Argo CD"), "{}", plain.stdout);
 }
 
 #[test]
@@ -171,13 +180,15 @@ fn an_application_sets_git_directories_and_list_make_the_applications_that_build
         "{}",
         lines[2]
     );
-    // A generator that is not read is said, once.
+    // A generator that is not read is said, once, at the generator.
     assert_eq!(
         lines[3],
-        "argocd/apps.yaml:29:1: info[source-not-in-repository]: not checked: the Applications of its clusters generator are not built (ownerlint reads only list and git directories generators)"
+        "argocd/apps.yaml:36:5: info[source-not-in-repository]: not checked: the Applications of its clusters generator are not built (ownerlint reads only list and git directories generators)"
     );
 }
 
+/// At the field that names the source: a Helm repository's `chart`, a Git source's `repoURL`
+/// (of the first source that is elsewhere), the `chart` of an ApplicationSet's template.
 #[test]
 fn a_source_outside_the_repository_is_said_once_per_application() {
     let repo = fixture("argo-remote");
@@ -186,15 +197,16 @@ fn a_source_outside_the_repository_is_said_once_per_application() {
     assert_eq!(
         lines,
         [
-            "apps/remote.yaml:1:1: info[source-not-in-repository]: not checked: its chart \"podinfo\" is in https://stefanprodan.github.io/podinfo, not in this repository",
-            "apps/remote.yaml:16:1: info[source-not-in-repository]: not checked: its path \"helm-guestbook\" is in https://github.com/argoproj/argocd-example-apps.git (and 1 more sources), not in this repository",
+            "apps/remote.yaml:10:5: info[source-not-in-repository]: not checked: its chart \"podinfo\" is in https://stefanprodan.github.io/podinfo, not in this repository",
+            "apps/remote.yaml:24:5: info[source-not-in-repository]: not checked: its path \"helm-guestbook\" is in https://github.com/argoproj/argocd-example-apps.git (and 1 more sources), not in this repository",
+            "apps/remote.yaml:54:9: info[source-not-in-repository]: not checked: its chart \"redis\" is in oci://registry.example.com/charts, not in this repository",
         ],
         "{}",
         run.stderr
     );
     assert!(
         run.stderr.contains(
-            "2 Flux or Argo CD objects whose source is not in this repository, not checked"
+            "3 Flux or Argo CD objects whose source is not in this repository, not checked"
         ),
         "{}",
         run.stderr

@@ -207,8 +207,10 @@ fn a_helm_release_renders_its_chart_with_its_values_release_name_and_namespace()
         lines[2]
     );
     assert!(lines[2].ends_with(built_by), "{}", lines[2]);
+    // `clusters/prod`, which has no kustomization file, is the third overlay: the one Flux
+    // writes there.
     assert!(
-        run.stderr.contains("1 chart and 2 overlays"),
+        run.stderr.contains("1 chart and 3 overlays"),
         "{}",
         run.stderr
     );
@@ -221,4 +223,118 @@ fn a_helm_release_renders_its_chart_with_its_values_release_name_and_namespace()
     );
     assert_eq!(plain.stdout, "", "{}", plain.stderr);
     assert_eq!(plain.code(), Some(0), "{}", plain.stderr);
+}
+
+/// A `valuesFrom` or `substituteFrom` entry whose ConfigMap or Secret is not in the repository
+/// (or is, without the key, or encrypted with SOPS) is said once, at the entry: the chart or
+/// path was built without its values, which Flux would refuse unless the cluster has them. An
+/// optional entry is not said (Flux goes on without it), and the values that are here are used.
+#[test]
+fn values_from_and_substitute_from_entries_not_in_the_repository_are_said_at_the_entry() {
+    if !helm_and_kubectl() {
+        return;
+    }
+    let repo = fixture("values-from");
+    let run = lint(repo.path(), &[]);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(
+        lines[..3],
+        [
+            "apps/web.yaml:18:5: info[source-not-in-repository]: values from Secret shop/db-values are not in this repository: the chart was rendered without them",
+            "apps/web.yaml:23:5: info[source-not-in-repository]: values from ConfigMap shop/web-values in this repository have no key \"extra.yaml\": the chart was rendered without them",
+            "apps/web.yaml:26:5: info[source-not-in-repository]: values from Secret shop/web-token are encrypted with SOPS in this repository: the chart was rendered without them",
+        ]
+    );
+    // The values of the ConfigMap that is here make the chart render two controllers.
+    assert!(
+        lines[3].starts_with(
+            "charts/web/templates/claimed.yaml:12:17: error[multiple-controllers]: ConfigMap shop/web-claimed has two controller owners"
+        ),
+        "{}",
+        lines[3]
+    );
+    assert!(
+        lines[3].ends_with(
+            "(built by Flux HelmRelease shop/web: releaseName web, namespace shop, valuesFrom ConfigMap/web-values)"
+        ),
+        "{}",
+        lines[3]
+    );
+    assert_eq!(
+        lines[4],
+        "clusters/prod/apps.yaml:17:7: info[source-not-in-repository]: variables from ConfigMap flux-system/cluster-vars are not in this repository: the path was built without them"
+    );
+    // Neither optional entry (`tuning`, `cluster-secrets`) is said.
+    assert!(!run.stdout.contains("tuning"), "{}", run.stdout);
+    assert!(!run.stdout.contains("cluster-secrets"), "{}", run.stdout);
+    // Counted in the summary apart from the objects that were not checked at all.
+    assert!(
+        run.stderr.contains(
+            "4 valuesFrom or substituteFrom entries whose values are not in this repository, built without them"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("not checked"), "{}", run.stderr);
+    assert_eq!(run.code(), Some(1), "{}", run.stderr);
+}
+
+/// A Kustomization whose path has no kustomization file is built with the one Flux writes
+/// there: every YAML file below the path (`shop/cache/cache.yaml`, a folder down) and each
+/// folder below with a kustomization of its own (`shop/web`, built as part of it), other files
+/// (a README) left out. Its objects land in its targetNamespace, and resolve across the
+/// Kustomizations of the cluster, as for any Kustomization.
+#[test]
+fn a_path_without_a_kustomization_file_is_built_as_flux_generates_it() {
+    if !kubectl() {
+        return;
+    }
+    let repo = fixture("generated");
+    let run = lint(repo.path(), &["--show-inputs"]);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        lines[0].starts_with(
+            "shop/cache/cache.yaml:7:3: error[cross-namespace-owner]: ConfigMap shop/cache → Deployment shop/api: Deployment api exists only in namespace \"infra\""
+        ),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[0].ends_with("(built by Flux Kustomization flux-system/shop: targetNamespace shop)"),
+        "{}",
+        lines[0]
+    );
+    for built in [
+        "Flux Kustomization flux-system/flux-system: built, 4 objects",
+        "Flux Kustomization flux-system/infra: targetNamespace infra: built, 1 object",
+        "Flux Kustomization flux-system/shop: targetNamespace shop: built, 2 objects",
+        " shop/web: skipped: part of `Flux Kustomization flux-system/shop: targetNamespace shop`",
+    ] {
+        assert!(run.stderr.contains(built), "{built}\n{}", run.stderr);
+    }
+    assert_eq!(run.code(), Some(1), "{}", run.stderr);
+
+    // Without the Kustomizations, the files are linted on their own, all in one namespace.
+    let plain = lint(repo.path(), &["--exclude", "clusters/**"]);
+    assert!(
+        !plain.stdout.contains("cross-namespace-owner"),
+        "{}",
+        plain.stdout
+    );
+
+    // A YAML file that is no manifest fails the build, as it fails Flux's: said at the
+    // Kustomization's path, since the kustomization is in no file.
+    std::fs::write(repo.path().join("shop/settings.yaml"), "size: 64Mi\n")
+        .expect("the copy is writable");
+    let failed = lint(repo.path(), &[]);
+    let lines: Vec<&str> = failed.stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{}\n{}", failed.stdout, failed.stderr);
+    assert!(
+        lines[0].starts_with("clusters/prod/apps.yaml:24:3: error[render-failed]: "),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].contains("settings.yaml"), "{}", lines[0]);
 }

@@ -14,8 +14,12 @@ const MOST_FOLDERS: usize = 20_000;
 pub(super) const MOST_APPLICATIONS: usize = 1_000;
 
 /// The Applications an ApplicationSet's `list` and git `directories` generators make from its
-/// template, and what it does not read, said once.
-pub(super) fn application_set(set: &Json, folders: &[String]) -> (Vec<Json>, Option<String>) {
+/// template, and what it does not read, said once (with the index of the generator it is
+/// about, in `spec.generators`).
+pub(super) fn application_set(
+    set: &Json,
+    folders: &[String],
+) -> (Vec<Json>, Option<(String, usize)>) {
     let spec = set.get("spec").unwrap_or(&Json::Null);
     let Some(template) = spec.get("template") else {
         return (Vec::new(), None);
@@ -23,12 +27,14 @@ pub(super) fn application_set(set: &Json, folders: &[String]) -> (Vec<Json>, Opt
     let go = spec.get("goTemplate") == Some(&Json::Bool(true));
     let mut params: Vec<BTreeMap<String, String>> = Vec::new();
     let mut unread: Vec<String> = Vec::new();
-    let mut missing: Vec<String> = Vec::new();
-    for generator in spec
+    let mut missing: Vec<(String, usize)> = Vec::new();
+    let mut first_unread = None;
+    for (index, generator) in spec
         .get("generators")
         .and_then(Json::as_array)
         .into_iter()
         .flatten()
+        .enumerate()
     {
         let Some((kind, body)) = generator.as_object().and_then(|g| g.iter().next()) else {
             continue;
@@ -50,14 +56,20 @@ pub(super) fn application_set(set: &Json, folders: &[String]) -> (Vec<Json>, Opt
                 let found = git_directories(body, folders);
                 if found.is_empty() {
                     let url = text(body, &["repoURL"]).unwrap_or_default();
-                    missing.push(format!(
+                    missing.push((format!(
                         "not checked: no folder of this repository matches the directories of its git generator ({url})"
-                    ));
+                    ), index));
                 }
                 params.extend(found);
             }
-            "git" => unread.push("git files".to_string()),
-            other => unread.push(other.to_string()),
+            "git" => {
+                unread.push("git files".to_string());
+                first_unread.get_or_insert(index);
+            }
+            other => {
+                unread.push(other.to_string());
+                first_unread.get_or_insert(index);
+            }
         }
     }
     let apps = params
@@ -74,10 +86,13 @@ pub(super) fn application_set(set: &Json, folders: &[String]) -> (Vec<Json>, Opt
         .collect();
     let message = match unread.is_empty() {
         true => missing.into_iter().next(),
-        false => Some(format!(
-            "not checked: the Applications of its {} generator{} are not built (ownerlint reads only list and git directories generators)",
-            unread.join(", "),
-            if unread.len() > 1 { "s" } else { "" },
+        false => Some((
+            format!(
+                "not checked: the Applications of its {} generator{} are not built (ownerlint reads only list and git directories generators)",
+                unread.join(", "),
+                if unread.len() > 1 { "s" } else { "" },
+            ),
+            first_unread.unwrap_or_default(),
         )),
     };
     (apps, message)

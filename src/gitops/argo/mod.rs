@@ -25,6 +25,7 @@ use serde_json::Value as Json;
 
 use super::{FluxBuild, NotChecked};
 use crate::read::Files;
+use crate::yaml::Node;
 
 /// How an Argo CD Application builds one of its sources.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -116,6 +117,37 @@ struct Object {
     line: usize,
     kind: String,
     root: Json,
+    /// As read, with where each field is in the file's text.
+    node: Node,
+}
+
+/// What an Application deploys from elsewhere, said once: the message, and the field that
+/// names the source it is about (its index in `sources`, 0 for `source`; `chart` or
+/// `repoURL`).
+struct Elsewhere {
+    message: String,
+    source: usize,
+    key: &'static str,
+}
+
+/// Where the field `key` of the source `index` of the Application spec at `spec` begins.
+fn source_field(object: &Node, spec: &[&str], index: usize, key: &str) -> Option<usize> {
+    let mut node = object;
+    for step in spec {
+        node = node.get(step)?;
+    }
+    let source = match node.get("sources").and_then(Node::as_seq) {
+        Some(list) if !list.is_empty() => list.get(index)?,
+        _ => node.get("source")?,
+    };
+    source.entry(key).map(|(k, _)| k.span.start)
+}
+
+/// Where the generator `index` of an ApplicationSet begins (its first key).
+fn generator_at(object: &Node, index: usize) -> Option<usize> {
+    let generator = (object.get("spec")?.get("generators")?.as_seq()?).get(index)?;
+    let first = generator.as_map()?.first()?;
+    Some(first.0.span.start)
 }
 
 /// Read the Argo CD objects of `inputs` and plan what they build below `root`, the
@@ -124,25 +156,29 @@ pub fn plan(inputs: &[PathBuf], root: &Path, files: &Files) -> Plan {
     let mut plan = Plan::default();
     let mut folders: Option<Vec<String>> = None;
     for object in read_objects(inputs, files) {
-        let say = |message: String| NotChecked {
+        // At the field that names what is not here, else at the object.
+        let say = |at: Option<usize>, message: String| NotChecked {
             file: object.file.clone(),
             line: object.line,
-            at: None,
+            at,
             message,
+            values: false,
         };
         match object.kind.as_str() {
             "Application" => {
                 let (builds, elsewhere) = application(&object.root, &object, root);
                 plan.builds.extend(builds);
-                if let Some(message) = elsewhere {
-                    plan.not_checked.push(say(message));
+                if let Some(elsewhere) = elsewhere {
+                    let at = source_field(&object.node, &["spec"], elsewhere.source, elsewhere.key);
+                    plan.not_checked.push(say(at, elsewhere.message));
                 }
             }
             "ApplicationSet" => {
                 let folders = folders.get_or_insert_with(|| repository_folders(root));
                 let (apps, unread) = application_set(&object.root, folders);
-                if let Some(message) = unread {
-                    plan.not_checked.push(say(message));
+                if let Some((message, generator)) = unread {
+                    plan.not_checked
+                        .push(say(generator_at(&object.node, generator), message));
                 }
                 let mut elsewhere = None;
                 let set_namespace = text(&object.root, &["metadata", "namespace"]);
@@ -167,8 +203,14 @@ pub fn plan(inputs: &[PathBuf], root: &Path, files: &Files) -> Plan {
                     plan.builds.extend(builds);
                     elsewhere = elsewhere.or(remote);
                 }
-                if let Some(message) = elsewhere {
-                    plan.not_checked.push(say(message));
+                if let Some(elsewhere) = elsewhere {
+                    let at = source_field(
+                        &object.node,
+                        &["spec", "template", "spec"],
+                        elsewhere.source,
+                        elsewhere.key,
+                    );
+                    plan.not_checked.push(say(at, elsewhere.message));
                 }
             }
             _ => {}
@@ -197,7 +239,7 @@ fn application(
     app: &Json,
     object: &Object,
     root: &Path,
-) -> (Vec<(PathBuf, ArgoBuild)>, Option<String>) {
+) -> (Vec<(PathBuf, ArgoBuild)>, Option<Elsewhere>) {
     let spec = app.get("spec").unwrap_or(&Json::Null);
     let app_name = text(app, &["metadata", "name"]).unwrap_or_default();
     let named = match text(app, &["metadata", "namespace"]) {
@@ -215,17 +257,18 @@ fn application(
     // `$ref` value files: the repository's root when the `ref` source's files are here.
     let refs: Vec<String> = sources.iter().filter_map(|s| text(s, &["ref"])).collect();
     let mut builds = Vec::new();
-    let mut elsewhere: Vec<String> = Vec::new();
-    for source in &sources {
+    // What is elsewhere, and the field of which source names it.
+    let mut elsewhere: Vec<(String, usize, &'static str)> = Vec::new();
+    for (index, source) in sources.iter().enumerate() {
         let url = text(source, &["repoURL"]).unwrap_or_default();
         if let Some(chart) = text(source, &["chart"]) {
-            elsewhere.push(format!("its chart {chart:?} is in {url}"));
+            elsewhere.push((format!("its chart {chart:?} is in {url}"), index, "chart"));
             continue;
         }
         let Some(path) = text(source, &["path"]) else {
             // A `ref` source only lends its files to the others' value files.
             if text(source, &["ref"]).is_none() {
-                elsewhere.push(format!("it deploys {url}"));
+                elsewhere.push((format!("it deploys {url}"), index, "repoURL"));
             }
             continue;
         };
@@ -236,7 +279,7 @@ fn application(
             .ok()
             .filter(|d| d.starts_with(root) && d.is_dir())
         else {
-            elsewhere.push(format!("its path {path:?} is in {url}"));
+            elsewhere.push((format!("its path {path:?} is in {url}"), index, "repoURL"));
             continue;
         };
         let helm = source.get("helm").filter(|h| !h.is_null());
@@ -267,19 +310,22 @@ fn application(
         }
         builds.push((dir, build));
     }
-    let message = match elsewhere.len() {
-        0 => None,
-        1 => Some(format!(
-            "not checked: {}, not in this repository",
-            elsewhere[0]
-        )),
-        n => Some(format!(
-            "not checked: {} (and {} more sources), not in this repository",
-            elsewhere[0],
-            n - 1
-        )),
-    };
-    (builds, message)
+    let count = elsewhere.len();
+    let said = elsewhere
+        .into_iter()
+        .next()
+        .map(|(first, source, key)| Elsewhere {
+            message: match count {
+                1 => format!("not checked: {first}, not in this repository"),
+                n => format!(
+                    "not checked: {first} (and {} more sources), not in this repository",
+                    n - 1
+                ),
+            },
+            source,
+            key,
+        });
+    (builds, said)
 }
 
 /// A source's `helm` settings (argo-cd `reposerver/repository/repository.go`,
@@ -445,6 +491,7 @@ fn read_objects(inputs: &[PathBuf], files: &Files) -> Vec<Object> {
                 line,
                 kind,
                 root: super::kustomization::to_json(&root),
+                node: root,
             });
         }
     }
