@@ -242,7 +242,8 @@ pub fn plan(
                 let url = found.and_then(|s| text(objects[s].root.get("spec"), "url"));
                 let local = kind == "GitRepository" && (url.is_none() || name == "flux-system");
                 if !local {
-                    let what = source_named(&kind, &namespace, &name, url.as_deref());
+                    let reference = found.and_then(|s| source_ref(&objects[s].root));
+                    let what = source_named(&kind, &namespace, &name, url.as_deref(), reference);
                     let at = field(&["spec"], &["sourceRef"]);
                     plan.not_checked.push(say(at, match path.is_empty() {
                         true => format!("not checked: it deploys {what}, not in this repository"),
@@ -341,7 +342,8 @@ pub fn plan(
                 let local = kind == "GitRepository" && (url.is_none() || name == "flux-system");
                 if !local {
                     let chart = chart_name.map_or_else(String::new, |c| format!(" {c:?}"));
-                    let what = source_named(&kind, &namespace, &name, url.as_deref());
+                    let reference = found.and_then(|s| source_ref(&objects[s].root));
+                    let what = source_named(&kind, &namespace, &name, url.as_deref(), reference);
                     let at = field(&["spec", "chart", "spec"], &["sourceRef"])
                         .or_else(|| field(&["spec"], &["chartRef"]));
                     plan.not_checked.push(say(
@@ -420,15 +422,36 @@ pub fn plan(
 
 /// "GitRepository flux-system/podinfo (https://…)": a source as a message names it (its
 /// namespace when the file writes one).
-fn source_named(kind: &str, namespace: &str, name: &str, url: Option<&str>) -> String {
+fn source_named(
+    kind: &str,
+    namespace: &str,
+    name: &str,
+    url: Option<&str>,
+    reference: Option<String>,
+) -> String {
     let named = match namespace.is_empty() {
         true => format!("{kind} {name}"),
         false => format!("{kind} {namespace}/{name}"),
     };
-    match url {
-        Some(url) => format!("{named} ({url})"),
-        None => named,
+    // The branch or tag it follows: a repository's own URL on another branch is not this
+    // checkout either.
+    match (url, reference) {
+        (Some(url), Some(reference)) => format!("{named} ({url}, {reference})"),
+        (Some(url), None) => format!("{named} ({url})"),
+        (None, _) => named,
     }
+}
+
+/// What a source's `spec.ref` follows (`branch dev-team`, `tag v1.2.0`), as
+/// source-controller reads it: the first of commit, name, semver, tag, digest and branch set.
+fn source_ref(source: &Node) -> Option<String> {
+    let reference = source.get("spec")?.get("ref")?;
+    ["commit", "name", "semver", "tag", "digest", "branch"]
+        .into_iter()
+        .find_map(|key| {
+            let value = reference.get(key)?.as_str()?;
+            (!value.is_empty()).then(|| format!("{key} {value}"))
+        })
 }
 
 /// The apply unit of each of `locals`: the folder of the file of the outermost Kustomization

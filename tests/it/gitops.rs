@@ -107,7 +107,7 @@ fn a_source_outside_the_repository_is_said_once_per_object_as_not_checked() {
         lines,
         [
             "clusters/prod/podinfo.yaml:20:7: info[source-not-in-repository]: not checked: its chart \"podinfo\" is in HelmRepository flux-system/podinfo (https://stefanprodan.github.io/podinfo), not in this repository",
-            "clusters/prod/podinfo.yaml:44:3: info[source-not-in-repository]: not checked: its path \"./deploy\" is in GitRepository flux-system/tenant (https://github.com/example/tenant), not in this repository",
+            "clusters/prod/podinfo.yaml:44:3: info[source-not-in-repository]: not checked: its path \"./deploy\" is in GitRepository flux-system/tenant (https://github.com/example/tenant, branch main), not in this repository",
         ],
         "{}",
         run.stderr
