@@ -262,8 +262,20 @@ fn built_by_flux(met: &[PathBuf], root: &Path, found: &mut Discovered, files: &F
         .map(|(dir, target)| (dir.clone(), target.consumed(files)))
         .collect();
     let reads = |dir: &Path, file: &Path| consumed.get(dir).is_some_and(|c| c.contains(file));
-    let plan = crate::gitops::plan(met, root, files, &reads);
+    let mut plan = crate::gitops::plan(met, root, files, &reads);
     found.not_checked = plan.not_checked;
+    // One name in two clusters: each is named with its file too.
+    let mut names: HashMap<(&str, String), usize> = HashMap::new();
+    for (_, flux) in &plan.builds {
+        *names.entry((flux.kind(), flux.name.clone())).or_default() += 1;
+    }
+    let shared: HashSet<(&str, String)> = (names.into_iter())
+        .filter(|(_, count)| *count > 1)
+        .map(|(key, _)| key)
+        .collect();
+    for (_, flux) in &mut plan.builds {
+        flux.name_shared = shared.contains(&(flux.kind(), flux.name.clone()));
+    }
     let mut replaced = HashSet::new();
     let mut by_flux: Vec<Target> = Vec::new();
     let mut generated = Vec::new();

@@ -42,6 +42,9 @@ pub struct FluxBuild {
     /// The `valuesFrom` or `substituteFrom` entries (not optional) whose ConfigMap or Secret,
     /// or its key, is not in this repository: built without them, and said once each.
     pub left_out: Vec<NotChecked>,
+    /// Another Flux object of its kind has its name (the same Kustomization in two clusters):
+    /// it is named with its file too.
+    pub name_shared: bool,
 }
 
 /// How a Flux HelmRelease renders a chart of this repository.
@@ -83,7 +86,7 @@ impl FluxBuild {
             if helm.values.len() > helm.values_from.len() {
                 settings.push("values".to_string());
             }
-            return format!("Flux HelmRelease {}: {}", self.name, settings.join(", "));
+            return format!("Flux HelmRelease {}: {}", self.named(), settings.join(", "));
         }
         let mut settings = Vec::new();
         let mut say = |what: &str, value: &Option<String>| {
@@ -108,8 +111,20 @@ impl FluxBuild {
             }
         }
         match settings.is_empty() {
-            true => format!("Flux Kustomization {}", self.name),
-            false => format!("Flux Kustomization {}: {}", self.name, settings.join(", ")),
+            true => format!("Flux Kustomization {}", self.named()),
+            false => format!(
+                "Flux Kustomization {}: {}",
+                self.named(),
+                settings.join(", ")
+            ),
+        }
+    }
+
+    /// Its name, with its file when another of its kind has the same name.
+    fn named(&self) -> String {
+        match self.name_shared {
+            true => format!("{} of {}", self.name, crate::read::display_path(&self.file)),
+            false => self.name.clone(),
         }
     }
 }
@@ -575,6 +590,7 @@ fn flux_build(object: &Object, objects: &[Object]) -> FluxBuild {
         path_at: None,
         generated: None,
         left_out,
+        name_shared: false,
     }
 }
 

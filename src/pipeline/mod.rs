@@ -909,7 +909,9 @@ fn build_reports(
             report(&skipped.target, BuildStatus::Skipped, 0, reason)
         }))
         .collect();
-    reports.sort_by(|a, b| a.path.cmp(&b.path).then(a.tool.cmp(b.tool)));
+    reports.sort_by(|a, b| {
+        (a.path.cmp(&b.path).then(a.tool.cmp(b.tool))).then(a.command.cmp(&b.command))
+    });
     reports
 }
 

@@ -338,3 +338,41 @@ fn a_path_without_a_kustomization_file_is_built_as_flux_generates_it() {
     );
     assert!(lines[0].contains("settings.yaml"), "{}", lines[0]);
 }
+
+/// The same Kustomizations in two clusters (one name each, one file each): each build is
+/// named with its file, so that a finding or a build says which cluster's it is.
+#[test]
+fn kustomizations_of_one_name_in_two_clusters_are_named_with_their_files() {
+    if !kubectl() {
+        return;
+    }
+    let repo = fixture("two-namespaces");
+    let (prod, staging) = (
+        repo.path().join("clusters/prod"),
+        repo.path().join("clusters/staging"),
+    );
+    std::fs::create_dir_all(staging.join("flux-system")).expect("mkdir");
+    for file in ["apps.yaml", "flux-system/gotk-sync.yaml"] {
+        let text = std::fs::read_to_string(prod.join(file)).expect("read");
+        std::fs::write(
+            staging.join(file),
+            text.replace("clusters/prod", "clusters/staging"),
+        )
+        .expect("write");
+    }
+    let run = lint(repo.path(), &["--show-inputs"]);
+    for built in [
+        "Flux Kustomization flux-system/shop of clusters/prod/apps.yaml: targetNamespace shop: built",
+        "Flux Kustomization flux-system/shop of clusters/staging/apps.yaml: targetNamespace shop: built",
+        "Flux Kustomization flux-system/flux-system of clusters/staging/flux-system/gotk-sync.yaml: built",
+    ] {
+        assert!(run.stderr.contains(built), "{built}\n{}", run.stderr);
+    }
+    // Each cluster's cross-namespace reference, named with its cluster's Kustomization.
+    for cluster in ["prod", "staging"] {
+        let by = format!(
+            "(built by Flux Kustomization flux-system/shop of clusters/{cluster}/apps.yaml: targetNamespace shop)"
+        );
+        assert!(run.stdout.contains(&by), "{by}\n{}", run.stdout);
+    }
+}
