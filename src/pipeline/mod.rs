@@ -714,11 +714,23 @@ fn check_cached(
     let values = builds.not_checked.iter().filter(|n| n.values).count();
     outcome.stats.not_in_repository = builds.not_checked.len() - values;
     outcome.stats.values_not_in_repository = values;
-    // A subchart or base is checked when one of the builds it is part of was built.
-    let built: std::collections::HashSet<std::path::PathBuf> = (builds.built.values())
+    // A subchart or base is checked when one of the builds it is part of was built, or is
+    // itself part of one that was (a base of a base).
+    let mut built: std::collections::HashSet<std::path::PathBuf> = (builds.built.values())
         .filter_map(|b| std::fs::canonicalize(&b.target.dir).ok())
         .collect();
     let parts = || builds.skipped.iter().filter(|s| s.part_of_another);
+    loop {
+        let reached: Vec<std::path::PathBuf> = parts()
+            .filter(|s| s.through.iter().any(|dir| built.contains(dir)))
+            .filter_map(|s| std::fs::canonicalize(&s.target.dir).ok())
+            .filter(|dir| !built.contains(dir))
+            .collect();
+        if reached.is_empty() {
+            break;
+        }
+        built.extend(reached);
+    }
     let checked = |s: &&crate::build::Skipped| s.through.iter().any(|dir| built.contains(dir));
     outcome.stats.part_builds = parts().filter(checked).count();
     outcome.stats.part_charts = (parts().filter(checked))

@@ -447,9 +447,10 @@ pub fn summary_line(outcome: &Outcome) -> String {
     }
     match s.part_not_checked {
         0 => {}
-        1 => clauses.push("1 subchart or base not checked (what builds it failed)".to_string()),
+        1 => clauses
+            .push("1 subchart or base not checked (nothing that builds it was built)".to_string()),
         n => clauses.push(format!(
-            "{n} subcharts and bases not checked (what builds them failed)"
+            "{n} subcharts and bases not checked (nothing that builds them was built)"
         )),
     }
     match s.skipped_builds {

@@ -226,7 +226,7 @@ fn a_subchart_of_a_chart_that_fails_is_said_not_checked_and_a_turned_off_depende
     // web was not checked: it is not "built through its parent chart".
     assert!(
         run.stderr.contains(
-            "1 not built (helm template shop); 1 subchart or base not checked (what builds it failed): 1 error"
+            "1 not built (helm template shop); 1 subchart or base not checked (nothing that builds it was built): 1 error"
         ),
         "{}",
         run.stderr
