@@ -72,6 +72,7 @@ mod scanner;
 mod server;
 #[cfg(target_os = "linux")]
 mod server_builds;
+mod server_charts;
 mod server_process;
 mod shapes;
 mod skip_count;

@@ -3,7 +3,6 @@
 //! what it does with bad requests and files that change on disk.
 
 use crate::common;
-use crate::server_process::Process;
 
 use std::path::Path;
 use std::time::Duration;
@@ -12,12 +11,12 @@ use lsp_server::{Connection, Message, Notification, Request, RequestId, Response
 use serde_json::{Value, json};
 
 /// A client on one end of a connection in memory, the server on the other.
-struct Client {
-    connection: Connection,
-    server: Option<std::thread::JoinHandle<Result<ownerlint::server::Ending, String>>>,
-    next_id: i32,
+pub(crate) struct Client {
+    pub(crate) connection: Connection,
+    pub(crate) server: Option<std::thread::JoinHandle<Result<ownerlint::server::Ending, String>>>,
+    pub(crate) next_id: i32,
     /// Notifications and server requests seen while waiting for something else.
-    seen: Vec<Message>,
+    pub(crate) seen: Vec<Message>,
 }
 
 /// How long a test waits for a message before it fails: long enough for a debug build to
@@ -25,7 +24,7 @@ struct Client {
 pub(crate) const WAIT: Duration = Duration::from_secs(120);
 
 impl Client {
-    fn start(root: &Path, capabilities: Value) -> Client {
+    pub(crate) fn start(root: &Path, capabilities: Value) -> Client {
         let (server, client) = Connection::memory();
         let handle = std::thread::spawn(move || ownerlint::server::serve(&server));
         let mut this = Client {
@@ -49,14 +48,14 @@ impl Client {
         this
     }
 
-    fn request(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn request(&mut self, method: &str, params: Value) -> Value {
         match self.request_raw(method, params).response_result {
             Ok(result) => result,
             Err(error) => panic!("{method}: {error:?}"),
         }
     }
 
-    fn request_raw(&mut self, method: &str, params: Value) -> Response {
+    pub(crate) fn request_raw(&mut self, method: &str, params: Value) -> Response {
         self.next_id += 1;
         let id = RequestId::from(self.next_id);
         self.connection
@@ -72,7 +71,7 @@ impl Client {
         }
     }
 
-    fn notify(&self, method: &str, params: Value) {
+    pub(crate) fn notify(&self, method: &str, params: Value) {
         self.connection
             .sender
             .send(Notification::new(method.into(), params).into())
@@ -80,7 +79,11 @@ impl Client {
     }
 
     /// The next message that `pick` takes (those before it are kept in `seen`).
-    fn wait_for<T>(&mut self, what: &str, mut pick: impl FnMut(&Message) -> Option<T>) -> T {
+    pub(crate) fn wait_for<T>(
+        &mut self,
+        what: &str,
+        mut pick: impl FnMut(&Message) -> Option<T>,
+    ) -> T {
         if let Some(i) = self.seen.iter().position(|m| pick(m).is_some()) {
             let message = self.seen.remove(i);
             return pick(&message).expect("picked");
@@ -97,7 +100,7 @@ impl Client {
     }
 
     /// The next diagnostics pushed for `file`.
-    fn published(&mut self, file: &Path) -> Vec<Value> {
+    pub(crate) fn published(&mut self, file: &Path) -> Vec<Value> {
         let wanted = uri(file);
         self.wait_for("diagnostics", |m| match m {
             Message::Notification(n)
@@ -109,26 +112,26 @@ impl Client {
         })
     }
 
-    fn open(&self, file: &Path, text: &str) {
+    pub(crate) fn open(&self, file: &Path, text: &str) {
         self.open_as(file, "yaml", text);
     }
 
     /// Open `file` as a document of `language`, the id the editor gives it.
-    fn open_as(&self, file: &Path, language: &str, text: &str) {
+    pub(crate) fn open_as(&self, file: &Path, language: &str, text: &str) {
         self.notify(
             "textDocument/didOpen",
             json!({"textDocument": {"uri": uri(file), "languageId": language, "version": 1, "text": text}}),
         );
     }
 
-    fn change(&self, file: &Path, version: i32, changes: Value) {
+    pub(crate) fn change(&self, file: &Path, version: i32, changes: Value) {
         self.notify(
             "textDocument/didChange",
             json!({"textDocument": {"uri": uri(file), "version": version}, "contentChanges": changes}),
         );
     }
 
-    fn stop(mut self) {
+    pub(crate) fn stop(mut self) {
         let response = self.request_raw("shutdown", Value::Null);
         assert!(response.response_result.is_ok(), "{response:?}");
         self.notify("exit", Value::Null);
@@ -154,12 +157,12 @@ pub(crate) fn codes(diagnostics: &[Value]) -> Vec<String> {
         .collect()
 }
 
-const OWNER: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n  uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
+pub(crate) const OWNER: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\n  uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
 
 /// A ConfigMap whose owner is in no input.
 pub(crate) const DANGLING: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: gone\n    uid: 0a1b2c3d-0000-4000-8000-000000000009\n";
 
-const DEPENDENT: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  uid: 0a1b2c3d-0000-4000-8000-000000000002\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
+pub(crate) const DEPENDENT: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\n  namespace: shop\n  uid: 0a1b2c3d-0000-4000-8000-000000000002\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
 
 /// A workspace of two files: a Deployment and a ConfigMap it owns, as a snapshot (with uids).
 pub(crate) fn workspace(name: &str) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
@@ -468,7 +471,7 @@ fn bad_requests_broken_files_and_files_deleted_on_disk() {
 }
 
 /// The analysis the server makes of a folder: with the editor's texts and the folder's cache.
-fn analyze_workspace(
+pub(crate) fn analyze_workspace(
     options: &ownerlint::Options,
     open: &std::collections::HashMap<std::path::PathBuf, String>,
     cache: &mut ownerlint::pipeline::LoadCache,
@@ -612,7 +615,7 @@ fn files_created_on_disk_are_taken_in_and_a_huge_one_does_not_hold_up_requests()
 
 /// `ownerlint ARGS --format json` in `dir`: its findings as (path, rule, line, column), lines
 /// and columns 1-based.
-fn cli_findings(dir: &Path, args: &[&str]) -> Vec<(String, String, u64, u64)> {
+pub(crate) fn cli_findings(dir: &Path, args: &[&str]) -> Vec<(String, String, u64, u64)> {
     let output = common::ownerlint()
         .current_dir(dir)
         .args(args)
@@ -635,7 +638,7 @@ fn cli_findings(dir: &Path, args: &[&str]) -> Vec<(String, String, u64, u64)> {
 }
 
 /// Diagnostics as (rule, line, character), 0-based as LSP has them.
-fn places(diagnostics: &[Value]) -> Vec<(String, u64, u64)> {
+pub(crate) fn places(diagnostics: &[Value]) -> Vec<(String, u64, u64)> {
     diagnostics
         .iter()
         .map(|d| {
@@ -648,10 +651,10 @@ fn places(diagnostics: &[Value]) -> Vec<(String, u64, u64)> {
         .collect()
 }
 
-const CHART: &str = "apiVersion: v2\nname: shop\nversion: 0.1.0\n";
-const CHART_DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Values.owner }}\nspec:\n  selector:\n    matchLabels:\n      app: api\n  template:\n    metadata:\n      labels:\n        app: api\n    spec:\n      containers:\n      - name: api\n        image: api:1\n";
+pub(crate) const CHART: &str = "apiVersion: v2\nname: shop\nversion: 0.1.0\n";
+pub(crate) const CHART_DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Values.owner }}\nspec:\n  selector:\n    matchLabels:\n      app: api\n  template:\n    metadata:\n      labels:\n        app: api\n    spec:\n      containers:\n      - name: api\n        image: api:1\n";
 /// A ConfigMap whose owner (templated) is in no input.
-const CHART_CACHE: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cache\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: {{ .Values.owner }}-missing\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
+pub(crate) const CHART_CACHE: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cache\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: {{ .Values.owner }}-missing\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
 
 #[test]
 fn a_chart_template_shows_what_the_built_chart_finds_and_unsaved_edits_are_built() {
@@ -919,391 +922,5 @@ fn an_unsaved_configuration_applies_and_its_mistakes_are_a_diagnostic_on_it() {
     let diagnostics = client.published(&cache);
     assert_eq!(codes(&diagnostics), ["owner-not-found"], "{diagnostics:?}");
     assert_eq!(diagnostics[0]["severity"], 1, "{diagnostics:?}");
-    client.stop();
-}
-
-/// A ConfigMap owned by Deployment `api` with no namespace: the overlay's `namespace: shop`
-/// puts it beside its owner; read on its own, it is in `default`, where no `api` is.
-const OWNED_BY_API: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: NAME\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: api\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
-
-#[test]
-fn an_unsaved_kustomization_builds_the_files_it_adds_saved_or_not() {
-    if common::kubectl().is_none() {
-        return;
-    }
-    let dir = common::temp_dir("server-kustomization-adds");
-    let root = dir.path().canonicalize().expect("root");
-    let deployment = CHART_DEPLOYMENT.replace("{{ .Values.owner }}", "api");
-    let saved_text = OWNED_BY_API.replace("NAME", "saved");
-    common::write_files(
-        &root,
-        &[
-            (
-                "ov/kustomization.yaml",
-                "namespace: shop\nresources:\n- deployment.yaml\n",
-            ),
-            ("ov/deployment.yaml", &deployment),
-            ("ov/saved.yaml", &saved_text),
-        ],
-    );
-    let saved = root.join("ov/saved.yaml");
-    let unsaved = root.join("ov/unsaved.yaml");
-    let kustomization = root.join("ov/kustomization.yaml");
-    let mut client = Client::start(&root, push_client());
-    // Not in the overlay yet: each read on its own, in `default`, where its owner is not.
-    let diagnostics = client.published(&saved);
-    assert_eq!(codes(&diagnostics), ["owner-not-found"], "{diagnostics:?}");
-    client.open(&unsaved, &OWNED_BY_API.replace("NAME", "unsaved"));
-    let diagnostics = client.published(&unsaved);
-    assert_eq!(codes(&diagnostics), ["owner-not-found"], "{diagnostics:?}");
-    // The unsaved kustomization adds both: built in `shop`, beside their owner, whose uid
-    // the build cannot know (each finding once, at the uid's line, in the file it is in).
-    client.open(
-        &kustomization,
-        "namespace: shop\nresources:\n- deployment.yaml\n- saved.yaml\n- unsaved.yaml\n",
-    );
-    for file in [&saved, &unsaved] {
-        let diagnostics = client.published(file);
-        assert_eq!(
-            places(&diagnostics),
-            [("owner-created-with-fresh-uid".to_string(), 8, 9)],
-            "{}: {diagnostics:?}",
-            file.display()
-        );
-    }
-    // The command line finds the same once both are saved.
-    std::fs::write(&unsaved, OWNED_BY_API.replace("NAME", "unsaved")).expect("write");
-    std::fs::write(
-        &kustomization,
-        "namespace: shop\nresources:\n- deployment.yaml\n- saved.yaml\n- unsaved.yaml\n",
-    )
-    .expect("write");
-    assert_eq!(
-        cli_findings(&root, &["ov/"]),
-        [
-            (
-                "ov/saved.yaml".to_string(),
-                "owner-created-with-fresh-uid".to_string(),
-                9,
-                10
-            ),
-            (
-                "ov/unsaved.yaml".to_string(),
-                "owner-created-with-fresh-uid".to_string(),
-                9,
-                10
-            ),
-        ]
-    );
-    client.stop();
-}
-
-#[test]
-fn diagnostics_are_published_while_edits_keep_coming() {
-    let (_dir, owner, dependent) = workspace("server-fast-edits");
-    let root = owner.parent().expect("root").to_path_buf();
-    // Enough objects that an analysis outlasts the time between two edits.
-    for i in 0..100 {
-        let mut text = String::new();
-        for j in 0..20 {
-            text.push_str(&format!(
-                "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings-{i}-{j}\n  namespace: shop\n  uid: 0a1b2c3d-1111-4000-8000-{:012}\n",
-                i * 100 + j
-            ));
-        }
-        std::fs::write(root.join(format!("settings-{i}.yaml")), text).expect("write");
-    }
-    let mut server = Process::start(&root, push_client());
-    server.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
-    let wanted = uri(&dependent);
-    let missing = DEPENDENT.replace("name: api", "name: api-1");
-    server.send(
-        &json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-        "textDocument": {"uri": wanted, "languageId": "yaml", "version": 1, "text": missing}}}),
-    );
-    // The first analysis is shown before the edits begin.
-    loop {
-        let message = server.messages.recv_timeout(WAIT).expect("diagnostics");
-        if message["method"] == "textDocument/publishDiagnostics" {
-            break;
-        }
-    }
-    while server.messages.try_recv().is_ok() {}
-    // Edits at 100 a second, each naming another owner that is in no input.
-    let mut published_during = Vec::new();
-    for version in 2..300 {
-        let text = DEPENDENT.replace("name: api", &format!("name: api-{version}"));
-        server.send(
-            &json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
-            "textDocument": {"uri": wanted, "version": version},
-            "contentChanges": [{"text": text}]}}),
-        );
-        std::thread::sleep(Duration::from_millis(10));
-        published_during.extend(server.messages.try_iter().filter(|m| {
-            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == wanted
-        }));
-    }
-    // Shown while the edits came, each with the version it was made from.
-    assert!(
-        !published_during.is_empty(),
-        "nothing published while editing"
-    );
-    for message in &published_during {
-        let version = message["params"]["version"].as_i64().unwrap_or(0);
-        assert!((2..300).contains(&version), "{message}");
-        let diagnostics = message["params"]["diagnostics"].as_array().expect("list");
-        assert!(
-            diagnostics.iter().any(|d| d["message"]
-                .as_str()
-                .is_some_and(|m| m.contains(&format!("Deployment shop/api-{version}:")))),
-            "{message}"
-        );
-    }
-}
-
-#[test]
-fn a_build_runs_again_only_when_a_file_it_reads_changes() {
-    if common::helm().is_none() {
-        return;
-    }
-    let dir = common::temp_dir("server-build-cache");
-    let root = dir.path().canonicalize().expect("root");
-    common::write_files(
-        &root,
-        &[
-            ("chart/Chart.yaml", CHART),
-            ("chart/values.yaml", "owner: api\n"),
-            ("chart/templates/deployment.yaml", CHART_DEPLOYMENT),
-            ("chart/templates/cache.yaml", CHART_CACHE),
-            (
-                "plain.yaml",
-                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\n",
-            ),
-        ],
-    );
-    let options = ownerlint::Options {
-        paths: vec![root.clone()],
-        build: Some(Default::default()),
-        ..Default::default()
-    };
-    let mut cache = ownerlint::pipeline::LoadCache::default();
-    let mut open = std::collections::HashMap::new();
-    let rule_ids = |a: &ownerlint::Analysis| -> Vec<&str> {
-        a.outcome.findings.iter().map(|f| f.rule.id).collect()
-    };
-    let first = analyze_workspace(&options, &open, &mut cache);
-    assert_eq!(cache.built_last(), 1);
-    assert_eq!(rule_ids(&first), ["owner-not-found"]);
-    // A file no build reads, edited: the chart's build is taken from the cache.
-    open.insert(
-        root.join("plain.yaml"),
-        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n".to_string(),
-    );
-    let second = analyze_workspace(&options, &open, &mut cache);
-    assert_eq!(cache.built_last(), 0);
-    assert_eq!(rule_ids(&second), ["owner-not-found"]);
-    // The template edited: built again, from the edited text.
-    open.insert(
-        root.join("chart/templates/cache.yaml"),
-        CHART_CACHE.replace("-missing", ""),
-    );
-    let third = analyze_workspace(&options, &open, &mut cache);
-    assert_eq!(cache.built_last(), 1);
-    assert_eq!(rule_ids(&third), ["owner-created-with-fresh-uid"]);
-}
-
-#[test]
-fn the_server_reports_what_the_command_line_reports_once_the_editors_texts_are_saved() {
-    if common::helm().is_none() || common::kubectl().is_none() {
-        return;
-    }
-    // A chart, overlays of one base, and plain files.
-    let dir = common::temp_dir("server-as-cli");
-    let root = dir.path().canonicalize().expect("root");
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render");
-    let mut stack = vec![fixtures.clone()];
-    while let Some(folder) = stack.pop() {
-        for entry in std::fs::read_dir(&folder).expect("read the fixtures") {
-            let path = entry.expect("an entry").path();
-            let to = root.join(path.strip_prefix(&fixtures).expect("below"));
-            if path.is_dir() {
-                std::fs::create_dir_all(&to).expect("mkdir");
-                stack.push(path);
-            } else {
-                std::fs::copy(&path, &to).expect("copy");
-            }
-        }
-    }
-    common::write_files(
-        &root,
-        &[
-            ("plain/owner.yaml", OWNER),
-            ("plain/dependent.yaml", DEPENDENT),
-        ],
-    );
-    // The editor's texts, not saved: a template, a base file and a plain file changed, and a
-    // plain file that is not on disk yet.
-    let edited = |file: &str, from: &str, to: &str| {
-        let text = std::fs::read_to_string(root.join(file)).expect("read");
-        assert!(text.contains(from), "{file} holds {from}");
-        (root.join(file), text.replace(from, to))
-    };
-    let open: std::collections::HashMap<std::path::PathBuf, String> = [
-        edited(
-            "chart/templates/configmap.yaml",
-            "blockOwnerDeletoin",
-            "blockOwnerDeletion",
-        ),
-        edited("shop/base/configmap.yaml", "name: web\n", "name: web-old\n"),
-        edited("plain/dependent.yaml", "000000000001", "00000000ffff"),
-        (
-            root.join("plain/new.yaml"),
-            DEPENDENT.replace("name: cache", "name: other"),
-        ),
-    ]
-    .into_iter()
-    .collect();
-    let options = ownerlint::Options {
-        paths: vec![root.clone()],
-        build: Some(Default::default()),
-        ..Default::default()
-    };
-    let served = analyze_workspace(&options, &open, &mut Default::default());
-    for (path, text) in &open {
-        std::fs::write(path, text).expect("save");
-    }
-    let saved = common::ownerlint()
-        .current_dir(&root)
-        .arg(&root)
-        .args(["--format", "json"])
-        .run();
-    let cli: Value = serde_json::from_str(&saved.stdout).expect("JSON");
-    let server: Value = serde_json::from_str(&common::render(
-        &served.outcome,
-        ownerlint::report::Format::Json,
-    ))
-    .expect("JSON");
-    assert_eq!(server, cli);
-    // What the edits changed is in it: the edited base and template are built, the unsaved
-    // file is linted (its uid is the dependent's), and the build files are counted, not linted
-    // alone.
-    let summary = &server["summary"];
-    assert_eq!(
-        (summary["charts"].as_u64(), summary["overlays"].as_u64()),
-        (Some(1), Some(2)),
-        "{summary}"
-    );
-    assert!(summary["build_files"].as_u64() > Some(5), "{summary}");
-    let found: Vec<(&str, &str)> = server["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .map(|f| {
-            let path = f["path"].as_str().unwrap_or("?");
-            (
-                path.strip_prefix(&*root.to_string_lossy()).unwrap_or(path),
-                f["rule"].as_str().unwrap_or("?"),
-            )
-        })
-        .collect();
-    for expected in [
-        ("/plain/dependent.yaml", "owner-uid-mismatch"),
-        ("/plain/new.yaml", "uid-shared"),
-        ("/shop/base/configmap.yaml", "owner-not-found"),
-    ] {
-        assert!(found.contains(&expected), "{found:?}");
-    }
-    assert!(
-        !found
-            .iter()
-            .any(|(_, rule)| *rule == "owner-ref-unknown-field"),
-        "the edited template is built: {found:?}"
-    );
-}
-
-/// A chart whose owner's name comes from a named template in `_helpers.tpl`.
-const HELPERS: &str = "{{- define \"shop.owner\" -}}\n{{ .Values.owner }}\n{{- end -}}\n";
-const CACHE_BY_HELPER: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cache\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: {{ include \"shop.owner\" . }}-missing\n    uid: 0a1b2c3d-0000-4000-8000-000000000001\n";
-
-/// With the Kubernetes extension, VS Code (and Helix) give a chart's templates the language
-/// `helm`, `_helpers.tpl` included: the server takes a document by its path, so a template is
-/// built with its chart as a `yaml` one is, and an unsaved helper is part of the build.
-#[test]
-fn chart_templates_opened_as_helm_are_built_with_their_chart() {
-    if common::helm().is_none() {
-        return;
-    }
-    let dir = common::temp_dir("server-helm-language");
-    let root = dir.path().canonicalize().expect("root");
-    common::write_files(
-        &root,
-        &[
-            ("chart/Chart.yaml", CHART),
-            ("chart/values.yaml", "owner: api\n"),
-            ("chart/templates/_helpers.tpl", HELPERS),
-            ("chart/templates/deployment.yaml", CHART_DEPLOYMENT),
-            ("chart/templates/cache.yaml", CACHE_BY_HELPER),
-        ],
-    );
-    let cache = root.join("chart/templates/cache.yaml");
-    let helpers = root.join("chart/templates/_helpers.tpl");
-    let mut client = Client::start(&root, push_client());
-    client.open_as(&cache, "helm", CACHE_BY_HELPER);
-    let diagnostics = client.published(&cache);
-    // As the command line finds it in the built chart, on the template's line.
-    assert_eq!(
-        places(&diagnostics),
-        [("owner-not-found".to_string(), 5, 2)],
-        "{diagnostics:?}"
-    );
-    assert!(
-        diagnostics[0]["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("Deployment default/api-missing")),
-        "{diagnostics:?}"
-    );
-    // The helper, open as `helm` and edited without saving, names another owner: the chart
-    // is built with the editor's text of it.
-    client.open_as(&helpers, "helm", HELPERS);
-    let renamed = HELPERS.replace("{{ .Values.owner }}", "web");
-    client.change(&helpers, 2, json!([{"text": renamed}]));
-    let diagnostics = loop {
-        let diagnostics = client.published(&cache);
-        let message = diagnostics
-            .first()
-            .and_then(|d| d["message"].as_str())
-            .unwrap_or_default()
-            .to_string();
-        if !message.contains("api-missing") {
-            break diagnostics;
-        }
-    };
-    assert_eq!(
-        places(&diagnostics),
-        [("owner-not-found".to_string(), 5, 2)],
-        "{diagnostics:?}"
-    );
-    assert!(
-        diagnostics[0]["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("Deployment default/web-missing")),
-        "{diagnostics:?}"
-    );
-    // The helper is no manifest: nothing is reported on it.
-    let on_helpers: Vec<Value> = client
-        .seen
-        .iter()
-        .filter_map(|m| match m {
-            Message::Notification(n)
-                if n.method == "textDocument/publishDiagnostics"
-                    && n.params["uri"] == uri(&helpers) =>
-            {
-                n.params["diagnostics"].as_array().cloned()
-            }
-            _ => None,
-        })
-        .flatten()
-        .collect();
-    assert_eq!(on_helpers, Vec::<Value>::new());
     client.stop();
 }
