@@ -113,15 +113,21 @@ fn in_charts_folder(dir: &Path, name: &str, files: &Files) -> bool {
     })
 }
 
+/// The dependencies helm's `found in Chart.yaml, but missing in charts/ directory: redis, pg`
+/// names: `None` when the message is another.
+pub(super) fn missing_names(message: &str) -> Option<Vec<&str>> {
+    const MISSING: &str = "missing in charts/ directory: ";
+    let names = &message[message.find(MISSING)? + MISSING.len()..];
+    let names = (names.lines().next()?.split(','))
+        .map(str::trim)
+        .filter(|n| !n.is_empty());
+    Some(names.collect())
+}
+
 /// helm's `found in Chart.yaml, but missing in charts/ directory: redis, pg`, said with where
 /// each missing dependency comes from and what to do: `None` when the message is another.
 pub(super) fn explain_missing(message: &str, dir: &Path, files: &Files) -> Option<String> {
-    const MISSING: &str = "missing in charts/ directory: ";
-    let names = &message[message.find(MISSING)? + MISSING.len()..];
-    let names: Vec<&str> = (names.lines().next()?.split(','))
-        .map(str::trim)
-        .filter(|n| !n.is_empty())
-        .collect();
+    let names = missing_names(message)?;
     let entries = dependencies(dir, files);
     let values = files
         .read(&dir.join("values.yaml"))

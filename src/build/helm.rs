@@ -376,9 +376,8 @@ fn column_of(file: &Path, line: usize, offset: usize) -> usize {
 /// of the first of them under `dependencies:` in the chart's `Chart.yaml` (or, for a chart of
 /// `apiVersion: v1`, its `requirements.yaml`): its `- name: redis` line.
 fn missing_dependency(message: &str, dir: &Path) -> Option<(PathBuf, (usize, usize))> {
-    const MISSING: &str = "missing in charts/ directory: ";
-    let names = &message[message.find(MISSING)? + MISSING.len()..];
-    let first = names.lines().next()?.split(',').next()?.trim();
+    let names = super::dependencies::missing_names(message)?;
+    let first = *names.first()?;
     ["Chart.yaml", "requirements.yaml"]
         .into_iter()
         .map(|name| dir.join(name))

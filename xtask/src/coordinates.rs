@@ -170,10 +170,7 @@ mod tests {
     use crate::snippets::snippets;
 
     fn root() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .expect("xtask is in the workspace")
-            .to_path_buf()
+        crate::workspace_root()
     }
 
     fn read(path: &Path) -> String {

@@ -141,9 +141,7 @@ mod tests {
     /// is closed, none is opened or closed twice, and the YAML but the rules' parses.
     #[test]
     fn the_pages_code_blocks_are_whole() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .expect("xtask is in the workspace");
+        let root = &crate::workspace_root();
         let problems = check(root).expect("the pages are read");
         assert!(problems.is_empty(), "{}", problems.join("\n"));
     }

@@ -28,6 +28,15 @@ mod fences;
 mod mirror;
 mod snippets;
 
+/// The workspace's root folder, for the tests that read its files.
+#[cfg(test)]
+fn workspace_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask is in the workspace")
+        .to_path_buf()
+}
+
 const USAGE: &str =
     "usage: cargo xtask dist [--target TARGET]... [--profile release-lto|release] [--skip-vsix]
                         [--skip-wheel] [--manifest-only]

@@ -70,9 +70,7 @@ mod tests {
     /// what a release gives never drift apart.
     #[test]
     fn the_readme_shows_every_snippet_the_release_makes() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .expect("xtask is in the workspace");
+        let root = &crate::workspace_root();
         let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md is read");
         let cargo = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml is read");
         let field = |key: &str| {

@@ -395,10 +395,7 @@ mod tests {
     use super::*;
 
     fn root() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .expect("xtask is in the workspace")
-            .to_path_buf()
+        crate::workspace_root()
     }
 
     /// The hand-written pages, the README and CONTRIBUTING.md name only flags, rules and
