@@ -374,11 +374,33 @@ fn an_unreleased_ref_is_built_from_source_and_the_log_says_so() {
 /// The build from source, for real: `uses: ./` runs `cargo install --locked` of this checkout
 /// (in the tests' target folder, so after `cargo test --release` it reuses that build), and the
 /// installed ownerlint lints.
+///
+/// The `cargo` it finds first on PATH runs the real one with the feature `shared-test-build`
+/// added to `install`: the dependencies then have the tests' features and come from the tests'
+/// release build, and only ownerlint itself is built again. Without it, every crate whose
+/// features differ in a user's build is built once more (two to three minutes on 2 cores),
+/// though CI's release artifacts (`cargo xtask dist`) already compile that user's build.
 #[test]
 #[ignore = "heavy: a release build of this checkout (cargo install); .ci/run runs it"]
 fn an_unreleased_ref_is_built_with_cargo_install_and_lints() {
     let tmp = common::temp_dir("action-cargo-install");
-    let action = Action::new(tmp.path());
+    let bin = tmp.path().join("bin");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    script(
+        &bin,
+        "cargo",
+        &format!(
+            "#!/bin/sh\nif [ \"$1\" = install ]; then\n  shift\n  \
+             exec '{cargo}' install --features shared-test-build \"$@\"\nfi\n\
+             exec '{cargo}' \"$@\"\n"
+        ),
+    );
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let action = Action::new(tmp.path()).with_env("PATH", &path);
     write(&action.workspace.join("deploy/app.yaml"), APP);
     let run = action.run(&[("paths", "deploy/")], false);
     assert_eq!(

@@ -811,7 +811,8 @@ mod tests {
 
     /// xtask/Cargo.toml lists ownerlint's dev-dependencies as its own dependencies, the same
     /// versions with the same features: so every crate the two share is built as the tests
-    /// build it, and `cargo test --package xtask` after `cargo test` builds nothing again.
+    /// build it, and `cargo test --release --package xtask` after `cargo test --release` builds
+    /// nothing again.
     #[test]
     fn xtask_depends_on_ownerlints_dev_dependencies_as_they_are_declared() {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
