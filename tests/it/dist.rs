@@ -173,7 +173,13 @@ fn the_archive_verifies_and_its_static_binary_runs_in_an_empty_environment() {
     entries.sort();
     assert_eq!(
         entries,
-        ["LICENSE-APACHE", "LICENSE-MIT", "README.md", "ownerlint"]
+        [
+            "COPYING",
+            "LICENSE-APACHE",
+            "LICENSE-MIT",
+            "README.md",
+            "ownerlint"
+        ]
     );
 
     let binary = unpacked.join(&folder).join("ownerlint");
@@ -195,8 +201,8 @@ fn the_archive_verifies_and_its_static_binary_runs_in_an_empty_environment() {
     assert_eq!(String::from_utf8_lossy(&rules.stdout), expected.stdout);
 }
 
-/// The wheel installs with no index (offline) into a new virtual environment, carries both
-/// licences, and its `ownerlint` runs with no cargo or rustc on `PATH`.
+/// The wheel installs with no index (offline) into a new virtual environment, carries the
+/// licences (COPYING and both texts), and its `ownerlint` runs with no cargo or rustc on `PATH`.
 #[test]
 #[ignore = "needs cargo xtask dist's artifacts (OWNERLINT_DIST); .ci/run builds them"]
 fn the_wheel_installs_offline_and_runs_without_rust() {
@@ -229,7 +235,7 @@ fn the_wheel_installs_offline_and_runs_without_rust() {
         .args(["-m", "zipfile", "-l"])
         .arg(wheel));
     let listing = String::from_utf8_lossy(&listing.stdout);
-    for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+    for licence in ["COPYING", "LICENSE-MIT", "LICENSE-APACHE"] {
         assert!(
             listing.contains(&format!("dist-info/licenses/{licence}")),
             "{listing}"
@@ -327,4 +333,113 @@ fn the_krew_manifest_names_the_archive_and_its_checksum() {
             .any(|f| f["from"].as_str() == Some(from.as_str())),
         "{text}"
     );
+}
+
+/// krew installs the linux/amd64 platform as krew's own code does it (kubernetes-sigs/krew,
+/// `internal/installation`: `install`, `move.go`), and the real kubectl runs the result: the
+/// archive is checked against the manifest's sha256 and unpacked; each `files` entry's `from`
+/// (a path, or a glob of one folder, which must match something) is moved to `to` in the
+/// plugin's folder; `bin` must be a file there, linked as `kubectl-ownerlint`. krew's index
+/// also wants a licence-named file among what is installed (cmd/validate-krew-manifest:
+/// `validateLicenseFileExists`), and `kubectl krew info` shows the description's lines whole.
+#[test]
+#[ignore = "needs cargo xtask dist's artifacts (OWNERLINT_DIST); .ci/run builds them"]
+fn krew_installs_the_plugin_and_kubectl_runs_it() {
+    let Some(dist) = dist_dir() else { return };
+    let Some(kubectl) = common::kubectl() else {
+        return;
+    };
+    let text = std::fs::read_to_string(dist.join("ownerlint.yaml")).expect("ownerlint.yaml");
+    let manifest: serde_yaml::Value = serde_yaml::from_str(&text).expect("YAML");
+    let description = manifest["spec"]["description"]
+        .as_str()
+        .expect("description");
+    assert!(
+        description.lines().all(|line| line.chars().count() <= 80),
+        "{description}"
+    );
+    let platform = manifest["spec"]["platforms"]
+        .as_sequence()
+        .expect("platforms")
+        .iter()
+        .find(|p| p["selector"]["matchLabels"]["arch"].as_str() == Some("amd64"))
+        .expect("a linux/amd64 platform");
+    let uri = platform["uri"].as_str().expect("uri");
+    let archive = dist.join(uri.rsplit('/').next().expect("a file name"));
+    assert_eq!(
+        platform["sha256"].as_str(),
+        Some(sha256_of(&archive).as_str())
+    );
+
+    let tmp = common::temp_dir("dist-krew");
+    let staging = tmp.path().join("staging");
+    let installed = tmp
+        .path()
+        .join(format!("store/ownerlint/v{}", env!("CARGO_PKG_VERSION")));
+    for dir in [&staging, &installed] {
+        std::fs::create_dir_all(dir).expect("mkdir");
+    }
+    run(Command::new("tar")
+        .arg("-xzf")
+        .arg(&archive)
+        .current_dir(&staging));
+    for entry in platform["files"].as_sequence().expect("files") {
+        let from = entry["from"].as_str().expect("from");
+        let to = installed.join(entry["to"].as_str().expect("to"));
+        let (folder, name) = from.rsplit_once('/').unwrap_or(("", from));
+        let pattern = globset::Glob::new(name).expect("a glob").compile_matcher();
+        let matched: Vec<PathBuf> = std::fs::read_dir(staging.join(folder))
+            .expect("from's folder")
+            .map(|e| e.expect("an entry").path())
+            .filter(|path| pattern.is_match(path.file_name().expect("a name")))
+            .collect();
+        assert!(
+            !matched.is_empty(),
+            "krew refuses: no files in the plugin archive matched {from}"
+        );
+        for path in matched {
+            std::fs::rename(&path, to.join(path.file_name().expect("a name"))).expect("move");
+        }
+    }
+    let licence_names = [
+        "license",
+        "license.txt",
+        "license.md",
+        "licenses",
+        "licenses.txt",
+        "licenses.md",
+        "copying",
+        "copying.txt",
+    ];
+    let names: Vec<String> = std::fs::read_dir(&installed)
+        .expect("the plugin's folder")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    assert!(
+        names
+            .iter()
+            .any(|name| licence_names.contains(&name.to_lowercase().as_str())),
+        "no licence file krew's index accepts among {names:?}"
+    );
+    let bin = installed.join(platform["bin"].as_str().expect("bin"));
+    assert!(bin.is_file(), "bin {} is not installed", bin.display());
+    let links = tmp.path().join("bin");
+    std::fs::create_dir(&links).expect("mkdir");
+    std::os::unix::fs::symlink(&bin, links.join("kubectl-ownerlint")).expect("link");
+
+    let path = std::env::join_paths([&links, kubectl.parent().expect("kubectl's folder")])
+        .expect("a PATH");
+    let rules = run(Command::new(&kubectl)
+        .args(["ownerlint", "rules"])
+        .env("PATH", path)
+        .env("HOME", tmp.path())
+        .env_remove("KUBECONFIG")
+        .current_dir(tmp.path()));
+    let expected = common::ownerlint().arg("rules").run();
+    assert_eq!(String::from_utf8_lossy(&rules.stdout), expected.stdout);
 }

@@ -550,7 +550,10 @@ fn pack(package: &Package, target: Target, binary: &Path) -> Result<(), String> 
     let base = package.base(target);
     let name = package.archive(target);
     let path = package.dist().join(&name);
-    let documents = ["LICENSE-MIT", "LICENSE-APACHE", "README.md"];
+    // COPYING says which licences apply; krew's index wants a file of that kind of name
+    // (LICENSE, COPYING…) in what it installs (kubernetes-sigs/krew,
+    // cmd/validate-krew-manifest: `validateLicenseFileExists`).
+    let documents = ["COPYING", "LICENSE-MIT", "LICENSE-APACHE", "README.md"];
     let written = if target.windows() {
         write_zip(
             &path,
@@ -593,6 +596,8 @@ fn write_tar_gz(
     let mut add = |source: &Path, name: &str, mode: u32| -> io::Result<()> {
         let data = fs::read(source)?;
         let mut header = tar::Header::new_gnu();
+        // A regular file's type written out ('0'), not the old '\0' some readers guess at.
+        header.set_entry_type(tar::EntryType::Regular);
         header.set_size(data.len() as u64);
         header.set_mode(mode);
         header.set_cksum();
@@ -614,6 +619,13 @@ fn write_zip(
     documents: &[&str],
 ) -> io::Result<()> {
     let mut zip = zip::ZipWriter::new(File::create(path)?);
+    // The folder's own entry first: some unzippers (krew's among its versions) create only
+    // the folders an archive lists.
+    zip.add_directory(
+        format!("{base}/"),
+        zip::write::SimpleFileOptions::default().unix_permissions(0o755),
+    )
+    .map_err(io::Error::other)?;
     let mut add = |source: &Path, name: &str, mode: u32| -> io::Result<()> {
         let options = zip::write::SimpleFileOptions::default()
             .compression_method(zip::CompressionMethod::Deflated)
@@ -701,6 +713,7 @@ fn write_krew_manifest(package: &Package) -> Result<(), String> {
             "  - selector:\n      matchLabels:\n        os: {os}\n        arch: {arch}\n    \
              uri: {uri}\n    sha256: {digest}\n    files:\n    \
              - from: {base}/{exe}\n      to: .\n    \
+             - from: {base}/COPYING\n      to: .\n    \
              - from: {base}/LICENSE-*\n      to: .\n    bin: {exe}\n",
             os = target.os,
             arch = target.arch,
@@ -724,16 +737,28 @@ fn write_krew_manifest(package: &Package) -> Result<(), String> {
             dist.display()
         ));
     }
-    let description = package.description.replace('\n', " ");
+    // krew's plugin-manifest guide: a description of what the plugin does, in lines a
+    // terminal shows whole (`kubectl krew info`), not a list of its commands.
+    let description = wrap(
+        &format!(
+            "{}. As a kubectl plugin it reads the current context's cluster, and draws the \
+             ownership tree with what a delete would take with it.",
+            package.description.replace('\n', " ").trim_end_matches('.')
+        ),
+        76,
+    )
+    .iter()
+    .fold(String::new(), |mut text, line| {
+        let _ = writeln!(text, "    {line}");
+        text
+    });
     let manifest = format!(
         "apiVersion: krew.googlecontainertools.github.com/v1alpha2\n\
          kind: Plugin\n\
          metadata:\n  name: ownerlint\n\
          spec:\n  version: v{version}\n  homepage: {homepage}\n  \
          shortDescription: Find broken ownerReferences in manifests and clusters\n  \
-         description: |\n    {description}.\n    `kubectl ownerlint cluster` reads the current context's cluster;\n    \
-         `kubectl ownerlint tree --cluster deploy/web` shows what a delete takes with it;\n    \
-         `kubectl ownerlint rules` lists what is checked.\n  \
+         description: |\n{description}  \
          platforms:\n{platforms}",
         version = package.version,
         homepage = package.repository,
@@ -742,6 +767,21 @@ fn write_krew_manifest(package: &Package) -> Result<(), String> {
     fs::write(&path, manifest).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     note(&format!("{}: written", path.display()));
     Ok(())
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces (a longer word stands alone).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
 }
 
 /// The digest in sha256sum's line `HEX  NAME` for `name`.
@@ -782,6 +822,23 @@ mod tests {
 
     fn args(line: &str) -> Vec<String> {
         line.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn wrap_breaks_at_spaces_within_the_width_and_keeps_every_word() {
+        let text = "Find broken Kubernetes ownership (metadata.ownerReferences) in manifests, \
+                    Helm charts, Kustomize overlays and live clusters.";
+        let lines = wrap(text, 30);
+        assert!(
+            lines.iter().all(|line| line.chars().count() <= 30),
+            "{lines:?}"
+        );
+        assert_eq!(lines.join(" "), text);
+        assert_eq!(
+            wrap("a (metadata.ownerReferences) b", 10),
+            ["a", "(metadata.ownerReferences)", "b"]
+        );
+        assert!(wrap("", 10).is_empty());
     }
 
     #[test]
