@@ -376,10 +376,11 @@ fn an_unreleased_ref_is_built_from_source_and_the_log_says_so() {
 /// installed ownerlint lints.
 ///
 /// The `cargo` it finds first on PATH runs the real one with the feature `shared-test-build`
-/// added to `install`: the dependencies then have the tests' features and come from the tests'
-/// release build, and only ownerlint itself is built again. Without it, every crate whose
-/// features differ in a user's build is built once more (two to three minutes on 2 cores),
-/// though CI's release artifacts (`cargo xtask dist`) already compile that user's build.
+/// added to `install`, the tests' own feature set (Cargo.toml): after `cargo test --release`,
+/// `cargo install` finds ownerlint and its dependencies built. Without it, every crate whose
+/// features differ in a user's build is built once more, ownerlint too (two to three minutes
+/// on 2 cores), though CI's release artifacts (`cargo xtask dist`) already compile that
+/// user's build.
 #[test]
 #[ignore = "heavy: a release build of this checkout (cargo install); .ci/run runs it"]
 fn an_unreleased_ref_is_built_with_cargo_install_and_lints() {
