@@ -88,10 +88,17 @@ pub(super) fn build(
     if !output.status.success() {
         let message = clean_error(&tool_message(&output.stderr))
             .replace(&overlay_text, &crate::read::display_path(&target.dir));
-        return Err(fail(
-            format!("{} failed: {message}", super::tool::kustomize_command()),
-            false,
-        ));
+        // At the entry that names the file kustomize could not use, when it names one.
+        let (file, at) =
+            super::kustomize_error::entry_named_in(&target.dir, &wrapper_dir, &message)
+                .map_or((target.file.clone(), None), |(file, at)| (file, Some(at)));
+        return Err(Box::new(Failure {
+            target: target.clone(),
+            file,
+            at,
+            message: format!("{} failed: {message}", super::tool::kustomize_command()),
+            missing_tool: false,
+        }));
     }
     Ok(Built {
         target: target.clone(),

@@ -14,6 +14,7 @@ mod dependencies;
 mod environment;
 mod helm;
 mod kustomize;
+mod kustomize_error;
 pub mod map;
 mod reads;
 mod remote;

@@ -297,7 +297,7 @@ fn percent_decoded(text: &str, query: bool) -> String {
 }
 
 /// The 1-based line and column (in characters) of `span`'s start in `text`.
-fn line_and_column(text: &str, span: Span) -> (usize, usize) {
+pub(super) fn line_and_column(text: &str, span: Span) -> (usize, usize) {
     let start = span.start.min(text.len());
     let before = text.get(..start).unwrap_or_default();
     let line_start = before.rfind('\n').map_or(0, |at| at + 1);

@@ -39,13 +39,68 @@ fn a_build_that_fails_is_one_finding_with_the_tools_own_message() {
         found[0],
         "db/templates/cm.yaml:6:12: error[render-failed]: helm template failed: execution error at (db/templates/cm.yaml:6:12): dbHost is required; nothing it builds was checked (from helm template db)"
     );
+    // kustomize names the file it could not read; the finding is at the entry that names it.
     assert!(
         found[1].starts_with(&format!(
-            "overlay/kustomization.yaml:1:1: error[render-failed]: {} failed: ",
+            "overlay/kustomization.yaml:3:9: error[render-failed]: {} failed: ",
             common::kustomize_command()
         )) && found[1].contains("missing.yaml: no such file or directory"),
         "{}",
         found[1]
+    );
+    assert_eq!(run.code(), Some(1));
+}
+
+/// kustomize's error names a file, not the line that names it: the finding is at the entry
+/// (here a base's `configurations`, kustomize's example of custom image fields with the file
+/// left out) of the kustomization that names it; an error that names no entry stays at the
+/// overlay's kustomization file.
+#[test]
+fn a_kustomize_error_is_reported_at_the_entry_that_names_the_file() {
+    let Some(_) = common::kubectl() else { return };
+    let dir = common::temp_dir("render-failed-entry");
+    common::write_files(
+        dir.path(),
+        &[
+            ("app/overlay/kustomization.yaml", "resources:\n- ../base\n"),
+            (
+                "app/base/kustomization.yaml",
+                "resources:\n- cm.yaml\n\nconfigurations:\n- kustomizeconfig/mykind.yaml\n",
+            ),
+            (
+                "app/base/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n",
+            ),
+            (
+                "other/kustomization.yaml",
+                "resources:\n- cm.yaml\nnamePrefix: [not, a, string]\n",
+            ),
+            (
+                "other/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n",
+            ),
+        ],
+    );
+    let run = ownerlint_in(dir.path(), &["--format", "short", "."], None);
+    let found = lines(&run.stdout);
+    let at = |prefix: &str| {
+        found
+            .iter()
+            .filter(|line| line.contains("error[render-failed]"))
+            .filter(|line| line.starts_with(prefix))
+            .count()
+    };
+    assert_eq!(
+        at("app/base/kustomization.yaml:5:3: error[render-failed]: "),
+        1,
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        at("other/kustomization.yaml:1:1: error[render-failed]: "),
+        1,
+        "{}",
+        run.stdout
     );
     assert_eq!(run.code(), Some(1));
 }
