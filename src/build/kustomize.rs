@@ -86,11 +86,12 @@ pub(super) fn build(
         fail(format!("the build could not be run: {e}"), missing)
     })?;
     if !output.status.success() {
-        let message = clean_error(&tool_message(&output.stderr))
-            .replace(&overlay_text, &crate::read::display_path(&target.dir));
-        // At the entry that names the file kustomize could not use, when it names one.
+        let said = clean_error(&tool_message(&output.stderr));
+        let message = said.replace(&overlay_text, &crate::read::display_path(&target.dir));
+        // At the entry that names the file kustomize could not use, when it names one (by the
+        // path kustomize wrote, or as the message shows it).
         let (file, at) =
-            super::kustomize_error::entry_named_in(&target.dir, &wrapper_dir, &message)
+            super::kustomize_error::entry_named_in(&target.dir, &wrapper_dir, &[&said, &message])
                 .map_or((target.file.clone(), None), |(file, at)| (file, Some(at)));
         return Err(Box::new(Failure {
             target: target.clone(),

@@ -4,72 +4,49 @@
 //! or of a base's or component's it builds on, whose path the message names is where the
 //! finding goes; without one, the overlay's kustomization file, as before.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::KUSTOMIZATION_FILES;
 use super::consumed::kustomization_named;
-use crate::read::{Files, display_path, lexical};
-
-/// More kustomizations than an overlay's error is looked for in.
-const MOST_KUSTOMIZATIONS: usize = 1_000;
+use super::walk::{each_kustomization, folder_built_on, line_and_column};
+use crate::read::{display_path, lexical};
 
 /// The kustomization file (as the overlay's folder `dir` was named) and the 1-based line and
-/// column of the entry whose path `message` names, the longest such path if several do. A path
-/// may be written as the overlay's folder was named, whole, or from `wrapper`, the folder
-/// kustomize was run on.
+/// column of the entry whose path one of `messages` names, the longest such path if several
+/// do. A path may be written as the overlay's folder was named, whole, or from `wrapper`, the
+/// folder kustomize was run on.
 pub(super) fn entry_named_in(
     dir: &Path,
     wrapper: &Path,
-    message: &str,
+    messages: &[&str],
 ) -> Option<(PathBuf, (usize, usize))> {
-    let files = Files::default();
-    let mut visited = HashSet::new();
-    let mut stack = vec![(dir.to_path_buf(), std::fs::canonicalize(dir).ok()?)];
     let mut best: Option<(usize, PathBuf, (usize, usize))> = None;
-    while let Some((shown_dir, real_dir)) = stack.pop() {
-        if visited.len() >= MOST_KUSTOMIZATIONS || !visited.insert(real_dir.clone()) {
-            continue;
-        }
-        let Some(name) = KUSTOMIZATION_FILES
-            .iter()
-            .find(|name| real_dir.join(name).is_file())
-        else {
-            continue;
-        };
-        let Some(text) = files.read(&real_dir.join(name)) else {
-            continue;
-        };
-        for root in crate::yaml::roots(&text) {
+    each_kustomization(dir, |met| {
+        let mut children = Vec::new();
+        for root in crate::yaml::roots(met.text) {
             for entry in kustomization_named(&root) {
-                let shown = lexical(&shown_dir.join(entry.text));
-                let real = lexical(&real_dir.join(entry.text));
+                let real = lexical(&met.real_dir.join(entry.text));
                 let named = [
-                    display_path(&shown),
+                    display_path(&lexical(&met.shown_dir.join(entry.text))),
                     real.to_string_lossy().into_owned(),
                     super::relative(wrapper, &real)
                         .to_string_lossy()
                         .into_owned(),
                 ]
                 .into_iter()
-                .filter(|path| names_path(message, path))
+                .filter(|path| messages.iter().any(|message| names_path(message, path)))
                 .map(|path| path.len())
                 .max();
                 if let Some(length) = named
                     && best.as_ref().is_none_or(|(longest, ..)| length > *longest)
                 {
-                    let at = super::remote::line_and_column(&text, entry.span);
-                    best = Some((length, shown_dir.join(name), at));
+                    let at = line_and_column(met.text, entry.span);
+                    best = Some((length, met.file.clone(), at));
                 }
-                if entry.builds_on
-                    && real.is_dir()
-                    && let Ok(real) = std::fs::canonicalize(&real)
-                {
-                    stack.push((shown, real));
-                }
+                children.extend(folder_built_on(met, &entry));
             }
         }
-    }
+        children
+    });
     best.map(|(_, file, at)| (file, at))
 }
 

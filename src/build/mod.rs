@@ -20,6 +20,7 @@ mod reads;
 mod remote;
 mod running;
 mod tool;
+mod walk;
 
 pub use cache::{BuildCache, Pending};
 pub use consumed::Consumed;
@@ -538,14 +539,17 @@ fn build_copy(
     // controller does (see `crate::gitops::kustomization`).
     let settings = (target.flux.as_deref())
         .or_else(|| target.argo.as_ref().and_then(|a| a.kustomize.as_ref()));
+    let mut rewritten = false;
     if let Some(flux) = settings
         && let Some(text) = (files.read(&plan.file)).or_else(|| flux.generated.clone())
-        && let Some(rewritten) = crate::gitops::kustomization::rewrite(&text, flux)
-        && let Err(e) = std::fs::write(&copy_file, rewritten)
+        && let Some(kustomization) = crate::gitops::kustomization::rewrite(&text, flux)
     {
-        return Err(fail(format!(
-            "cannot write its kustomization to build it: {e}"
-        )));
+        if let Err(e) = std::fs::write(&copy_file, kustomization) {
+            return Err(fail(format!(
+                "cannot write its kustomization to build it: {e}"
+            )));
+        }
+        rewritten = true;
     }
     let copied = Target {
         tool: target.tool,
@@ -589,6 +593,10 @@ fn build_copy(
         }
         Err(mut failure) => {
             failure.target = target.clone();
+            // A place in the kustomization written for the build is not one in the user's.
+            if rewritten && failure.file == copy_file {
+                failure.at = None;
+            }
             // The file as the user names it (below the folder built: by the path it was
             // named with).
             failure.file = match failure.file == copy_file {

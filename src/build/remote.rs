@@ -8,13 +8,11 @@
 //! Even then, a reference with a part that starts with `-` (which `git` would take for an
 //! option: `?ref=--upload-pack=…`) is not handed to kustomize.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::KUSTOMIZATION_FILES;
 use super::consumed::{Named, kustomization_named, seq_of};
+use super::walk::{each_kustomization, folder_built_on, line_and_column};
 use crate::read::{Files, display_path, lexical};
-use crate::source::Span;
 use crate::yaml::Node;
 
 /// The flag that lets kustomize fetch remote references.
@@ -30,36 +28,17 @@ pub(super) struct Refusal {
     pub message: String,
 }
 
-/// More kustomizations than any overlay reads: a walk that meets more stops there.
-const MOST_KUSTOMIZATIONS: usize = 10_000;
-
 /// The first reference among the kustomizations the overlay in `dir` reads (its own, and those
 /// of the bases, components and plugin configurations it reaches) that kustomize is not to be
 /// given: a remote one (unless `allow_remote`), one whose parts `git` would take for options,
 /// or a base that is neither a file nor a folder here (which kustomize would try to clone).
 pub(super) fn refused(dir: &Path, allow_remote: bool) -> Option<Refusal> {
     let files = Files::default();
-    let mut visited = HashSet::new();
-    // Each folder by the path it is shown with (the overlay's as it was named, as its other
-    // findings are; a base's below it), and its real path, which the entries are relative to
-    // (kustomize resolves symbolic links).
-    let mut stack = vec![(dir.to_path_buf(), std::fs::canonicalize(dir).ok()?)];
     let mut refusal: Option<Refusal> = None;
     let mut more = 0;
-    while let Some((shown_dir, real_dir)) = stack.pop() {
-        if visited.len() >= MOST_KUSTOMIZATIONS || !visited.insert(real_dir.clone()) {
-            continue;
-        }
-        let Some(name) = KUSTOMIZATION_FILES
-            .iter()
-            .find(|name| real_dir.join(name).is_file())
-        else {
-            continue;
-        };
-        let file = shown_dir.join(name);
-        let Some(text) = files.read(&real_dir.join(name)) else {
-            continue;
-        };
+    each_kustomization(dir, |met| {
+        let (file, text) = (&met.file, met.text);
+        let mut children = Vec::new();
         // The first refusal is told; the others are counted.
         let mut refuse = |file: &Path, at: (usize, usize), named: &Named, why: String| {
             if refusal.is_some() {
@@ -78,27 +57,25 @@ pub(super) fn refused(dir: &Path, allow_remote: bool) -> Option<Refusal> {
                 at: Some(at),
             });
         };
-        for root in crate::yaml::roots(&text) {
+        for root in crate::yaml::roots(text) {
             for entry in kustomization_named(&root) {
-                let at = line_and_column(&text, entry.span);
-                if is_remote(&entry, &real_dir) {
-                    if let Some(why) = remote(&entry, &real_dir, allow_remote) {
-                        refuse(&file, at, &entry, why);
+                let at = line_and_column(text, entry.span);
+                if is_remote(&entry, met.real_dir) {
+                    if let Some(why) = remote(&entry, met.real_dir, allow_remote) {
+                        refuse(file, at, &entry, why);
                     }
                     continue;
                 }
                 if !entry.builds_on {
                     continue;
                 }
-                let path = real_dir.join(entry.text);
-                let shown = lexical(&shown_dir.join(entry.text));
+                let path = met.real_dir.join(entry.text);
+                let shown = lexical(&met.shown_dir.join(entry.text));
                 if path.is_dir() {
-                    if let Ok(real) = std::fs::canonicalize(&path) {
-                        stack.push((shown, real));
-                    }
+                    children.extend(folder_built_on(met, &entry));
                 } else if !path.is_file() {
                     refuse(
-                        &file,
+                        file,
                         at,
                         &entry,
                         format!(
@@ -114,7 +91,7 @@ pub(super) fn refused(dir: &Path, allow_remote: bool) -> Option<Refusal> {
                     let config = files.read(&path).unwrap_or_default();
                     for plugin in crate::yaml::roots(&config) {
                         for named in plugin_named(&plugin) {
-                            if let Some(why) = remote(&named, &real_dir, allow_remote) {
+                            if let Some(why) = remote(&named, met.real_dir, allow_remote) {
                                 refuse(&shown, line_and_column(&config, named.span), &named, why);
                             }
                         }
@@ -130,15 +107,16 @@ pub(super) fn refused(dir: &Path, allow_remote: bool) -> Option<Refusal> {
                     };
                     for plugin in crate::yaml::roots(inline) {
                         for named in plugin_named(&plugin) {
-                            if let Some(why) = remote(&named, &real_dir, allow_remote) {
-                                refuse(&file, line_and_column(&text, entry.span), &named, why);
+                            if let Some(why) = remote(&named, met.real_dir, allow_remote) {
+                                refuse(file, line_and_column(text, entry.span), &named, why);
                             }
                         }
                     }
                 }
             }
         }
-    }
+        children
+    });
     refusal.map(|mut refusal| {
         if more > 0 {
             refusal.message.push_str(&format!(
@@ -296,20 +274,10 @@ fn percent_decoded(text: &str, query: bool) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The 1-based line and column (in characters) of `span`'s start in `text`.
-pub(super) fn line_and_column(text: &str, span: Span) -> (usize, usize) {
-    let start = span.start.min(text.len());
-    let before = text.get(..start).unwrap_or_default();
-    let line_start = before.rfind('\n').map_or(0, |at| at + 1);
-    (
-        before.matches('\n').count() + 1,
-        before[line_start..].chars().count() + 1,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::Span;
 
     #[test]
     fn remote_references_are_those_kustomize_fetches() {
@@ -397,13 +365,5 @@ mod tests {
             None
         );
         assert_eq!(part("https://example.com/x%2"), None);
-    }
-
-    #[test]
-    fn lines_and_columns_count_from_one() {
-        let text = "a: 1\nresources:\n- héllo\n";
-        assert_eq!(line_and_column(text, Span::new(0, 1)), (1, 1));
-        let at = text.find("héllo").unwrap_or_default();
-        assert_eq!(line_and_column(text, Span::new(at, at + 1)), (3, 3));
     }
 }

@@ -103,6 +103,19 @@ fn a_kustomize_error_is_reported_at_the_entry_that_names_the_file() {
         run.stdout
     );
     assert_eq!(run.code(), Some(1));
+
+    // Linted from inside the folder, as `.`.
+    let run = ownerlint_in(
+        &dir.path().join("app/base"),
+        &["--format", "short", "."],
+        None,
+    );
+    let found = lines(&run.stdout);
+    assert!(
+        found.len() == 1 && found[0].starts_with("kustomization.yaml:5:3: error[render-failed]: "),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
