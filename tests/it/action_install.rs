@@ -386,7 +386,9 @@ fn an_unreleased_ref_is_built_from_source_and_the_log_says_so() {
 fn an_unreleased_ref_is_built_with_cargo_install_and_lints() {
     let tmp = common::temp_dir("action-cargo-install");
     let bin = tmp.path().join("bin");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // The Cargo that runs the tests (the one that built them, if it is not said): not a `cargo`
+    // found on PATH, which would be this one.
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| env!("CARGO").into());
     script(
         &bin,
         "cargo",

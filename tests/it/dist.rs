@@ -362,7 +362,10 @@ fn krew_installs_the_plugin_and_kubectl_runs_it() {
         .as_sequence()
         .expect("platforms")
         .iter()
-        .find(|p| p["selector"]["matchLabels"]["arch"].as_str() == Some("amd64"))
+        .find(|p| {
+            let labels = &p["selector"]["matchLabels"];
+            labels["os"].as_str() == Some("linux") && labels["arch"].as_str() == Some("amd64")
+        })
         .expect("a linux/amd64 platform");
     let uri = platform["uri"].as_str().expect("uri");
     let archive = dist.join(uri.rsplit('/').next().expect("a file name"));

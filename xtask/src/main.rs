@@ -741,8 +741,8 @@ fn write_krew_manifest(package: &Package) -> Result<(), String> {
     // terminal shows whole (`kubectl krew info`), not a list of its commands.
     let description = wrap(
         &format!(
-            "{}. As a kubectl plugin it reads the current context's cluster, and draws the \
-             ownership tree with what a delete would take with it.",
+            "{}. As a kubectl plugin it can also check the current context's cluster, and \
+             draw the ownership tree with what a delete would take with it.",
             package.description.replace('\n', " ").trim_end_matches('.')
         ),
         76,
