@@ -376,3 +376,35 @@ fn kustomizations_of_one_name_in_two_clusters_are_named_with_their_files() {
         assert!(run.stdout.contains(&by), "{by}\n{}", run.stdout);
     }
 }
+
+/// An overlay a Flux Kustomization builds is built from a kustomization written with its
+/// settings (JSON, another layout): when kustomize fails on a file an entry names, the place
+/// of that entry in the written kustomization is not given as a place in the user's; the
+/// finding is at the user's kustomization file.
+#[test]
+fn a_failed_flux_build_is_not_placed_by_the_kustomization_written_for_it() {
+    if !kubectl() {
+        return;
+    }
+    let repo = fixture("two-namespaces");
+    let file = repo.path().join("shop/kustomization.yaml");
+    let text = std::fs::read_to_string(&file).expect("shop/kustomization.yaml");
+    std::fs::write(
+        &file,
+        format!("{text}configurations:\n- missing/kind.yaml\n"),
+    )
+    .expect("write");
+    let run = lint(repo.path(), &[]);
+    let failed: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|line| line.contains("error[render-failed]"))
+        .collect();
+    assert_eq!(failed.len(), 1, "{}", run.stdout);
+    assert!(
+        failed[0].starts_with("shop/kustomization.yaml:1:1: error[render-failed]: ")
+            && failed[0].contains("missing/kind.yaml"),
+        "{}",
+        failed[0]
+    );
+}
