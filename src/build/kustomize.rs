@@ -90,9 +90,12 @@ pub(super) fn build(
         let message = said.replace(&overlay_text, &crate::read::display_path(&target.dir));
         // At the entry that names the file kustomize could not use, when it names one (by the
         // path kustomize wrote, or as the message shows it).
-        let (file, at) =
-            super::kustomize_error::entry_named_in(&target.dir, &wrapper_dir, &[&said, &message])
-                .map_or((target.file.clone(), None), |(file, at)| (file, Some(at)));
+        let (file, at) = super::kustomize_error::entry_named_in(
+            &target.dir,
+            Some(&wrapper_dir),
+            &[&said, &message],
+        )
+        .map_or((target.file.clone(), None), |(file, at)| (file, Some(at)));
         return Err(Box::new(Failure {
             target: target.clone(),
             file,

@@ -13,10 +13,10 @@ use crate::read::{display_path, lexical};
 /// The kustomization file (as the overlay's folder `dir` was named) and the 1-based line and
 /// column of the entry whose path one of `messages` names, the longest such path if several
 /// do. A path may be written as the overlay's folder was named, whole, or from `wrapper`, the
-/// folder kustomize was run on.
+/// folder kustomize was run on (when the message is kustomize's own).
 pub(super) fn entry_named_in(
     dir: &Path,
-    wrapper: &Path,
+    wrapper: Option<&Path>,
     messages: &[&str],
 ) -> Option<(PathBuf, (usize, usize))> {
     let mut best: Option<(usize, PathBuf, (usize, usize))> = None;
@@ -26,13 +26,16 @@ pub(super) fn entry_named_in(
             for entry in kustomization_named(&root) {
                 let real = lexical(&met.real_dir.join(entry.text));
                 let named = [
-                    display_path(&lexical(&met.shown_dir.join(entry.text))),
-                    real.to_string_lossy().into_owned(),
-                    super::relative(wrapper, &real)
-                        .to_string_lossy()
-                        .into_owned(),
+                    Some(display_path(&lexical(&met.shown_dir.join(entry.text)))),
+                    Some(real.to_string_lossy().into_owned()),
+                    wrapper.map(|wrapper| {
+                        super::relative(wrapper, &real)
+                            .to_string_lossy()
+                            .into_owned()
+                    }),
                 ]
                 .into_iter()
+                .flatten()
                 .filter(|path| messages.iter().any(|message| names_path(message, path)))
                 .map(|path| path.len())
                 .max();

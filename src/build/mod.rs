@@ -625,6 +625,17 @@ fn build_copy(
                 .replace(&shown_copy_dir, &target.shown_dir())
                 .replace(&display_path(&copy_root), &shown_real)
                 .replace(&display_path(copy.path()), &shown_real);
+            // kustomize's error about a file an entry names: that entry, found again in the
+            // user's kustomization (or a base's) by the message as it now reads.
+            if rewritten
+                && failure.at.is_none()
+                && target.tool == Tool::Kustomize
+                && let Some((file, at)) =
+                    kustomize_error::entry_named_in(&target.dir, None, &[&failure.message])
+            {
+                failure.file = file;
+                failure.at = Some(at);
+            }
             Err(failure)
         }
     }

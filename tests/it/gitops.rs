@@ -380,9 +380,9 @@ fn kustomizations_of_one_name_in_two_clusters_are_named_with_their_files() {
 /// An overlay a Flux Kustomization builds is built from a kustomization written with its
 /// settings (JSON, another layout): when kustomize fails on a file an entry names, the place
 /// of that entry in the written kustomization is not given as a place in the user's; the
-/// finding is at the user's kustomization file.
+/// finding is at the entry in the user's kustomization.
 #[test]
-fn a_failed_flux_build_is_not_placed_by_the_kustomization_written_for_it() {
+fn a_failed_flux_build_is_placed_at_the_entry_in_the_users_kustomization() {
     if !kubectl() {
         return;
     }
@@ -402,7 +402,7 @@ fn a_failed_flux_build_is_not_placed_by_the_kustomization_written_for_it() {
         .collect();
     assert_eq!(failed.len(), 1, "{}", run.stdout);
     assert!(
-        failed[0].starts_with("shop/kustomization.yaml:1:1: error[render-failed]: ")
+        failed[0].starts_with("shop/kustomization.yaml:6:3: error[render-failed]: ")
             && failed[0].contains("missing/kind.yaml"),
         "{}",
         failed[0]
